@@ -1,0 +1,46 @@
+# Common compile settings for every target of the project: warnings, sanitizers, CUDA flags.
+set(SUBSCALE_CXX_WARNINGS -Wall -Wextra -Wpedantic -Wno-unknown-pragmas)
+
+function(subscale_configure_target target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:${SUBSCALE_CXX_WARNINGS}>
+    $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr --extended-lambda -Xcompiler=-Wall,-Wextra>)
+  if(SUBSCALE_WITH_CUDA)
+    target_compile_definitions(${target} PUBLIC SUBSCALE_WITH_CUDA=1)
+  endif()
+  if(SUBSCALE_SANITIZE)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined>)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
+endfunction()
+
+# subscale_library(NAME SOURCES ... [CUDA_SOURCES ...] [DEPS ...])
+# CUDA_SOURCES are compiled only when the CUDA backend is built.
+function(subscale_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;CUDA_SOURCES;DEPS" ${ARGN})
+  set(srcs ${ARG_SOURCES})
+  if(SUBSCALE_WITH_CUDA)
+    list(APPEND srcs ${ARG_CUDA_SOURCES})
+  endif()
+  add_library(${name} STATIC ${srcs})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  if(SUBSCALE_WITH_CUDA AND ARG_CUDA_SOURCES)
+    set_target_properties(${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF CUDA_RESOLVE_DEVICE_SYMBOLS ON)
+    target_link_libraries(${name} PUBLIC CUDA::cudart_static)
+  endif()
+  subscale_configure_target(${name})
+endfunction()
+
+# subscale_test(NAME SOURCES ... DEPS ...): one GoogleTest executable registered with CTest.
+function(subscale_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  target_compile_definitions(${name} PRIVATE
+    SUBSCALE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    SUBSCALE_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  subscale_configure_target(${name})
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ENVIRONMENT "SUBSCALE_SHARED_DIR=${PROJECT_SOURCE_DIR}/../shared")
+endfunction()

@@ -1,0 +1,41 @@
+#include "io/atomic_output.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "common/error.hpp"
+
+namespace subscale::io {
+
+AtomicOutput::AtomicOutput(std::filesystem::path final_path) : final_(std::move(final_path)) {
+  temporary_ = final_;
+  temporary_ += ".tmp-" + std::to_string(::getpid());
+}
+
+AtomicOutput::~AtomicOutput() {
+  if (!committed_) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+  }
+}
+
+void AtomicOutput::commit() {
+  std::error_code error;
+  std::filesystem::rename(temporary_, final_, error);
+  if (error) throw Error(ExitCode::other, final_.string() + ": cannot move the finished file into place: " + error.message());
+  committed_ = true;
+}
+
+void write_text_file(const std::filesystem::path& path, const std::string& text) {
+  AtomicOutput output(path);
+  {
+    std::ofstream stream(output.temporary_path(), std::ios::binary);
+    stream << text;
+    stream.flush();
+    if (!stream) throw Error(ExitCode::other, path.string() + ": cannot write file (disk full or no permission?)");
+  }
+  output.commit();
+}
+
+}  // namespace subscale::io

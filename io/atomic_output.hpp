@@ -1,0 +1,30 @@
+#pragma once
+// Output files are first written under a temporary name in the same folder and renamed into
+// place by commit(); a run that fails before commit() leaves no half-written file behind.
+#include <filesystem>
+#include <string>
+
+namespace subscale::io {
+
+class AtomicOutput {
+ public:
+  explicit AtomicOutput(std::filesystem::path final_path);
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+  ~AtomicOutput();  // removes the temporary file unless committed
+
+  // Where the writer should write.
+  const std::filesystem::path& temporary_path() const noexcept { return temporary_; }
+  const std::filesystem::path& final_path() const noexcept { return final_; }
+  void commit();
+
+ private:
+  std::filesystem::path final_;
+  std::filesystem::path temporary_;
+  bool committed_ = false;
+};
+
+// Writes text to `path` atomically.
+void write_text_file(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace subscale::io

@@ -1,0 +1,170 @@
+#include "io/hdf5_file.hpp"
+
+#include <filesystem>
+
+namespace subscale::io {
+namespace {
+
+// HDF5 prints its own error stack by default; the project reports errors itself.
+void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+}  // namespace
+
+Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
+  silence_hdf5_errors();
+  hid_t id = -1;
+  if (mode == Mode::create_truncate) {
+    id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (id < 0) throw InputError(path + ": cannot create HDF5 file (check the folder exists and is writable)");
+  } else {
+    if (!std::filesystem::exists(path)) throw InputError(path + ": file not found");
+    if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError(path + ": not an HDF5 file");
+    id = H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
+    if (id < 0) throw InputError(path + ": cannot open HDF5 file");
+  }
+  file_ = Hdf5Handle(id, H5Fclose);
+}
+
+void Hdf5File::fail(const std::string& what, const std::string& object_path) const {
+  throw InputError(path_ + ": " + what + " '" + object_path + "'");
+}
+
+bool Hdf5File::exists(const std::string& object_path) const {
+  if (object_path.empty() || object_path == "/") return true;
+  // H5Lexists fails on a missing intermediate group, so walk the path one link at a time.
+  std::string prefix;
+  std::size_t start = object_path[0] == '/' ? 1 : 0;
+  while (start <= object_path.size()) {
+    const std::size_t slash = object_path.find('/', start);
+    const std::size_t end = slash == std::string::npos ? object_path.size() : slash;
+    prefix = object_path.substr(0, end);
+    if (H5Lexists(file_.get(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return true;
+}
+
+DatasetInfo Hdf5File::info(const std::string& dataset_path) const {
+  if (!exists(dataset_path)) fail("no dataset at path", dataset_path);
+  Hdf5Handle dataset(H5Dopen2(file_.get(), dataset_path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset.valid()) fail("not a dataset:", dataset_path);
+  Hdf5Handle space(H5Dget_space(dataset.get()), H5Sclose);
+  Hdf5Handle type(H5Dget_type(dataset.get()), H5Tclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0) fail("cannot read the shape of dataset", dataset_path);
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  DatasetInfo result;
+  result.shape.assign(dims.begin(), dims.end());
+  result.element_bytes = H5Tget_size(type.get());
+  switch (H5Tget_class(type.get())) {
+    case H5T_FLOAT: result.element_class = ElementClass::floating; break;
+    case H5T_INTEGER:
+      result.element_class =
+          H5Tget_sign(type.get()) == H5T_SGN_NONE ? ElementClass::unsigned_integer : ElementClass::signed_integer;
+      break;
+    default: result.element_class = ElementClass::other; break;
+  }
+  return result;
+}
+
+void Hdf5File::read_raw(const std::string& dataset_path, hid_t memory_type, void* out) const {
+  Hdf5Handle dataset(H5Dopen2(file_.get(), dataset_path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset.valid()) fail("cannot open dataset", dataset_path);
+  if (H5Dread(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
+    fail("cannot read (or convert) dataset", dataset_path);
+}
+
+void Hdf5File::create_group(const std::string& group_path) {
+  if (exists(group_path)) return;
+  ensure_parent_groups(group_path);
+  Hdf5Handle group(H5Gcreate2(file_.get(), group_path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (!group.valid()) fail("cannot create group", group_path);
+}
+
+void Hdf5File::ensure_parent_groups(const std::string& object_path) {
+  const std::size_t slash = object_path.rfind('/');
+  if (slash == std::string::npos || slash == 0) return;
+  create_group(object_path.substr(0, slash));
+}
+
+void Hdf5File::write_raw(const std::string& dataset_path, const std::vector<std::uint64_t>& shape, hid_t memory_type,
+                         const void* data, int gzip_level) {
+  ensure_parent_groups(dataset_path);
+  std::vector<hsize_t> dims(shape.begin(), shape.end());
+  Hdf5Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  Hdf5Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  std::uint64_t count = 1;
+  for (auto extent : shape) count *= extent;
+  if (gzip_level > 0 && count > 0) {
+    std::vector<hsize_t> chunk(dims);
+    // Chunks of about 64 Ki elements along the first axis keep compression effective.
+    std::uint64_t row = 1;
+    for (std::size_t i = 1; i < chunk.size(); ++i) row *= chunk[i];
+    chunk[0] = std::max<hsize_t>(1, std::min<hsize_t>(dims[0], (65536 + row - 1) / std::max<std::uint64_t>(row, 1)));
+    H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data());
+    H5Pset_deflate(properties.get(), static_cast<unsigned>(gzip_level));
+  }
+  Hdf5Handle dataset(H5Dcreate2(file_.get(), dataset_path.c_str(), memory_type, space.get(), H5P_DEFAULT,
+                                properties.get(), H5P_DEFAULT),
+                     H5Dclose);
+  if (!dataset.valid()) fail("cannot create dataset", dataset_path);
+  if (count > 0 && H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    fail("cannot write dataset", dataset_path);
+}
+
+namespace {
+
+Hdf5Handle open_object(hid_t file, const std::string& object_path) {
+  return Hdf5Handle(H5Oopen(file, object_path.c_str(), H5P_DEFAULT), H5Oclose);
+}
+
+template <class Writer>
+void write_attribute(hid_t object, const std::string& name, hid_t type, const Writer& writer) {
+  if (H5Aexists(object, name.c_str()) > 0) H5Adelete(object, name.c_str());
+  Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Hdf5Handle attribute(H5Acreate2(object, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  writer(attribute.get());
+}
+
+}  // namespace
+
+void Hdf5File::write_string_attribute(const std::string& object_path, const std::string& name,
+                                      const std::string& value) {
+  Hdf5Handle object = open_object(file_.get(), object_path);
+  if (!object.valid()) fail("cannot open object", object_path);
+  Hdf5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), std::max<std::size_t>(1, value.size()));
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  write_attribute(object.get(), name, type.get(), [&](hid_t a) { H5Awrite(a, type.get(), value.c_str()); });
+}
+
+void Hdf5File::write_int_attribute(const std::string& object_path, const std::string& name, std::int64_t value) {
+  Hdf5Handle object = open_object(file_.get(), object_path);
+  if (!object.valid()) fail("cannot open object", object_path);
+  write_attribute(object.get(), name, H5T_NATIVE_INT64, [&](hid_t a) { H5Awrite(a, H5T_NATIVE_INT64, &value); });
+}
+
+void Hdf5File::write_double_attribute(const std::string& object_path, const std::string& name, double value) {
+  Hdf5Handle object = open_object(file_.get(), object_path);
+  if (!object.valid()) fail("cannot open object", object_path);
+  write_attribute(object.get(), name, H5T_NATIVE_DOUBLE, [&](hid_t a) { H5Awrite(a, H5T_NATIVE_DOUBLE, &value); });
+}
+
+std::string Hdf5File::read_string_attribute(const std::string& object_path, const std::string& name) const {
+  Hdf5Handle object = open_object(file_.get(), object_path);
+  if (!object.valid()) fail("cannot open object", object_path);
+  Hdf5Handle attribute(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
+  if (!attribute.valid()) fail("no attribute '" + name + "' on", object_path);
+  Hdf5Handle type(H5Aget_type(attribute.get()), H5Tclose);
+  std::string value(H5Tget_size(type.get()), '\0');
+  Hdf5Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(memory_type.get(), value.size());
+  H5Tset_strpad(memory_type.get(), H5T_STR_NULLPAD);
+  H5Aread(attribute.get(), memory_type.get(), value.data());
+  value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
+  return value;
+}
+
+}  // namespace subscale::io

@@ -1,0 +1,123 @@
+#pragma once
+// A thin RAII layer over the HDF5 C API: files, typed n-dimensional datasets and scalar/string
+// attributes. Every failure names the file and the dataset path.
+#include <hdf5.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace subscale::io {
+
+// Owns one HDF5 identifier and closes it with the matching H5*close function.
+class Hdf5Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Hdf5Handle() = default;
+  Hdf5Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  Hdf5Handle(const Hdf5Handle&) = delete;
+  Hdf5Handle& operator=(const Hdf5Handle&) = delete;
+  Hdf5Handle(Hdf5Handle&& other) noexcept { swap(other); }
+  Hdf5Handle& operator=(Hdf5Handle&& other) noexcept {
+    Hdf5Handle tmp(std::move(other));
+    swap(tmp);
+    return *this;
+  }
+  ~Hdf5Handle() {
+    if (id_ >= 0 && closer_) closer_(id_);
+  }
+  hid_t get() const noexcept { return id_; }
+  bool valid() const noexcept { return id_ >= 0; }
+
+ private:
+  void swap(Hdf5Handle& other) noexcept {
+    std::swap(id_, other.id_);
+    std::swap(closer_, other.closer_);
+  }
+  hid_t id_ = -1;
+  Closer closer_ = nullptr;
+};
+
+// The element types the project stores. Anything else is refused at compile time.
+template <class T>
+hid_t hdf5_native_type() {
+  if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
+  else if constexpr (std::is_same_v<T, float>) return H5T_NATIVE_FLOAT;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return H5T_NATIVE_INT64;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return H5T_NATIVE_UINT64;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return H5T_NATIVE_INT32;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return H5T_NATIVE_UINT32;
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return H5T_NATIVE_UINT8;
+  else static_assert(sizeof(T) == 0, "unsupported HDF5 element type");
+}
+
+// A dataset read into memory: row-major (C order) data and its shape.
+template <class T>
+struct Hdf5Array {
+  std::vector<std::uint64_t> shape;
+  std::vector<T> data;
+};
+
+enum class ElementClass { floating, signed_integer, unsigned_integer, other };
+
+struct DatasetInfo {
+  std::vector<std::uint64_t> shape;
+  ElementClass element_class = ElementClass::other;
+  std::size_t element_bytes = 0;
+};
+
+class Hdf5File {
+ public:
+  enum class Mode { read, create_truncate, read_write };
+
+  Hdf5File(const std::string& path, Mode mode);
+
+  const std::string& path() const noexcept { return path_; }
+  bool exists(const std::string& object_path) const;
+  DatasetInfo info(const std::string& dataset_path) const;
+
+  // Reads a whole dataset, converting its elements to T (HDF5 converts numeric types).
+  template <class T>
+  Hdf5Array<T> read(const std::string& dataset_path) const {
+    Hdf5Array<T> array;
+    array.shape = info(dataset_path).shape;
+    std::uint64_t count = 1;
+    for (auto extent : array.shape) count *= extent;
+    array.data.resize(count);
+    read_raw(dataset_path, hdf5_native_type<T>(), array.data.data());
+    return array;
+  }
+
+  // Writes a dataset (creating parent groups); gzip_level > 0 writes it chunked and compressed.
+  template <class T>
+  void write(const std::string& dataset_path, const std::vector<std::uint64_t>& shape, const T* data,
+             int gzip_level = 0) {
+    write_raw(dataset_path, shape, hdf5_native_type<T>(), data, gzip_level);
+  }
+  template <class T>
+  void write(const std::string& dataset_path, const std::vector<T>& data, int gzip_level = 0) {
+    write(dataset_path, {static_cast<std::uint64_t>(data.size())}, data.data(), gzip_level);
+  }
+
+  void write_string_attribute(const std::string& object_path, const std::string& name, const std::string& value);
+  void write_int_attribute(const std::string& object_path, const std::string& name, std::int64_t value);
+  void write_double_attribute(const std::string& object_path, const std::string& name, double value);
+  std::string read_string_attribute(const std::string& object_path, const std::string& name) const;
+
+  void create_group(const std::string& group_path);
+
+ private:
+  void read_raw(const std::string& dataset_path, hid_t memory_type, void* out) const;
+  void write_raw(const std::string& dataset_path, const std::vector<std::uint64_t>& shape, hid_t memory_type,
+                 const void* data, int gzip_level);
+  void ensure_parent_groups(const std::string& object_path);
+  [[noreturn]] void fail(const std::string& what, const std::string& object_path) const;
+
+  std::string path_;
+  Hdf5Handle file_;
+};
+
+}  // namespace subscale::io
