@@ -1,0 +1,34 @@
+#pragma once
+// What the hash stage reads: a table of fixed-width records, each `row_words` 32-bit words,
+// stored row-major (row r is words[r * row_words .. (r + 1) * row_words)). A view: it does not
+// own the words.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/error.hpp"
+
+namespace subscale::hash_stage {
+
+struct RowTableView {
+  const std::uint32_t* words = nullptr;
+  std::size_t rows = 0;
+  int row_words = 1;
+
+  const std::uint32_t* row(std::size_t r) const { return words + r * static_cast<std::size_t>(row_words); }
+  std::size_t word_count() const { return rows * static_cast<std::size_t>(row_words); }
+};
+
+// Where the hashing runs. Both give the same bits.
+enum class Backend { cpu, cuda };
+
+inline Backend parse_backend(std::string_view name, std::string_view where = "backend") {
+  if (name == "cpu") return Backend::cpu;
+  if (name == "cuda" || name == "gpu") return Backend::cuda;
+  throw UsageError(std::string(where) + ": unknown backend '" + std::string(name) + "'; valid: cpu, cuda");
+}
+
+inline std::string_view backend_name(Backend b) { return b == Backend::cpu ? "cpu" : "cuda"; }
+
+}  // namespace subscale::hash_stage
