@@ -1,5 +1,5 @@
 # Common compile settings for every target of the project: warnings, sanitizers, CUDA flags.
-set(SUBSCALE_CXX_WARNINGS -Wall -Wextra -Wpedantic -Wno-unknown-pragmas)
+set(SUBSCALE_CXX_WARNINGS -Wall -Wextra -Wno-unknown-pragmas)
 
 function(subscale_configure_target target)
   target_compile_options(${target} PRIVATE

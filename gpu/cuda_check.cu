@@ -3,9 +3,8 @@
 namespace subscale::gpu {
 
 void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
-  std::string message = std::string("CUDA call failed: ") + call + " at " + file + ":" +
-                        std::to_string(line) + ": " + cudaGetErrorName(status) + " (" +
-                        cudaGetErrorString(status) + ")";
+  std::string message = std::string("CUDA call failed: ") + call + " at " + file + ":" + std::to_string(line) + ": " +
+                        cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
   if (status == cudaErrorMemoryAllocation) {
     message += ". The device ran out of memory: lower memory.device_bytes or raise partitions.count.";
     throw ResourceError(message);

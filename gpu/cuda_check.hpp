@@ -14,10 +14,10 @@ namespace subscale::gpu {
 
 }  // namespace subscale::gpu
 
-#define SUBSCALE_CUDA_CHECK(call)                                                    \
-  do {                                                                               \
-    const cudaError_t subscale_status_ = (call);                                     \
-    if (subscale_status_ != cudaSuccess)                                             \
+#define SUBSCALE_CUDA_CHECK(call)                                                     \
+  do {                                                                                \
+    const cudaError_t subscale_status_ = (call);                                      \
+    if (subscale_status_ != cudaSuccess)                                              \
       ::subscale::gpu::throw_cuda_error(subscale_status_, #call, __FILE__, __LINE__); \
   } while (0)
 

@@ -1,6 +1,6 @@
-#include "gpu/device_info.hpp"
-
 #include <cuda_runtime.h>
+
+#include "gpu/device_info.hpp"
 
 namespace subscale::gpu {
 

@@ -8,11 +8,11 @@ namespace subscale::gpu {
 
 struct DeviceInfo {
   bool available = false;
-  std::string name;             // e.g. "NVIDIA H100 80GB HBM3"
+  std::string name;  // e.g. "NVIDIA H100 80GB HBM3"
   std::uint64_t free_bytes = 0;
   std::uint64_t total_bytes = 0;
   int multiprocessors = 0;
-  std::string reason;           // why no device is available, when available is false
+  std::string reason;  // why no device is available, when available is false
 };
 
 // True when the project was built with the CUDA backend.

@@ -1,0 +1,367 @@
+#include "pipeline/config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "common/text_distance.hpp"
+
+namespace subscale::pipeline {
+namespace {
+
+const char* kind_name(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::integer:
+      return "an integer";
+    case ValueKind::number:
+      return "a number";
+    case ValueKind::string:
+      return "a string";
+    case ValueKind::boolean:
+      return "true or false";
+    case ValueKind::bytes:
+      return "a size in bytes (e.g. 512MiB, 8GB)";
+    case ValueKind::path:
+      return "a file path";
+  }
+  return "a value";
+}
+
+std::string join(const std::vector<std::string>& words, const char* separator) {
+  std::string out;
+  for (const auto& word : words) out += (out.empty() ? "" : separator) + word;
+  return out;
+}
+
+// Flattens a YAML map into dotted paths. Stops at scalars and sequences (sweep lists).
+void flatten(const YAML::Node& node, const std::string& prefix, std::vector<std::pair<std::string, YAML::Node>>& out) {
+  for (const auto& item : node) {
+    const std::string name = item.first.as<std::string>();
+    const std::string path = prefix.empty() ? name : prefix + "." + name;
+    if (item.second.IsMap()) {
+      flatten(item.second, path, out);
+    } else {
+      out.emplace_back(path, item.second);
+    }
+  }
+}
+
+bool is_auto_node(const YAML::Node& node) { return node.IsScalar() && node.Scalar() == "auto"; }
+
+std::optional<double> as_number(const YAML::Node& node) {
+  if (!node.IsScalar()) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const double value = std::stod(node.Scalar(), &used);
+    if (used != node.Scalar().size() || !std::isfinite(value)) return std::nullopt;
+    return value;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+std::optional<std::int64_t> as_integer(const YAML::Node& node) {
+  if (!node.IsScalar()) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const long long value = std::stoll(node.Scalar(), &used, 10);
+    if (used != node.Scalar().size()) return std::nullopt;
+    return value;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+std::optional<bool> as_boolean(const YAML::Node& node) {
+  if (!node.IsScalar()) return std::nullopt;
+  std::string text = node.Scalar();
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (text == "true" || text == "yes" || text == "on") return true;
+  if (text == "false" || text == "no" || text == "off") return false;
+  return std::nullopt;
+}
+
+std::string format_number(double value) {
+  std::ostringstream out;
+  out << std::setprecision(10) << value;
+  return out.str();
+}
+
+}  // namespace
+
+std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
+  std::size_t position = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &position);
+  } catch (...) {
+    throw UsageError(what + ": '" + text + "' is not a size in bytes (write e.g. 512MiB, 8GB or 1073741824)");
+  }
+  std::string unit = text.substr(position);
+  unit.erase(std::remove_if(unit.begin(), unit.end(), [](unsigned char c) { return std::isspace(c); }), unit.end());
+  static constexpr std::pair<const char*, double> units[] = {
+      {"", 1.0},    {"B", 1.0},      {"KB", 1e3},        {"MB", 1e6},           {"GB", 1e9},
+      {"TB", 1e12}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+  for (const auto& [name, factor] : units) {
+    if (unit == name) {
+      if (value < 0 || !std::isfinite(value)) break;
+      return static_cast<std::uint64_t>(std::llround(value * factor));
+    }
+  }
+  throw UsageError(what + ": '" + text + "' is not a size in bytes (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+}
+
+ConfigSchema& ConfigSchema::add(ConfigKey key) {
+  keys_.push_back(std::move(key));
+  return *this;
+}
+
+const ConfigKey* ConfigSchema::find(const std::string& path) const {
+  for (const auto& key : keys_)
+    if (key.path == path) return &key;
+  return nullptr;
+}
+
+std::vector<std::string> ConfigSchema::paths() const {
+  std::vector<std::string> out;
+  for (const auto& key : keys_) out.push_back(key.path);
+  return out;
+}
+
+std::string ConfigSchema::describe() const {
+  std::ostringstream out;
+  std::size_t width = 0;
+  for (const auto& key : keys_) width = std::max(width, key.path.size());
+  for (const auto& key : keys_) {
+    out << "  " << std::left << std::setw(static_cast<int>(width) + 2) << key.path << key.help;
+    if (!key.choices.empty()) out << " [" << join(key.choices, " | ") << "]";
+    if (!key.default_value.empty()) out << " (default: " << key.default_value << ")";
+    if (key.required) out << " (required)";
+    if (key.sweepable) out << " (may be a list: a sweep)";
+    out << "\n";
+  }
+  return out.str();
+}
+
+Config Config::load_file(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                         const ConfigSchema& schema) {
+  std::ifstream stream(file);
+  if (!stream) throw UsageError(file.string() + ": cannot open config file (check the path)");
+  std::stringstream text;
+  text << stream.rdbuf();
+  auto folder = file.parent_path();
+  if (folder.empty()) folder = ".";
+  return from_text(text.str(), overrides, schema, folder, file.string());
+}
+
+Config Config::from_text(const std::string& yaml_text, const std::vector<std::string>& overrides,
+                         const ConfigSchema& schema, const std::filesystem::path& base_folder,
+                         const std::string& source_name) {
+  Config config;
+  config.schema_ = schema;
+  config.source_ = source_name;
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& error) {
+    throw UsageError(source_name + ": not valid YAML at line " + std::to_string(error.mark.line + 1) + ": " +
+                     error.msg);
+  }
+  std::vector<std::pair<std::string, YAML::Node>> given;
+  if (root.IsMap()) {
+    flatten(root, "", given);
+  } else if (!root.IsNull()) {
+    throw UsageError(source_name + ": a config is a YAML mapping of keys to values (key: value)");
+  }
+  const auto& all_paths = schema.paths();
+  auto check_known = [&](const std::string& path, const std::string& origin) -> const ConfigKey& {
+    const ConfigKey* key = schema.find(path);
+    if (key) return *key;
+    std::string message = origin + ": unknown key '" + path + "'";
+    const std::string suggestion = nearest_word(path, all_paths);
+    if (!suggestion.empty())
+      message += "; did you mean '" + suggestion + "'?";
+    else
+      message += "; see --help for the valid keys";
+    throw UsageError(message);
+  };
+  for (auto& [path, node] : given) {
+    const ConfigKey& key = check_known(path, source_name);
+    if (key.kind == ValueKind::path && node.IsScalar() && !node.Scalar().empty()) {
+      std::filesystem::path value = node.Scalar();
+      if (value.is_relative()) node = YAML::Node((base_folder / value).lexically_normal().string());
+    }
+    config.validate_value(key, node, source_name);
+    config.values_[path] = node;
+  }
+  for (const auto& override_text : overrides) {
+    const auto equals = override_text.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw UsageError("override '" + override_text + "' is not of the form key=value (e.g. epsilon=0.01)");
+    const std::string path = override_text.substr(0, equals);
+    const ConfigKey& key = check_known(path, "command line");
+    YAML::Node node;
+    try {
+      node = YAML::Load(override_text.substr(equals + 1));
+    } catch (const YAML::Exception& error) {
+      throw UsageError("command line: the value of '" + path + "' is not valid YAML: " + error.msg);
+    }
+    if (node.IsNull()) node = YAML::Node(std::string());
+    config.validate_value(key, node, "command line");
+    config.values_[path] = node;
+  }
+  for (const auto& key : schema.keys()) {
+    if (config.values_.count(key.path)) continue;
+    if (!key.default_value.empty()) {
+      config.values_[key.path] = YAML::Load(key.default_value);
+    } else if (key.required) {
+      throw UsageError(source_name + ": the key '" + key.path + "' is required (" + key.help + ")");
+    }
+  }
+  return config;
+}
+
+void Config::validate_value(const ConfigKey& key, const YAML::Node& node, const std::string& origin) const {
+  if (node.IsSequence()) {
+    if (!key.sweepable)
+      throw UsageError(origin + ": '" + key.path + "' takes one value, not a list (only some keys can be swept)");
+    if (node.size() == 0) throw UsageError(origin + ": '" + key.path + "' is an empty list");
+    for (const auto& element : node) {
+      if (element.IsSequence()) throw UsageError(origin + ": '" + key.path + "' has a nested list");
+      validate_value(key, element, origin);
+    }
+    return;
+  }
+  if (node.IsMap())
+    throw UsageError(origin + ": '" + key.path + "' expects " + kind_name(key.kind) + ", not a mapping");
+  if (key.allow_auto && is_auto_node(node)) return;
+  const std::string where = origin + ": '" + key.path + "'";
+  const std::string text = node.IsScalar() ? node.Scalar() : std::string();
+  std::optional<double> numeric;
+  switch (key.kind) {
+    case ValueKind::integer: {
+      const auto value = as_integer(node);
+      if (!value) throw UsageError(where + " expects " + kind_name(key.kind) + ", got '" + text + "'");
+      numeric = static_cast<double>(*value);
+      break;
+    }
+    case ValueKind::number:
+      numeric = as_number(node);
+      if (!numeric) throw UsageError(where + " expects " + kind_name(key.kind) + ", got '" + text + "'");
+      break;
+    case ValueKind::boolean:
+      if (!as_boolean(node)) throw UsageError(where + " expects true or false, got '" + text + "'");
+      break;
+    case ValueKind::bytes:
+      numeric = static_cast<double>(parse_bytes(text, where));
+      break;
+    case ValueKind::string:
+    case ValueKind::path:
+      if (!node.IsScalar()) throw UsageError(where + " expects " + kind_name(key.kind));
+      break;
+  }
+  if (!key.choices.empty() && std::find(key.choices.begin(), key.choices.end(), text) == key.choices.end()) {
+    std::string message = where + " is '" + text + "', which is not one of: " + join(key.choices, ", ");
+    const std::string suggestion = nearest_word(text, key.choices);
+    if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
+    throw UsageError(message);
+  }
+  if (numeric && key.minimum) {
+    const bool below = key.minimum_exclusive ? *numeric <= *key.minimum : *numeric < *key.minimum;
+    if (below)
+      throw UsageError(where + " is " + text + " but must be " + (key.minimum_exclusive ? "> " : ">= ") +
+                       format_number(*key.minimum));
+  }
+  if (numeric && key.maximum && *numeric > *key.maximum)
+    throw UsageError(where + " is " + text + " but must be <= " + format_number(*key.maximum));
+}
+
+const ConfigKey& Config::key(const std::string& path) const {
+  const ConfigKey* key = schema_.find(path);
+  if (!key) throw Error(ExitCode::other, "internal: config key '" + path + "' is not in the schema");
+  return *key;
+}
+
+const YAML::Node& Config::value(const std::string& path) const {
+  key(path);
+  const auto found = values_.find(path);
+  if (found == values_.end()) throw UsageError(source_ + ": the key '" + path + "' has no value; set it");
+  if (found->second.IsSequence())
+    throw Error(ExitCode::other, "internal: '" + path + "' is a sweep list; expand the sweep first");
+  return found->second;
+}
+
+bool Config::has(const std::string& path) const {
+  key(path);
+  const auto found = values_.find(path);
+  return found != values_.end() && !(found->second.IsScalar() && found->second.Scalar().empty());
+}
+
+bool Config::is_auto(const std::string& path) const { return has(path) && is_auto_node(value(path)); }
+
+std::int64_t Config::integer(const std::string& path) const { return *as_integer(value(path)); }
+double Config::number(const std::string& path) const { return *as_number(value(path)); }
+std::string Config::string(const std::string& path) const { return value(path).Scalar(); }
+bool Config::boolean(const std::string& path) const { return *as_boolean(value(path)); }
+std::uint64_t Config::bytes(const std::string& path) const { return parse_bytes(value(path).Scalar(), path); }
+std::filesystem::path Config::file_path(const std::string& path) const { return value(path).Scalar(); }
+
+void Config::set(const std::string& path, const std::string& yaml_value) {
+  YAML::Node node = YAML::Load(yaml_value);
+  validate_value(key(path), node, "internal");
+  values_[path] = node;
+}
+
+std::vector<std::string> Config::sweep_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& key : schema_.keys()) {
+    const auto found = values_.find(key.path);
+    if (found != values_.end() && found->second.IsSequence()) keys.push_back(key.path);
+  }
+  return keys;
+}
+
+std::vector<Config> Config::expand_sweeps() const {
+  std::vector<Config> configs{*this};
+  for (const auto& path : sweep_keys()) {
+    std::vector<Config> next;
+    for (const auto& config : configs) {
+      for (const auto& element : values_.at(path)) {
+        Config copy = config;
+        copy.values_[path] = YAML::Clone(element);
+        next.push_back(std::move(copy));
+      }
+    }
+    configs = std::move(next);
+  }
+  return configs;
+}
+
+std::string Config::to_yaml() const {
+  YAML::Node root(YAML::NodeType::Map);
+  for (const auto& key : schema_.keys()) {
+    const auto found = values_.find(key.path);
+    if (found == values_.end()) continue;
+    // yaml-cpp's operator[] creates nested maps; walk the dotted path by hand.
+    std::vector<std::string> parts;
+    std::stringstream stream(key.path);
+    for (std::string part; std::getline(stream, part, '.');) parts.push_back(part);
+    std::vector<YAML::Node> chain{root};
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+      YAML::Node child = chain.back()[parts[i]];
+      if (!child.IsMap()) child = YAML::Node(YAML::NodeType::Map);
+      chain.back()[parts[i]] = child;
+      chain.push_back(chain.back()[parts[i]]);
+    }
+    chain.back()[parts.back()] = YAML::Clone(found->second);
+  }
+  YAML::Emitter out;
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace subscale::pipeline

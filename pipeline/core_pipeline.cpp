@@ -1,0 +1,63 @@
+#include "pipeline/core_pipeline.hpp"
+
+#include <chrono>
+
+#include "common/error.hpp"
+#include "stages/dense_units/dense_units_gpu.hpp"
+#include "stages/subspaces/subspaces.hpp"
+
+namespace subscale::pipeline {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+void validate_core_params(const CoreParams& params, std::size_t points) {
+  if (!(params.epsilon > 0)) throw UsageError("epsilon must be > 0 (it is " + std::to_string(params.epsilon) + ")");
+  if (params.min_points < 2)
+    throw UsageError("min_points must be >= 2 (it is " + std::to_string(params.min_points) + ")");
+  if (params.min_points > points)
+    throw UsageError("min_points (" + std::to_string(params.min_points) + ") is larger than the number of points (" +
+                     std::to_string(points) + "); no dense unit can exist");
+  if (params.min_points > 64) throw UsageError("min_points above 64 is not supported");
+}
+
+CoreResult run_core(const Matrix& values, const CoreParams& params, const StepListener& on_step,
+                    const UnitProgress& on_units) {
+  validate_core_params(params, static_cast<std::size_t>(values.rows()));
+  auto notify = [&](const char* step) {
+    if (on_step) on_step(step);
+  };
+  CoreResult result;
+  auto start = std::chrono::steady_clock::now();
+  notify("density1d");
+  result.density = run_density1d(values, {params.epsilon, params.min_points});
+  result.timings.density1d_seconds = seconds_since(start);
+
+  start = std::chrono::steady_clock::now();
+  notify("plan");
+  const UnitPlan plan(result.density, params.min_points);
+  result.total_units = plan.total_units();
+  for (std::uint32_t j = 0; j < plan.dimensions(); ++j)
+    result.units_per_dimension.push_back(plan.units_in_dimension(j));
+  const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);
+  result.timings.plan_seconds = seconds_since(start);
+
+  start = std::chrono::steady_clock::now();
+  notify("dense_units");
+  result.dense_units = params.backend == Backend::cuda
+                           ? run_dense_units_gpu(plan, result.density, keys, params.units, on_units)
+                           : run_dense_units_cpu(plan, result.density, keys, params.units, on_units);
+  result.timings.dense_units_seconds = seconds_since(start);
+
+  start = std::chrono::steady_clock::now();
+  notify("subspaces");
+  result.subspaces = group_subspaces(result.dense_units.units);
+  result.timings.subspaces_seconds = seconds_since(start);
+  return result;
+}
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,48 @@
+#pragma once
+// The core stages composed in order (density1d -> plan -> dense_units -> subspaces) over their
+// public calls, for the runner, the tests and the benchmarks. Each step's output is kept so
+// callers can report on it.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+#include "stages/dense_units/dense_units.hpp"
+#include "stages/density1d/density1d.hpp"
+
+namespace subscale::pipeline {
+
+enum class Backend { cpu, cuda };
+
+struct CoreParams {
+  double epsilon = 0;
+  std::uint32_t min_points = 0;
+  DenseUnitsParams units;
+  Backend backend = Backend::cpu;
+};
+
+struct CoreTimings {
+  double density1d_seconds = 0, plan_seconds = 0, dense_units_seconds = 0, subspaces_seconds = 0;
+};
+
+struct CoreResult {
+  Density1dResult density;
+  std::vector<std::uint64_t> units_per_dimension;
+  std::uint64_t total_units = 0;
+  DenseUnitsResult dense_units;
+  std::vector<SubspaceCluster> subspaces;
+  CoreTimings timings;
+};
+
+// Checks the parameters against the data before any work (SPEC 2, issue 3's bad-input list).
+void validate_core_params(const CoreParams& params, std::size_t points);
+
+// Called as each step starts (its name) so a caller can print progress; may be empty.
+using StepListener = std::function<void(const std::string& step)>;
+
+CoreResult run_core(const Matrix& values, const CoreParams& params, const StepListener& on_step = {},
+                    const UnitProgress& on_units = {});
+
+}  // namespace subscale::pipeline

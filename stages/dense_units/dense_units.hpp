@@ -1,0 +1,71 @@
+#pragma once
+// Stage dense_units (SPEC 4-6): enumerates every dense unit, gives it a signature, and finds the
+// units that occur in two or more dimensions through a signature table cut into partitions of the
+// signature space. The result never depends on the number of partitions, the scheme, the backend
+// or the number of threads.
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "stages/dense_units/maximal_units.hpp"
+#include "stages/dense_units/partition_plan.hpp"
+#include "stages/dense_units/signature_keys.hpp"
+#include "stages/dense_units/unit_plan.hpp"
+
+namespace subscale {
+
+enum class TableMode {
+  signature,  // keyed by the signature (64 or 128 bits)
+  exact,      // keyed by the sorted point ids: slower, the reference
+};
+
+TableMode parse_table_mode(const std::string& name);
+const char* to_string(TableMode mode);
+
+struct DenseUnitsParams {
+  TableMode mode = TableMode::signature;
+  std::uint32_t signature_bits = 128;  // 64 or 128
+  KeyScheme keys = KeyScheme::uniform;
+  std::uint64_t seed = 0;
+  PartitionScheme scheme = PartitionScheme::adaptive;
+  std::size_t partitions = 0;    // 0: as many as the memory budget needs
+  std::uint64_t host_bytes = 0;  // memory budget for one partition's table
+};
+
+struct PartitionFill {
+  std::uint64_t lower = 0;  // first signature of the partition
+  std::uint64_t units = 0;  // units that fell into it
+};
+
+struct DenseUnitsResult {
+  MaximalUnits units;  // units found in >= 2 dimensions
+  std::vector<PartitionFill> partitions;
+  PartitionScheme scheme = PartitionScheme::adaptive;
+  std::uint64_t enumerated_units = 0;      // every unit, once per partition pass that kept it
+  std::uint64_t distinct_multi_units = 0;  // == units.size()
+  double false_match_probability = 0;      // for the chosen signature width (0 in exact mode)
+  std::uint64_t table_bytes = 0;           // peak bytes of the largest partition's table
+};
+
+// Bytes one unit occupies in the host signature table (for planning partitions).
+inline constexpr std::uint64_t kHostBytesPerUnit = 24;
+
+// The partitions the run will use: the count from the budget (or params.partitions) and the
+// boundaries from the scheme.
+PartitionPlan plan_partitions(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
+                              const DenseUnitsParams& params);
+
+// Probability of at least one false signature match among `units` distinct units.
+double false_match_probability(std::uint64_t units, std::uint32_t bits, KeyScheme scheme, std::uint32_t m);
+
+// progress(done_units) is called from worker threads now and then; it may be empty.
+using UnitProgress = std::function<void(std::uint64_t)>;
+
+DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
+                                     const DenseUnitsParams& params, const UnitProgress& progress = {});
+
+std::ostream& operator<<(std::ostream& out, const DenseUnitsResult& result);
+
+}  // namespace subscale

@@ -1,0 +1,11 @@
+#pragma once
+// The CUDA backend of dense_units: same inputs, same result as run_dense_units_cpu, bit for bit.
+#include "stages/dense_units/dense_units.hpp"
+
+namespace subscale {
+
+// Throws ResourceError (exit 4) when the build has no CUDA backend or no device is usable.
+DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
+                                     const DenseUnitsParams& params, const UnitProgress& progress = {});
+
+}  // namespace subscale

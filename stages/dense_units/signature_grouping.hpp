@@ -1,0 +1,64 @@
+#pragma once
+// Finding equal keys inside one bucket of the host signature table. A bucket holds the records
+// whose mixed key shares its top bits, few enough to stay in cache; an open-addressing table over
+// the bucket finds every key that occurs more than once.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace subscale {
+
+// One dense unit in the host table: its mixed key (a bijection of the signature, or of the sorted
+// point ids in exact mode) and where it was enumerated.
+struct UnitRecord {
+  std::uint64_t mixed_key;
+  std::uint64_t flat;
+};
+
+// Calls on_group(group) once per key that occurs >= 2 times, with the records holding it (the
+// first occurrence first, the others in input order). `scratch` is reused between calls.
+struct GroupScratch {
+  std::vector<std::uint32_t> slots;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicates;  // (first occurrence, other)
+  std::vector<UnitRecord> grouped;
+};
+
+template <class OnGroup>
+void find_equal_keys(const std::vector<UnitRecord>& records, GroupScratch& scratch, OnGroup&& on_group) {
+  constexpr std::uint32_t empty = ~std::uint32_t{0};
+  const auto size = static_cast<std::uint32_t>(records.size());
+  if (size < 2) return;
+  std::uint32_t capacity = 1;
+  while (capacity < 2 * size) capacity <<= 1;
+  const std::uint32_t mask = capacity - 1;
+  scratch.slots.assign(capacity, empty);
+  auto& duplicates = scratch.duplicates;
+  duplicates.clear();
+  for (std::uint32_t i = 0; i < size; ++i) {
+    const std::uint64_t key = records[i].mixed_key;
+    for (std::uint32_t slot = static_cast<std::uint32_t>(key) & mask;; slot = (slot + 1) & mask) {
+      const std::uint32_t held = scratch.slots[slot];
+      if (held == empty) {
+        scratch.slots[slot] = i;
+        break;
+      }
+      if (records[held].mixed_key == key) {
+        duplicates.emplace_back(held, i);
+        break;
+      }
+    }
+  }
+  if (duplicates.empty()) return;
+  std::sort(duplicates.begin(), duplicates.end());
+  for (std::size_t a = 0; a < duplicates.size();) {
+    std::size_t b = a;
+    scratch.grouped.clear();
+    scratch.grouped.push_back(records[duplicates[a].first]);
+    while (b < duplicates.size() && duplicates[b].first == duplicates[a].first)
+      scratch.grouped.push_back(records[duplicates[b++].second]);
+    on_group(scratch.grouped);
+    a = b;
+  }
+}
+
+}  // namespace subscale

@@ -1,0 +1,124 @@
+// The core's results against references: a brute force over every m-subset agrees with exact
+// mode, and signature mode agrees with exact mode under every partitioning, scheme, signature
+// width, key scheme and thread count (SPEC 6: results never depend on them).
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <map>
+#include <set>
+
+#include "common/error.hpp"
+#include "gpu/enumeration/combinadic.hpp"
+#include "pipeline/core_pipeline.hpp"
+#include "stages/subspaces/subspaces.hpp"
+#include "tests/core/core_test_data.hpp"
+
+namespace subscale {
+namespace {
+
+using pipeline::CoreParams;
+
+std::vector<SubspaceCluster> brute_force_subspaces(const Matrix& values, double eps, std::uint32_t m) {
+  const auto n = static_cast<std::uint32_t>(values.rows());
+  const auto d = static_cast<std::uint32_t>(values.cols());
+  std::map<std::vector<std::uint32_t>, std::set<std::uint32_t>> by_subspace;
+  std::vector<std::uint32_t> c(m);
+  for (std::uint32_t i = 0; i < m; ++i) c[i] = i;
+  do {
+    std::vector<std::uint32_t> dims;
+    for (std::uint32_t j = 0; j < d; ++j) {
+      double lo = values(c[0], j), hi = lo;
+      for (auto p : c) lo = std::min(lo, values(p, j)), hi = std::max(hi, values(p, j));
+      if (hi - lo < eps) dims.push_back(j);
+    }
+    if (dims.size() >= 2) by_subspace[dims].insert(c.begin(), c.end());
+  } while (combinadic::next_colex(c.data(), m, n));
+  std::vector<SubspaceCluster> out;
+  for (auto& [dims, points] : by_subspace) out.push_back({dims, {points.begin(), points.end()}});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.dimensions.size() > b.dimensions.size(); });
+  return out;
+}
+
+CoreParams params_for(double eps, std::uint32_t m, TableMode mode) {
+  CoreParams params;
+  params.epsilon = eps;
+  params.min_points = m;
+  params.units.mode = mode;
+  params.units.seed = 42;
+  return params;
+}
+
+TEST(CoreEquivalence, ExactModeMatchesBruteForce) {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const Matrix values = testing::tied_data(36, 6, seed, 25);
+    for (std::uint32_t m : {2u, 3u, 4u}) {
+      for (double eps : {0.04, 0.12}) {
+        const auto exact = pipeline::run_core(values, params_for(eps, m, TableMode::exact)).subspaces;
+        const auto expected = brute_force_subspaces(values, eps, m);
+        EXPECT_EQ(subspaces_text(exact), subspaces_text(expected)) << "seed=" << seed << " m=" << m << " eps=" << eps;
+      }
+    }
+  }
+}
+
+TEST(CoreEquivalence, BruteForceFindsSomethingToCompare) {
+  // Guards the test above against comparing two empty results.
+  const auto expected = brute_force_subspaces(testing::tied_data(36, 6, 1, 25), 0.12, 3);
+  EXPECT_GT(expected.size(), 3u);
+}
+
+struct Variant {
+  std::uint32_t bits;
+  KeyScheme keys;
+  PartitionScheme scheme;
+  std::size_t partitions;
+  int threads;
+};
+
+TEST(CoreEquivalence, SignatureModeMatchesExactModeUnderEveryVariant) {
+  const std::vector<Variant> variants = {
+      {128, KeyScheme::uniform, PartitionScheme::adaptive, 1, 2},
+      {128, KeyScheme::uniform, PartitionScheme::adaptive, 2, 2},
+      {128, KeyScheme::uniform, PartitionScheme::adaptive, 7, 1},
+      {128, KeyScheme::uniform, PartitionScheme::equal, 7, 2},
+      {64, KeyScheme::uniform, PartitionScheme::adaptive, 7, 2},
+      {64, KeyScheme::uniform, PartitionScheme::equal, 2, 1},
+      {128, KeyScheme::subscale, PartitionScheme::adaptive, 7, 2},
+      {128, KeyScheme::subscale, PartitionScheme::equal, 7, 2},
+  };
+  for (std::uint64_t seed : {5u, 6u}) {
+    const Matrix values = testing::tied_data(400, 8, seed, 150);
+    for (std::uint32_t m : {3u, 4u, 5u}) {
+      const double eps = m == 5 ? 0.03 : 0.02;
+      const std::string exact =
+          subspaces_text(pipeline::run_core(values, params_for(eps, m, TableMode::exact)).subspaces);
+      ASSERT_FALSE(exact.empty());
+      for (const auto& v : variants) {
+        CoreParams params = params_for(eps, m, TableMode::signature);
+        params.units.signature_bits = v.bits;
+        params.units.keys = v.keys;
+        params.units.scheme = v.scheme;
+        params.units.partitions = v.partitions;
+        tbb::task_arena arena(v.threads);
+        pipeline::CoreResult result;
+        arena.execute([&] { result = pipeline::run_core(values, params); });
+        EXPECT_EQ(subspaces_text(result.subspaces), exact)
+            << "seed=" << seed << " m=" << m << " bits=" << v.bits << " keys=" << to_string(v.keys)
+            << " scheme=" << to_string(v.scheme) << " partitions=" << v.partitions << " threads=" << v.threads;
+        EXPECT_EQ(result.dense_units.partitions.size(), v.partitions);
+      }
+    }
+  }
+}
+
+TEST(CoreEquivalence, BadParametersAreRefusedBeforeWork) {
+  const Matrix values = testing::tied_data(10, 2, 1);
+  EXPECT_THROW(pipeline::run_core(values, params_for(0.0, 3, TableMode::signature)), UsageError);
+  EXPECT_THROW(pipeline::run_core(values, params_for(-1.0, 3, TableMode::signature)), UsageError);
+  EXPECT_THROW(pipeline::run_core(values, params_for(0.1, 1, TableMode::signature)), UsageError);
+  EXPECT_THROW(pipeline::run_core(values, params_for(0.1, 11, TableMode::signature)), UsageError);
+}
+
+}  // namespace
+}  // namespace subscale
