@@ -23,7 +23,8 @@ AtomicOutput::~AtomicOutput() {
 void AtomicOutput::commit() {
   std::error_code error;
   std::filesystem::rename(temporary_, final_, error);
-  if (error) throw Error(ExitCode::other, final_.string() + ": cannot move the finished file into place: " + error.message());
+  if (error)
+    throw Error(ExitCode::other, final_.string() + ": cannot move the finished file into place: " + error.message());
   committed_ = true;
 }
 

@@ -59,12 +59,16 @@ DatasetInfo Hdf5File::info(const std::string& dataset_path) const {
   result.shape.assign(dims.begin(), dims.end());
   result.element_bytes = H5Tget_size(type.get());
   switch (H5Tget_class(type.get())) {
-    case H5T_FLOAT: result.element_class = ElementClass::floating; break;
+    case H5T_FLOAT:
+      result.element_class = ElementClass::floating;
+      break;
     case H5T_INTEGER:
       result.element_class =
           H5Tget_sign(type.get()) == H5T_SGN_NONE ? ElementClass::unsigned_integer : ElementClass::signed_integer;
       break;
-    default: result.element_class = ElementClass::other; break;
+    default:
+      result.element_class = ElementClass::other;
+      break;
   }
   return result;
 }

@@ -44,14 +44,22 @@ class Hdf5Handle {
 // The element types the project stores. Anything else is refused at compile time.
 template <class T>
 hid_t hdf5_native_type() {
-  if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
-  else if constexpr (std::is_same_v<T, float>) return H5T_NATIVE_FLOAT;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return H5T_NATIVE_INT64;
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return H5T_NATIVE_UINT64;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return H5T_NATIVE_INT32;
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return H5T_NATIVE_UINT32;
-  else if constexpr (std::is_same_v<T, std::uint8_t>) return H5T_NATIVE_UINT8;
-  else static_assert(sizeof(T) == 0, "unsupported HDF5 element type");
+  if constexpr (std::is_same_v<T, double>)
+    return H5T_NATIVE_DOUBLE;
+  else if constexpr (std::is_same_v<T, float>)
+    return H5T_NATIVE_FLOAT;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return H5T_NATIVE_INT64;
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return H5T_NATIVE_UINT64;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return H5T_NATIVE_INT32;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return H5T_NATIVE_UINT32;
+  else if constexpr (std::is_same_v<T, std::uint8_t>)
+    return H5T_NATIVE_UINT8;
+  else
+    static_assert(sizeof(T) == 0, "unsupported HDF5 element type");
 }
 
 // A dataset read into memory: row-major (C order) data and its shape.
