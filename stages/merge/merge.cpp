@@ -1,0 +1,93 @@
+#include "stages/merge/merge.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "common/error.hpp"
+#include "stages/merge/subspace_dbscan.hpp"
+
+namespace subscale::merge {
+namespace {
+
+void check_params(const MergeParams& params) {
+  if (!(params.epsilon > 0.0) || !std::isfinite(params.epsilon)) {
+    throw UsageError("merge.epsilon must be a finite number > 0 (got " + std::to_string(params.epsilon) +
+                     "); set merge.epsilon in the config, e.g. merge.epsilon=0.005");
+  }
+  if (params.min_points < 1) {
+    throw UsageError("merge.min_points must be at least 1 (it counts the point itself); got " +
+                     std::to_string(params.min_points));
+  }
+}
+
+// The sorted, in-range contract of the input, checked once before any work starts so that a
+// bad list is refused with a message naming the first bad subspace.
+void check_subspace(const Matrix& values, const SubspaceCluster& subspace, std::size_t which) {
+  const auto where = [&] { return "merge: subspace #" + std::to_string(which) + " of the input"; };
+  const auto rows = static_cast<std::size_t>(values.rows());
+  const auto cols = static_cast<std::size_t>(values.cols());
+  for (std::size_t i = 0; i < subspace.dimensions.size(); ++i) {
+    if (subspace.dimensions[i] >= cols) {
+      throw InputError(where() + " names dimension " + std::to_string(subspace.dimensions[i]) + ", but the data has " +
+                       std::to_string(cols) + " dimensions");
+    }
+    if (i > 0 && subspace.dimensions[i] <= subspace.dimensions[i - 1]) {
+      throw InputError(where() + " has dimensions that are not sorted ascending without repeats (at position " +
+                       std::to_string(i) + ")");
+    }
+  }
+  for (std::size_t i = 0; i < subspace.points.size(); ++i) {
+    if (subspace.points[i] >= rows) {
+      throw InputError(where() + " names point " + std::to_string(subspace.points[i]) + ", but the data has " +
+                       std::to_string(rows) + " points");
+    }
+    if (i > 0 && subspace.points[i] <= subspace.points[i - 1]) {
+      throw InputError(where() + " has points that are not sorted ascending without repeats (at position " +
+                       std::to_string(i) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+MergeResult merge_subspaces(const Matrix& values, const std::vector<SubspaceCluster>& subspaces,
+                            const MergeParams& params) {
+  check_params(params);
+  for (std::size_t s = 0; s < subspaces.size(); ++s) check_subspace(values, subspaces[s], s);
+
+  std::vector<SubspaceDbscanResult> per_subspace(subspaces.size());
+  // Grain 1: subspaces differ in size by orders of magnitude; work stealing evens it out.
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, subspaces.size(), 1), [&](const tbb::blocked_range<std::size_t>& range) {
+        for (std::size_t s = range.begin(); s != range.end(); ++s) {
+          const bool split = subspaces[s].points.size() >= params.parallel_points;
+          per_subspace[s] = dbscan_in_subspace(values, subspaces[s], params.epsilon, params.min_points, split);
+        }
+      });
+
+  MergeResult result;
+  MergeStats& stats = result.stats;
+  stats.subspaces = subspaces.size();
+  for (std::size_t s = 0; s < subspaces.size(); ++s) {
+    SubspaceDbscanResult& found = per_subspace[s];
+    stats.points_visited += subspaces[s].points.size();
+    stats.distance_computations += found.counters.distance_computations;
+    stats.core_points += found.counters.core_points;
+    stats.border_points += found.counters.border_points;
+    stats.noise_points += found.counters.noise_points;
+    for (auto& points : found.clusters) result.clusters.push_back({subspaces[s].dimensions, std::move(points)});
+  }
+  std::sort(result.clusters.begin(), result.clusters.end(), [](const SubspaceCluster& a, const SubspaceCluster& b) {
+    return a.dimensions != b.dimensions ? a.dimensions < b.dimensions : a.points < b.points;
+  });
+  stats.clusters = result.clusters.size();
+  result.sizes.reserve(result.clusters.size());
+  for (const auto& cluster : result.clusters) result.sizes.push_back(cluster.points.size());
+  return result;
+}
+
+}  // namespace subscale::merge

@@ -1,0 +1,50 @@
+#pragma once
+// Stage merge (SPEC.md section 8): DBSCAN on the points of every subspace the core found.
+//
+// Input: the normalised data matrix and the subspaces stage's list of (S, P_S).
+// For every S: DBSCAN on P_S with coordinates restricted to S, Euclidean distance, neighbours at
+// distance <= epsilon, min_points counting the point itself (scikit-learn's conventions; see
+// subspace_dbscan.hpp for the exact tests and the border-point rule: a border point joins the
+// cluster of its core neighbour with the smallest point id). Noise is dropped.
+// Output: the clusters (S, sorted point ids), sorted by dimensions then points, their sizes and
+// counters for the run summary. The output does not depend on the number of threads.
+//
+// Work: oneTBB spreads the subspaces over threads; a subspace with at least
+// MergeParams::parallel_points points is also split inside. Neighbour queries use a grid over up
+// to three dimensions of S (cell_index.hpp), so most pairs of far-apart points are never compared.
+#include <cstdint>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+
+namespace subscale::merge {
+
+struct MergeParams {
+  double epsilon = 0.0;                // merge.epsilon: neighbours at Euclidean distance <= epsilon
+  std::size_t min_points = 0;          // merge.min_points: neighbours (itself included) a core point needs
+  std::size_t parallel_points = 4096;  // subspaces this large are split across threads too
+};
+
+struct MergeStats {
+  std::uint64_t subspaces = 0;              // subspaces clustered
+  std::uint64_t points_visited = 0;         // sum of |P_S|
+  std::uint64_t distance_computations = 0;  // pairs whose distance in S was computed
+  std::uint64_t clusters = 0;               // clusters found
+  std::uint64_t core_points = 0;            // these three sum to points_visited
+  std::uint64_t border_points = 0;
+  std::uint64_t noise_points = 0;
+};
+
+struct MergeResult {
+  std::vector<SubspaceCluster> clusters;  // sorted by dimensions, then points
+  std::vector<std::uint64_t> sizes;       // sizes[i] == clusters[i].points.size()
+  MergeStats stats;
+};
+
+// Throws UsageError for a bad epsilon or min_points (naming merge.epsilon / merge.min_points) and
+// InputError for a subspace whose dimensions or points are out of range or not sorted.
+MergeResult merge_subspaces(const Matrix& values, const std::vector<SubspaceCluster>& subspaces,
+                            const MergeParams& params);
+
+}  // namespace subscale::merge

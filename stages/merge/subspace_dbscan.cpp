@@ -1,0 +1,152 @@
+#include "stages/merge/subspace_dbscan.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+
+#include "stages/merge/cell_index.hpp"
+#include "stages/merge/concurrent_union_find.hpp"
+
+namespace subscale::merge {
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+// Squared distance <= limit, summed in dimension order. Partial sums of non-negative terms never
+// decrease in floating point, so stopping early gives the same answer as the full sum.
+inline bool within(const double* a, const double* b, std::size_t width, double limit) {
+  double sum = 0.0;
+  for (std::size_t t = 0; t < width; ++t) {
+    const double diff = a[t] - b[t];
+    sum += diff * diff;
+    if (sum > limit) return false;
+  }
+  return true;
+}
+
+// Runs body(cell, ranges_scratch, distance_counter) for every cell, in parallel when asked.
+template <class Body>
+std::uint64_t for_each_cell(const CellIndex& index, bool parallel, Body&& body) {
+  if (!parallel) {
+    std::vector<CellIndex::Range> ranges;
+    std::uint64_t distances = 0;
+    for (std::size_t c = 0; c < index.cells(); ++c) body(c, ranges, distances);
+    return distances;
+  }
+  std::atomic<std::uint64_t> total{0};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, index.cells()), [&](const tbb::blocked_range<std::size_t>& r) {
+    std::vector<CellIndex::Range> ranges;
+    std::uint64_t distances = 0;
+    for (std::size_t c = r.begin(); c != r.end(); ++c) body(c, ranges, distances);
+    total.fetch_add(distances, std::memory_order_relaxed);
+  });
+  return total.load();
+}
+
+}  // namespace
+
+SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceCluster& subspace, double epsilon,
+                                        std::size_t min_points, bool parallel) {
+  SubspaceDbscanResult result;
+  const std::size_t count = subspace.points.size();
+  if (count == 0) return result;
+
+  const CellIndex index(values, subspace.dimensions, subspace.points, epsilon);
+  const std::size_t width = index.width();
+  const double limit = epsilon * epsilon;
+
+  // Pass 1: core points. Counting stops as soon as a point has min_points neighbours.
+  std::vector<std::uint8_t> core(count, 0);
+  std::uint64_t distances = 0;
+  if (min_points <= 1) {
+    std::fill(core.begin(), core.end(), 1);
+  } else {
+    distances += for_each_cell(
+        index, parallel, [&](std::size_t c, std::vector<CellIndex::Range>& ranges, std::uint64_t& computed) {
+          index.candidate_ranges(c, ranges);
+          const CellIndex::Range cell = index.cell(c);
+          for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
+            const double* xi = index.coordinates(i);
+            std::size_t neighbours = 1;  // the point itself
+            for (const CellIndex::Range& range : ranges) {
+              for (std::uint32_t j = range.begin; j < range.end && neighbours < min_points; ++j) {
+                if (j == i) continue;
+                ++computed;
+                if (within(xi, index.coordinates(j), width, limit)) ++neighbours;
+              }
+              if (neighbours >= min_points) break;
+            }
+            core[i] = neighbours >= min_points ? 1 : 0;
+          }
+        });
+  }
+
+  // Pass 2: join core points within epsilon; find each border point's core neighbour with the
+  // smallest id. A core pair is looked at once (from its smaller index), and not at all once the
+  // two are already in one set.
+  ConcurrentUnionFind sets(count);
+  std::vector<std::uint32_t> attach(count, kNone);
+  distances += for_each_cell(index, parallel,
+                             [&](std::size_t c, std::vector<CellIndex::Range>& ranges, std::uint64_t& computed) {
+                               index.candidate_ranges(c, ranges);
+                               const CellIndex::Range cell = index.cell(c);
+                               for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
+                                 const double* xi = index.coordinates(i);
+                                 if (core[i]) {
+                                   for (const CellIndex::Range& range : ranges) {
+                                     for (std::uint32_t j = std::max(range.begin, i + 1); j < range.end; ++j) {
+                                       if (!core[j] || sets.find(i) == sets.find(j)) continue;
+                                       ++computed;
+                                       if (within(xi, index.coordinates(j), width, limit)) sets.unite(i, j);
+                                     }
+                                   }
+                                 } else {
+                                   std::uint32_t best = kNone;
+                                   std::uint32_t best_position = kNone;
+                                   for (const CellIndex::Range& range : ranges) {
+                                     for (std::uint32_t j = range.begin; j < range.end; ++j) {
+                                       if (!core[j] || index.position(j) >= best_position) continue;
+                                       ++computed;
+                                       if (within(xi, index.coordinates(j), width, limit)) {
+                                         best = j;
+                                         best_position = index.position(j);
+                                       }
+                                     }
+                                   }
+                                   attach[i] = best;
+                                 }
+                               }
+                             });
+  result.counters.distance_computations = distances;
+
+  // Label: one cluster per set of core points, numbered by first appearance, then the borders.
+  std::vector<std::uint32_t> cluster_of_root(count, kNone);
+  std::vector<std::vector<std::uint32_t>>& clusters = result.clusters;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::uint32_t anchor = kNone;
+    if (core[i]) {
+      anchor = i;
+      ++result.counters.core_points;
+    } else if (attach[i] != kNone) {
+      anchor = attach[i];
+      ++result.counters.border_points;
+    } else {
+      ++result.counters.noise_points;
+      continue;
+    }
+    const std::uint32_t root = sets.find(anchor);
+    if (cluster_of_root[root] == kNone) {
+      cluster_of_root[root] = static_cast<std::uint32_t>(clusters.size());
+      clusters.emplace_back();
+    }
+    clusters[cluster_of_root[root]].push_back(subspace.points[index.position(i)]);
+  }
+  for (auto& members : clusters) std::sort(members.begin(), members.end());
+  std::sort(clusters.begin(), clusters.end());
+  return result;
+}
+
+}  // namespace subscale::merge

@@ -1,0 +1,40 @@
+#pragma once
+// DBSCAN on the points P_S of one subspace S, coordinates restricted to S.
+//
+// Conventions (scikit-learn's DBSCAN, which the original pipeline used for this step):
+// - q is a neighbour of p when the Euclidean distance in S is <= epsilon, tested as
+//   sum over S's dimensions, in ascending order, of (x_p - x_q)^2 <= epsilon^2 in double.
+// - p is a core point when it has at least min_points neighbours, p itself included.
+// - Core points within epsilon of each other are in the same cluster (transitively); these
+//   clusters of core points are exactly scikit-learn's.
+// - Border rule (made deterministic here; scikit-learn gives a border point to whichever
+//   cluster reaches it first): a non-core point with at least one core neighbour joins the
+//   cluster of its core neighbour with the smallest point id.
+// - Points with no core neighbour are noise and are dropped.
+#include <cstdint>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+
+namespace subscale::merge {
+
+struct SubspaceDbscanCounters {
+  std::uint64_t distance_computations = 0;
+  std::uint64_t core_points = 0;
+  std::uint64_t border_points = 0;
+  std::uint64_t noise_points = 0;
+};
+
+struct SubspaceDbscanResult {
+  std::vector<std::vector<std::uint32_t>> clusters;  // point ids, each sorted; clusters by first id
+  SubspaceDbscanCounters counters;
+};
+
+// `subspace.points` must be sorted ascending and index rows of `values`; `subspace.dimensions`
+// index its columns (merge_subspaces checks both). With `parallel`, the work inside this one
+// subspace is spread over oneTBB's threads; the result does not depend on it.
+SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceCluster& subspace, double epsilon,
+                                        std::size_t min_points, bool parallel);
+
+}  // namespace subscale::merge
