@@ -3,10 +3,11 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
+#include <memory>
 
 #include "common/error.hpp"
+#include "common/populated_array.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/dense_units/dense_units.hpp"
 #include "stages/dense_units/signature_grouping.hpp"
@@ -16,7 +17,7 @@ namespace subscale {
 namespace {
 
 // Records per bucket: small enough that a bucket and its probe table stay in L2.
-constexpr std::uint64_t kRecordsPerBucket = 1u << 15;
+constexpr std::uint64_t kRecordsPerBucket = 1u << 14;
 
 std::uint32_t bucket_bits_for(std::uint64_t expected_records) {
   std::uint32_t bits = 0;
@@ -99,71 +100,105 @@ class GroupResolver {
   std::vector<std::uint32_t> dimensions_;
 };
 
-using BucketSet = std::vector<std::vector<UnitRecord>>;
+// One partition's records, scattered into buckets by the top bits of the mixed key: bucket b is
+// records[bucket_begin[b] .. bucket_begin[b + 1]). The layout depends only on the data (chunks are
+// fixed ranges of flat indices), never on the thread count.
+struct PartitionTable {
+  std::vector<std::uint64_t> bucket_begin;
+  PopulatedArray<UnitRecord> records;
+};
 
-// Enumerates every unit and keeps those of partition p, scattered into buckets by mixed key.
-std::uint64_t fill_partition(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                             const DenseUnitsParams& params, const PartitionPlan& partitions, std::size_t p,
-                             std::uint32_t bucket_bits, tbb::enumerable_thread_specific<BucketSet>& buckets,
-                             const UnitProgress& progress) {
-  const std::uint64_t total = plan.total_units();
-  const std::uint64_t chunk = std::max<std::uint64_t>(1u << 16, total / 512 + 1);
-  const std::uint64_t chunks = (total + chunk - 1) / chunk;
-  const std::uint32_t shift = 64 - bucket_bits;
-  const std::uint32_t m = plan.min_points();
-  const bool single = partitions.count() == 1;
-  std::atomic<std::uint64_t> kept{0};
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, chunks, 1), [&](const auto& range) {
-    BucketSet& local = buckets.local();
-    if (local.size() != (std::size_t{1} << bucket_bits)) local.assign(std::size_t{1} << bucket_bits, {});
-    std::uint64_t local_kept = 0;
-    std::uint32_t points[64];
-    auto keep = [&](std::uint64_t key, std::uint64_t flat) {
-      if (!single && !partitions.contains(p, key)) return;
-      const std::uint64_t mixed = hash::fmix64(key);
-      local[bucket_bits ? mixed >> shift : 0].push_back({mixed, flat});
-      ++local_kept;
-    };
-    for (std::uint64_t c = range.begin(); c < range.end(); ++c) {
-      const std::uint64_t begin = c * chunk, end = std::min(total, begin + chunk);
-      if (params.mode == TableMode::signature) {
-        enumerate_units(plan, density, keys.primary.data(), begin, end,
-                        [&](const UnitView& unit) { keep(unit.signature, unit.flat); });
-      } else {
-        enumerate_units(plan, density, keys.primary.data(), begin, end, [&](const UnitView& unit) {
-          unit_points(density.dimensions[unit.dimension], unit.position, unit.subset, m - 1, points);
-          keep(point_id_hash(points, m), unit.flat);
-        });
+class PartitionFiller {
+ public:
+  PartitionFiller(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
+                  const DenseUnitsParams& params, const PartitionPlan& partitions, std::uint32_t bucket_bits)
+      : plan_(plan), density_(density), keys_(keys), params_(params), partitions_(partitions), bits_(bucket_bits) {
+    const std::uint64_t total = plan.total_units();
+    chunk_ = std::max<std::uint64_t>(1u << 16, total / 512 + 1);
+    chunks_ = (total + chunk_ - 1) / chunk_;
+  }
+
+  // Two passes over the units of partition p: count per (chunk, bucket), then scatter each
+  // chunk's records to its exclusive slots. Enumeration is cheap next to the memory traffic, so
+  // enumerating twice costs less than growing buffers. Returns the number of records.
+  std::uint64_t fill(std::size_t p, PartitionTable& table, const UnitProgress& progress) {
+    const std::size_t buckets = std::size_t{1} << bits_;
+    std::vector<std::uint32_t> counts(chunks_ * buckets, 0);
+    tbb::parallel_for(std::uint64_t{0}, chunks_, [&](std::uint64_t c) {
+      std::uint32_t* row = counts.data() + c * buckets;
+      for_each_record(p, c, [&](std::size_t bucket, const UnitRecord&) { ++row[bucket]; });
+    });
+    // Bucket-major exclusive scan: each bucket's records are contiguous across chunks.
+    std::vector<std::uint64_t> cursor(chunks_ * buckets);
+    table.bucket_begin.assign(buckets + 1, 0);
+    std::uint64_t sum = 0;
+    for (std::size_t b = 0; b < buckets; ++b) {
+      table.bucket_begin[b] = sum;
+      for (std::uint64_t c = 0; c < chunks_; ++c) {
+        cursor[c * buckets + b] = sum;
+        sum += counts[c * buckets + b];
       }
-      if (progress) progress(end - begin);
     }
-    kept += local_kept;
-  });
-  return kept.load();
-}
+    table.bucket_begin[buckets] = sum;
+    table.records.reserve(sum);  // uninitialised: every slot is written below
+    UnitRecord* records = table.records.get();
+    tbb::parallel_for(std::uint64_t{0}, chunks_, [&](std::uint64_t c) {
+      std::uint64_t* next = cursor.data() + c * buckets;
+      for_each_record(p, c, [&](std::size_t bucket, const UnitRecord& record) { records[next[bucket]++] = record; });
+      if (progress) progress(chunk_end(c) - c * chunk_);
+    });
+    return sum;
+  }
+
+ private:
+  std::uint64_t chunk_end(std::uint64_t c) const { return std::min(plan_.total_units(), (c + 1) * chunk_); }
+
+  template <class Sink>
+  void for_each_record(std::size_t p, std::uint64_t c, Sink&& sink) const {
+    const std::uint32_t shift = 64 - bits_;
+    const bool single = partitions_.count() == 1;
+    auto keep = [&](std::uint64_t key, std::uint64_t flat) {
+      if (!single && !partitions_.contains(p, key)) return;
+      const std::uint64_t mixed = hash::fmix64(key);
+      sink(bits_ ? static_cast<std::size_t>(mixed >> shift) : 0, UnitRecord{mixed, flat});
+    };
+    const std::uint64_t begin = c * chunk_, end = chunk_end(c);
+    if (params_.mode == TableMode::signature) {
+      enumerate_units(plan_, density_, keys_.primary.data(), begin, end,
+                      [&](const UnitView& unit) { keep(unit.signature, unit.flat); });
+    } else {
+      const std::uint32_t m = plan_.min_points();
+      std::uint32_t points[64];
+      enumerate_units(plan_, density_, keys_.primary.data(), begin, end, [&](const UnitView& unit) {
+        unit_points(density_.dimensions[unit.dimension], unit.position, unit.subset, m - 1, points);
+        keep(point_id_hash(points, m), unit.flat);
+      });
+    }
+  }
+
+  const UnitPlan& plan_;
+  const Density1dResult& density_;
+  const SignatureKeys& keys_;
+  const DenseUnitsParams& params_;
+  const PartitionPlan& partitions_;
+  std::uint32_t bits_;
+  std::uint64_t chunk_ = 0, chunks_ = 0;
+};
 
 // Finds the equal keys of every bucket and resolves them into maximal units, in bucket order so
 // the output does not depend on the thread count.
 MaximalUnits group_partition(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                             const DenseUnitsParams& params, std::uint32_t bucket_bits,
-                             tbb::enumerable_thread_specific<BucketSet>& buckets) {
-  const std::size_t bucket_count = std::size_t{1} << bucket_bits;
+                             const DenseUnitsParams& params, const PartitionTable& table) {
+  const std::size_t bucket_count = table.bucket_begin.size() - 1;
   std::vector<MaximalUnits> found(bucket_count);
+  tbb::enumerable_thread_specific<GroupScratch> scratches;
   tbb::parallel_for(std::size_t{0}, bucket_count, [&](std::size_t b) {
-    std::vector<UnitRecord> records;
-    std::size_t size = 0;
-    for (auto& local : buckets)
-      if (!local.empty()) size += local[b].size();
-    records.reserve(size);
-    for (auto& local : buckets) {
-      if (local.empty()) continue;
-      records.insert(records.end(), local[b].begin(), local[b].end());
-      std::vector<UnitRecord>().swap(local[b]);
-    }
-    GroupScratch scratch;
     GroupResolver resolver(plan, density, keys, params);
     found[b].min_points = plan.min_points();
-    find_equal_keys(records, scratch, [&](const std::vector<UnitRecord>& group) { resolver.resolve(group, found[b]); });
+    const UnitRecord* begin = table.records.get() + table.bucket_begin[b];
+    const auto size = static_cast<std::uint32_t>(table.bucket_begin[b + 1] - table.bucket_begin[b]);
+    find_equal_keys(begin, size, scratches.local(),
+                    [&](const std::vector<UnitRecord>& group) { resolver.resolve(group, found[b]); });
   });
   MaximalUnits all;
   all.min_points = plan.min_points();
@@ -243,14 +278,14 @@ DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult
   result.scheme = partitions.scheme;
   result.units.min_points = plan.min_points();
   const std::uint32_t bucket_bits = bucket_bits_for(plan.total_units() / partitions.count() + 1);
-  tbb::enumerable_thread_specific<BucketSet> buckets;
+  PartitionFiller filler(plan, density, keys, params, partitions, bucket_bits);
+  PartitionTable table;
   for (std::size_t p = 0; p < partitions.count(); ++p) {
-    const std::uint64_t kept =
-        fill_partition(plan, density, keys, params, partitions, p, bucket_bits, buckets, progress);
+    const std::uint64_t kept = filler.fill(p, table, progress);
     result.partitions.push_back({partitions.lower[p], kept});
     result.enumerated_units += plan.total_units();
     result.table_bytes = std::max(result.table_bytes, kept * sizeof(UnitRecord));
-    result.units.append(group_partition(plan, density, keys, params, bucket_bits, buckets));
+    result.units.append(group_partition(plan, density, keys, params, table));
   }
   result.distinct_multi_units = result.units.size();
   if (params.mode == TableMode::signature)

@@ -18,15 +18,16 @@ struct UnitRecord {
 // Calls on_group(group) once per key that occurs >= 2 times, with the records holding it (the
 // first occurrence first, the others in input order). `scratch` is reused between calls.
 struct GroupScratch {
-  std::vector<std::uint32_t> slots;
+  std::vector<std::uint64_t> slots;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicates;  // (first occurrence, other)
   std::vector<UnitRecord> grouped;
 };
 
 template <class OnGroup>
-void find_equal_keys(const std::vector<UnitRecord>& records, GroupScratch& scratch, OnGroup&& on_group) {
-  constexpr std::uint32_t empty = ~std::uint32_t{0};
-  const auto size = static_cast<std::uint32_t>(records.size());
+void find_equal_keys(const UnitRecord* records, std::uint32_t size, GroupScratch& scratch, OnGroup&& on_group) {
+  // A slot holds a 32-bit tag of the key (its top bits, which neither the bucket nor the slot
+  // index fully use) above the record's index, so most probes never touch the records.
+  constexpr std::uint64_t empty = ~std::uint64_t{0};
   if (size < 2) return;
   std::uint32_t capacity = 1;
   while (capacity < 2 * size) capacity <<= 1;
@@ -36,14 +37,15 @@ void find_equal_keys(const std::vector<UnitRecord>& records, GroupScratch& scrat
   duplicates.clear();
   for (std::uint32_t i = 0; i < size; ++i) {
     const std::uint64_t key = records[i].mixed_key;
+    const std::uint64_t tag = key & 0xffffffff00000000ULL;
     for (std::uint32_t slot = static_cast<std::uint32_t>(key) & mask;; slot = (slot + 1) & mask) {
-      const std::uint32_t held = scratch.slots[slot];
+      const std::uint64_t held = scratch.slots[slot];
       if (held == empty) {
-        scratch.slots[slot] = i;
+        scratch.slots[slot] = tag | i;
         break;
       }
-      if (records[held].mixed_key == key) {
-        duplicates.emplace_back(held, i);
+      if ((held & 0xffffffff00000000ULL) == tag && records[static_cast<std::uint32_t>(held)].mixed_key == key) {
+        duplicates.emplace_back(static_cast<std::uint32_t>(held), i);
         break;
       }
     }

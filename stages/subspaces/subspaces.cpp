@@ -1,11 +1,13 @@
 #include "stages/subspaces/subspaces.hpp"
 
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 #include <algorithm>
-#include <numeric>
+#include <span>
 #include <sstream>
+#include <unordered_map>
+
+#include "gpu/hash/hash_functions.hpp"
 
 namespace subscale {
 namespace {
@@ -18,36 +20,37 @@ bool subspace_order(std::span<const std::uint32_t> a, std::span<const std::uint3
 }  // namespace
 
 std::vector<SubspaceCluster> group_subspaces(const MaximalUnits& units) {
-  std::vector<std::uint32_t> order(units.size());
-  std::iota(order.begin(), order.end(), 0u);
-  tbb::parallel_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const auto da = units.unit_dimensions(a), db = units.unit_dimensions(b);
-    if (std::equal(da.begin(), da.end(), db.begin(), db.end())) return a < b;
-    return subspace_order(da, db);
-  });
-  // Runs of equal D(U) become one subspace each.
-  std::vector<std::size_t> run_begin;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const auto current = units.unit_dimensions(order[i]);
-    if (i == 0) {
-      run_begin.push_back(0);
-      continue;
+  // Distinct subspaces are few next to units: one hash map from D(U) to its subspace, then every
+  // unit's points appended to it, then each subspace's points sorted and deduplicated in parallel.
+  struct DimsHash {
+    std::size_t operator()(std::span<const std::uint32_t> dims) const noexcept {
+      std::uint64_t h = dims.size();
+      for (auto d : dims) h = hash::fmix64(h ^ d);
+      return static_cast<std::size_t>(h);
     }
-    const auto previous = units.unit_dimensions(order[i - 1]);
-    if (!std::equal(current.begin(), current.end(), previous.begin(), previous.end())) run_begin.push_back(i);
+  };
+  struct DimsEqual {
+    bool operator()(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) const noexcept {
+      return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    }
+  };
+  std::unordered_map<std::span<const std::uint32_t>, std::size_t, DimsHash, DimsEqual> index;
+  std::vector<SubspaceCluster> subspaces;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const auto dims = units.unit_dimensions(u);
+    auto [where, added] = index.try_emplace(dims, subspaces.size());
+    if (added) subspaces.push_back({{dims.begin(), dims.end()}, {}});
+    const auto points = units.unit_points(u);
+    auto& target = subspaces[where->second].points;
+    target.insert(target.end(), points.begin(), points.end());
   }
-  run_begin.push_back(order.size());
-  std::vector<SubspaceCluster> subspaces(run_begin.size() - 1);
   tbb::parallel_for(std::size_t{0}, subspaces.size(), [&](std::size_t s) {
-    auto& subspace = subspaces[s];
-    const auto dims = units.unit_dimensions(order[run_begin[s]]);
-    subspace.dimensions.assign(dims.begin(), dims.end());
-    for (std::size_t i = run_begin[s]; i < run_begin[s + 1]; ++i) {
-      const auto points = units.unit_points(order[i]);
-      subspace.points.insert(subspace.points.end(), points.begin(), points.end());
-    }
-    std::sort(subspace.points.begin(), subspace.points.end());
-    subspace.points.erase(std::unique(subspace.points.begin(), subspace.points.end()), subspace.points.end());
+    auto& points = subspaces[s].points;
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+  });
+  std::sort(subspaces.begin(), subspaces.end(), [](const SubspaceCluster& a, const SubspaceCluster& b) {
+    return subspace_order(a.dimensions, b.dimensions);
   });
   return subspaces;
 }
