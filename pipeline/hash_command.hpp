@@ -1,0 +1,30 @@
+#pragma once
+// `subscale hash CONFIG [key=value...]` (SPEC 10): hashes every row of an HDF5 table (or of a
+// seeded generated table) with one function, writes the hashes to HDF5, prints a quality table
+// and writes the figures as JSON. Both files are written atomically.
+#include <filesystem>
+#include <ostream>
+
+#include "pipeline/config.hpp"
+
+namespace subscale::pipeline {
+
+// The keys the hash command accepts (input.*, hash.*, quality.*, output.*).
+ConfigSchema hash_command_schema();
+
+struct HashCommandResult {
+  std::filesystem::path hashes_file;
+  std::filesystem::path json_file;
+  bool quality_pass = true;  // every measure passed (or quality was off)
+};
+
+// Runs the command on a loaded config; the report goes to `out`. Errors are subscale::Error
+// with the documented exit codes (2 usage, 3 input, 4 resource).
+HashCommandResult run_hash_command(const Config& config, std::ostream& out);
+
+// Loads CONFIG with the overrides and runs; returns the process exit code (0; a flagged
+// quality measure is a finding, not a failure).
+int hash_command_main(const std::filesystem::path& config_file, const std::vector<std::string>& overrides,
+                      std::ostream& out);
+
+}  // namespace subscale::pipeline
