@@ -1,0 +1,188 @@
+#include "io/csv_reader.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/text_distance.hpp"
+#include "io/data_validation.hpp"
+
+namespace subscale::io {
+namespace {
+
+constexpr std::size_t no_column = std::numeric_limits<std::size_t>::max();
+
+std::string_view unquote(std::string_view cell) {
+  if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"') return trim(cell.substr(1, cell.size() - 2));
+  return cell;
+}
+
+// Splits `line` into `cells` (views into `line`), trimmed and unquoted.
+void split(std::string_view line, CsvSeparator separator, std::vector<std::string_view>& cells) {
+  cells.clear();
+  if (separator == CsvSeparator::whitespace) {
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+      if (i == line.size()) break;
+      const std::size_t start = i;
+      while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+      cells.push_back(unquote(line.substr(start, i - start)));
+    }
+    return;
+  }
+  const char delimiter = separator == CsvSeparator::comma ? ',' : '\t';
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = line.find(delimiter, start);
+    cells.push_back(unquote(trim(line.substr(start, end == std::string_view::npos ? line.npos : end - start))));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+}
+
+const char* separator_name(CsvSeparator separator) {
+  switch (separator) {
+    case CsvSeparator::comma:
+      return "comma";
+    case CsvSeparator::tab:
+      return "tab";
+    case CsvSeparator::whitespace:
+      return "blank";
+  }
+  return "?";
+}
+
+// The 0-based index of the label column given as a 1-based number, or no_column.
+std::size_t label_by_number(const std::string& label_column, std::size_t width, const std::string& source,
+                            std::uint64_t line_number) {
+  std::int64_t number = 0;
+  if (!parse_integer(label_column, number)) return no_column;
+  if (number < 1 || static_cast<std::uint64_t>(number) > width)
+    fail_input(source, CellLocation::line(line_number),
+               "label column " + label_column + " does not exist: the line has " + std::to_string(width) + " columns",
+               "give a column number from 1 to " + std::to_string(width) + " or a header name");
+  return static_cast<std::size_t>(number - 1);
+}
+
+}  // namespace
+
+CsvSeparator detect_csv_separator(std::string_view line) {
+  if (line.find(',') != std::string_view::npos) return CsvSeparator::comma;
+  if (line.find('\t') != std::string_view::npos) return CsvSeparator::tab;
+  return CsvSeparator::whitespace;
+}
+
+Dataset read_csv(const std::string& path, const CsvOptions& options) {
+  if (!std::filesystem::exists(path))
+    throw InputError(path + ": file not found; check the input path (relative paths start from the current folder)");
+  if (std::filesystem::is_directory(path))
+    throw InputError(path + ": is a folder, not a file; give the CSV file itself");
+  std::ifstream input(path, std::ios::binary);
+  if (!input) throw InputError(path + ": cannot open the file for reading; check its permissions");
+  return read_csv(input, path, options);
+}
+
+Dataset read_csv(std::istream& input, const std::string& source, const CsvOptions& options) {
+  std::string line;
+  std::uint64_t line_number = 0;
+  std::uint64_t layout_line = 0;  // the line that fixed the number of columns
+  CsvSeparator separator = CsvSeparator::comma;
+  std::size_t width = 0;  // cells per line
+  std::size_t label_index = no_column;
+  std::vector<std::string> header;  // all cells of the header line, when there is one
+  std::vector<std::string_view> cells;
+  std::vector<double> values;  // row-major, label column left out
+  std::vector<std::string> label_cells;
+  std::uint64_t rows = 0;
+
+  while (std::getline(input, line)) {
+    ++line_number;
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '#') continue;
+
+    if (layout_line == 0) {
+      layout_line = line_number;
+      separator = detect_csv_separator(text);
+      split(text, separator, cells);
+      width = cells.size();
+      if (!options.label_column.empty())
+        label_index = label_by_number(options.label_column, width, source, line_number);
+      bool is_header = false;
+      for (std::size_t j = 0; j < width; ++j) {
+        double ignored = 0.0;
+        if (j != label_index && !parse_number(cells[j], ignored)) is_header = true;
+        // A label column given by name can only be found in a header.
+        if (label_index == no_column && !options.label_column.empty() && cells[j] == options.label_column)
+          is_header = true;
+      }
+      if (is_header) {
+        header.assign(cells.begin(), cells.end());
+        if (!options.label_column.empty()) {
+          std::size_t by_name = no_column;
+          for (std::size_t j = 0; j < width && by_name == no_column; ++j)
+            if (header[j] == options.label_column) by_name = j;
+          for (std::size_t j = 0; j < width && by_name == no_column; ++j)
+            if (to_lower(header[j]) == to_lower(options.label_column)) by_name = j;
+          if (by_name != no_column) label_index = by_name;
+          if (label_index == no_column) {
+            const std::string nearest = nearest_word(options.label_column, header);
+            fail_input(source, CellLocation::line(line_number),
+                       "the header has no column named '" + options.label_column + "'",
+                       nearest.empty() ? "give one of the header's names or a 1-based column number"
+                                       : "did you mean '" + nearest + "'?");
+          }
+        }
+        continue;
+      }
+      if (!options.label_column.empty() && label_index == no_column)
+        fail_input(source, CellLocation::line(line_number),
+                   "label column '" + options.label_column + "' was given by name but the file has no header line",
+                   "give the label column as a 1-based column number instead");
+    } else {
+      split(text, separator, cells);
+    }
+
+    if (cells.size() != width)
+      fail_input(source, CellLocation::line(line_number),
+                 "the line has " + std::to_string(cells.size()) + " " + separator_name(separator) +
+                     "-separated cells but line " + std::to_string(layout_line) + " has " + std::to_string(width),
+                 "every line needs the same number of columns: look for a missing or extra separator");
+    for (std::size_t j = 0; j < width; ++j) {
+      if (j == label_index) {
+        label_cells.emplace_back(cells[j]);
+        continue;
+      }
+      // Only a bad cell pays for building its location.
+      double value = 0.0;
+      if (parse_number(cells[j], value) && std::isfinite(value)) {
+        values.push_back(value);
+        continue;
+      }
+      parse_cell(cells[j], source, CellLocation::line(line_number, j + 1, header.empty() ? "" : header[j]));
+    }
+    if (++rows > max_points) check_shape(source, rows, width, "the file");
+  }
+  if (input.bad()) throw InputError(source + ": read error after line " + std::to_string(line_number));
+
+  const std::size_t dimensions = width - (label_index == no_column ? 0 : 1);
+  check_shape(source, rows, layout_line == 0 ? 0 : dimensions,
+              layout_line == 0 ? "the file (no data lines)" : "the numeric columns");
+
+  Dataset dataset;
+  dataset.source = source;
+  dataset.values.resize(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(dimensions));
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < dimensions; ++j)
+      dataset.values(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = values[i * dimensions + j];
+  if (!header.empty())
+    for (std::size_t j = 0; j < width; ++j)
+      if (j != label_index) dataset.column_names.push_back(header[j]);
+  if (label_index != no_column) dataset.labels = encode_labels(label_cells);
+  return dataset;
+}
+
+}  // namespace subscale::io

@@ -1,0 +1,88 @@
+#include "io/dataset_loader.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/error.hpp"
+#include "common/text_distance.hpp"
+#include "io/arff_reader.hpp"
+#include "io/csv_reader.hpp"
+#include "io/data_validation.hpp"
+#include "io/hdf5_dataset_reader.hpp"
+
+namespace subscale::io {
+
+InputFormat parse_input_format(std::string_view name, const std::string& key) {
+  const std::string lower = to_lower(trim(name));
+  if (lower == "auto") return InputFormat::auto_detect;
+  if (lower == "hdf5" || lower == "h5") return InputFormat::hdf5;
+  if (lower == "csv") return InputFormat::csv;
+  if (lower == "arff") return InputFormat::arff;
+  const std::string nearest = nearest_word(lower, {"auto", "hdf5", "csv", "arff"});
+  throw UsageError(key + ": unknown input format '" + std::string(name) + "'; use auto, hdf5, csv or arff" +
+                   (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)"));
+}
+
+const char* to_string(InputFormat format) {
+  switch (format) {
+    case InputFormat::auto_detect:
+      return "auto";
+    case InputFormat::hdf5:
+      return "hdf5";
+    case InputFormat::csv:
+      return "csv";
+    case InputFormat::arff:
+      return "arff";
+  }
+  return "?";
+}
+
+InputFormat detect_input_format(const std::string& path) {
+  const std::string extension = to_lower(std::filesystem::path(path).extension().string());
+  if (extension == ".h5" || extension == ".hdf5" || extension == ".hdf" || extension == ".he5")
+    return InputFormat::hdf5;
+  if (extension == ".csv" || extension == ".tsv" || extension == ".txt" || extension == ".dat") return InputFormat::csv;
+  if (extension == ".arff") return InputFormat::arff;
+
+  // An unknown extension: look at the first bytes. HDF5 files start with a fixed 8-byte signature
+  // (unless a user block precedes it; such files need input.format: hdf5).
+  if (!std::filesystem::exists(path))
+    throw InputError(path + ": file not found; check the input path (relative paths start from the current folder)");
+  std::ifstream input(path, std::ios::binary);
+  char signature[8] = {};
+  input.read(signature, sizeof signature);
+  if (input.gcount() == 8 && std::string_view(signature, 8) == std::string_view("\211HDF\r\n\032\n", 8))
+    return InputFormat::hdf5;
+  input.clear();
+  input.seekg(0);
+  std::string line;
+  while (std::getline(input, line)) {
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '%') continue;
+    if (to_lower(text.substr(0, 9)) == "@relation") return InputFormat::arff;
+    break;
+  }
+  throw InputError(path + ": cannot tell the format from the extension '" + extension +
+                   "'; set input.format to hdf5, csv or arff (or rename the file to .h5, .csv or .arff)");
+}
+
+Dataset read_dataset(const ReadOptions& options) {
+  const InputFormat format =
+      options.format == InputFormat::auto_detect ? detect_input_format(options.path) : options.format;
+  switch (format) {
+    case InputFormat::hdf5: {
+      Hdf5ReadOptions hdf5;
+      hdf5.dataset_path = options.dataset_path.empty() ? "/data" : options.dataset_path;
+      return read_hdf5_dataset(options.path, hdf5);
+    }
+    case InputFormat::csv:
+      return read_csv(options.path, CsvOptions{options.label_column});
+    case InputFormat::arff:
+      return read_arff(options.path, ArffOptions{options.label_column});
+    case InputFormat::auto_detect:
+      break;
+  }
+  throw Error(ExitCode::other, "internal: input format not resolved");
+}
+
+}  // namespace subscale::io
