@@ -1,0 +1,64 @@
+#pragma once
+// Synthetic subspace data with ground truth (the kind of data SUBSCALE is built for): a uniform
+// background in [0, 1]^d and hidden clusters, each dense in its own few dimensions only.
+//
+// A hidden cluster has a set of dimensions, a size (points) and a width: in each of its
+// dimensions its points are uniform in an interval of that width (placed uniformly inside
+// [0, 1]); in every other dimension they are uniform in [0, 1] like the noise. Clusters do not
+// share points; points in no cluster are noise (label -1). Which point ids belong to which
+// cluster is a seeded random permutation, so clusters are not contiguous blocks of rows.
+//
+// Deterministic: the same config and seed give the same values bit for bit on every platform
+// (see seeded_random.hpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+
+namespace subscale::datasets {
+
+struct HiddenCluster {
+  std::vector<std::uint32_t> dimensions;  // 0-based, ascending, distinct
+  std::uint64_t size = 0;                 // points
+  double width = 0.03;                    // side of the cluster's interval in its dimensions
+};
+
+struct GeneratorConfig {
+  std::uint64_t points = 0;
+  std::uint32_t dimensions = 0;
+  std::vector<HiddenCluster> clusters;  // sizes sum to at most `points`; the rest is noise
+  std::uint64_t seed = 1;
+};
+
+struct GeneratedData {
+  Dataset dataset;                     // values in [0, 1]; labels: cluster index, -1 for noise
+  std::vector<SubspaceCluster> truth;  // per hidden cluster: its dimensions and sorted point ids
+                                       // (io/ground_truth.hpp writes them as a .true file)
+};
+
+// UsageError when the config is inconsistent (a dimension out of range, sizes above `points`, a
+// width outside (0, 1], ...).
+GeneratedData generate(const GeneratorConfig& config);
+
+// The --clusters text of subscale-generate, turned into clusters:
+//   explicit: "DIMS:SIZE:WIDTH;DIMS:SIZE:WIDTH;..." where DIMS is a comma-separated list of
+//             0-based dimensions; SIZE may be left empty ("0,3::0.03") to share the points that
+//             the noise fraction leaves among the clusters without a size.
+//   random:   "random:COUNT:DMIN-DMAX:SMIN-SMAX:WMIN-WMAX": COUNT clusters, each with a number of
+//             dimensions, a size and a width drawn uniformly from the ranges (the dimensions
+//             themselves drawn at random); the size range may be left empty to share the points
+//             as above.
+// noise_fraction, when given, fixes the noise to round(noise_fraction * points) points; it must
+// agree with sizes that are all given. Without it, every size must be given and the points they
+// leave are noise. Random draws come from `seed`.
+std::vector<HiddenCluster> parse_cluster_spec(std::string_view spec, std::uint64_t points, std::uint32_t dimensions,
+                                              std::optional<double> noise_fraction, std::uint64_t seed);
+
+// The clusters written back in the explicit form of parse_cluster_spec (for provenance).
+std::string format_cluster_spec(const std::vector<HiddenCluster>& clusters);
+
+}  // namespace subscale::datasets
