@@ -1,0 +1,26 @@
+#pragma once
+// The CUDA backend of the join stage, callable from plain C++ (no CUDA types here). Built from
+// radix_partition.cu and hash_join.cu when the CUDA backend is; otherwise gpu_join_unavailable.cpp
+// defines the same functions to throw a ResourceError that says why.
+#include <cstdint>
+#include <span>
+
+#include "stages/join/join_output.hpp"
+#include "stages/join/join_settings.hpp"
+#include "stages/join/partitioned_keys.hpp"
+
+namespace subscale::gpu::join {
+
+// Copies the keys to the device, partitions them there, and copies the result back (used to
+// compare the device passes with the CPU ones bit for bit).
+subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t> keys,
+                                                const subscale::join::RadixLayout& layout,
+                                                subscale::join::JoinHash hash);
+
+// The whole join on the device; the pairs come back to the host batch by batch through the sink.
+// Refuses (ResourceError) before allocating anything when the plan does not fit the budget.
+void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint64_t> s_keys,
+               const subscale::join::JoinSettings& settings, const subscale::join::PairSink& sink,
+               subscale::join::JoinTimings& timings);
+
+}  // namespace subscale::gpu::join

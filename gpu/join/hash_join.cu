@@ -1,0 +1,284 @@
+// The join on the device: radix partitioning of R and S (radix_partition.cu), a plan of work
+// items on the host, then build and probe. A work item is one block: it builds its partition's
+// chained table in shared memory (when the R side fits kFastTableTuples) or uses a table prebuilt
+// in global memory, and probes its chunk of S. Probing runs twice: counting (so the output is
+// sized exactly and checked against the budget before it is allocated), then writing each pair
+// at its item's prefix-sum offset plus a block-wide scan of the per-thread counts.
+#include <algorithm>
+#include <chrono>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+#include <vector>
+
+#include "common/error.hpp"
+#include "gpu/join/chained_table.hpp"
+#include "gpu/join/gpu_join.hpp"
+#include "gpu/join/radix_partition_device.cuh"
+#include "stages/join/join_memory.hpp"
+#include "stages/join/probe_plan.hpp"
+
+namespace subscale::gpu::join {
+
+using subscale::join::ChainedTableView;
+using subscale::join::JoinHash;
+using subscale::join::kEndOfChain;
+using subscale::join::ProbeWorkItem;
+using subscale::join::TableToBuild;
+
+namespace {
+
+constexpr int kProbeThreads = 256;
+// R tuples a block's shared-memory table holds: 8 (key) + 4 (next) + 4 (head) bytes each,
+// 32 KiB in all, which leaves room for six blocks on an H100 multiprocessor.
+constexpr std::uint32_t kFastTableTuples = 2048;
+
+struct ProbeInputs {
+  const ProbeWorkItem* items;
+  const std::uint64_t* r_keys;
+  const std::uint32_t* r_rows;
+  const std::uint64_t* s_keys;
+  const std::uint32_t* s_rows;
+  const std::uint32_t* heads;  // prebuilt tables
+  const std::uint32_t* next;
+  int total_bits;
+  JoinHash hash;
+};
+
+__global__ void build_tables_kernel(const TableToBuild* __restrict__ tables, std::uint32_t table_count,
+                                    const std::uint64_t* __restrict__ r_keys, std::uint32_t* heads, std::uint32_t* next,
+                                    int total_bits, JoinHash hash) {
+  for (std::uint32_t t = blockIdx.y; t < table_count; t += gridDim.y) {
+    const TableToBuild table = tables[t];
+    const std::uint32_t m = table.r_end - table.r_begin;
+    for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+         i += std::uint64_t{gridDim.x} * blockDim.x) {
+      const std::uint64_t h = subscale::join::join_hash(r_keys[table.r_begin + i], hash);
+      next[table.next_base + i] =
+          atomicExch(&heads[table.heads_base + subscale::join::bucket_of(h, total_bits, table.bucket_bits)],
+                     static_cast<std::uint32_t>(i));
+    }
+  }
+}
+
+// kWrite = false: counts[item] = pairs of the item. kWrite = true: writes the pairs of items
+// first_item + blockIdx.x at item_offsets[item] - out_base.
+template <bool kWrite>
+__global__ void __launch_bounds__(kProbeThreads)
+    probe_kernel(ProbeInputs in, std::uint64_t first_item, unsigned long long* __restrict__ counts,
+                 const unsigned long long* __restrict__ item_offsets, unsigned long long out_base,
+                 std::uint32_t* __restrict__ out_r, std::uint32_t* __restrict__ out_s) {
+  __shared__ std::uint64_t fast_keys[kFastTableTuples];
+  __shared__ std::uint32_t fast_next[kFastTableTuples];
+  __shared__ std::uint32_t fast_heads[kFastTableTuples];
+  using BlockScan = cub::BlockScan<unsigned long long, kProbeThreads>;
+  using BlockReduce = cub::BlockReduce<unsigned long long, kProbeThreads>;
+  __shared__ union {
+    typename BlockScan::TempStorage scan;
+    typename BlockReduce::TempStorage reduce;
+  } temp;
+
+  const std::uint64_t item_index = first_item + blockIdx.x;
+  const ProbeWorkItem item = in.items[item_index];
+  ChainedTableView table;
+  table.total_bits = in.total_bits;
+  table.bucket_bits = item.bucket_bits;
+  if (item.prebuilt) {
+    table.keys = in.r_keys + item.r_begin;
+    table.heads = in.heads + item.heads_base;
+    table.next = in.next + item.next_base;
+  } else {
+    const std::uint32_t m = item.r_end - item.r_begin;
+    const std::uint32_t buckets = 1U << item.bucket_bits;
+    for (std::uint32_t i = threadIdx.x; i < buckets; i += blockDim.x) fast_heads[i] = kEndOfChain;
+    for (std::uint32_t i = threadIdx.x; i < m; i += blockDim.x) fast_keys[i] = in.r_keys[item.r_begin + i];
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < m; i += blockDim.x) {
+      const std::uint64_t h = subscale::join::join_hash(fast_keys[i], in.hash);
+      fast_next[i] = atomicExch(&fast_heads[subscale::join::bucket_of(h, in.total_bits, item.bucket_bits)], i);
+    }
+    __syncthreads();
+    table.keys = fast_keys;
+    table.heads = fast_heads;
+    table.next = fast_next;
+  }
+
+  if constexpr (!kWrite) {
+    unsigned long long count = 0;
+    for (std::uint64_t j = item.s_begin + threadIdx.x; j < item.s_end; j += blockDim.x) {
+      const std::uint64_t key = in.s_keys[j];
+      count += subscale::join::probe_chain(table, key, subscale::join::join_hash(key, in.hash), [](std::uint32_t) {});
+    }
+    count = BlockReduce(temp.reduce).Sum(count);
+    if (threadIdx.x == 0) counts[item_index] = count;
+  } else {
+    unsigned long long running = item_offsets[item_index] - out_base;
+    for (std::uint64_t round = item.s_begin; round < item.s_end; round += blockDim.x) {
+      const std::uint64_t j = round + threadIdx.x;
+      std::uint64_t key = 0, h = 0;
+      std::uint32_t matches = 0, first = kEndOfChain;
+      if (j < item.s_end) {
+        key = in.s_keys[j];
+        h = subscale::join::join_hash(key, in.hash);
+        matches = subscale::join::probe_chain(table, key, h, [&](std::uint32_t i) {
+          if (first == kEndOfChain) first = i;
+        });
+      }
+      unsigned long long position = 0, round_total = 0;
+      BlockScan(temp.scan).ExclusiveSum(static_cast<unsigned long long>(matches), position, round_total);
+      position += running;
+      if (matches == 1) {
+        // The common case (a key of R matches once): no second walk of the chain.
+        out_r[position] = in.r_rows[item.r_begin + first];
+        out_s[position] = in.s_rows[j];
+      } else if (matches > 1) {
+        const std::uint32_t s_row = in.s_rows[j];
+        subscale::join::probe_chain(table, key, h, [&](std::uint32_t i) {
+          out_r[position] = in.r_rows[item.r_begin + i];
+          out_s[position] = s_row;
+          ++position;
+        });
+      }
+      running += round_total;
+      __syncthreads();  // temp.scan is reused by the next round
+    }
+  }
+}
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+template <class T>
+void copy_to_device(DeviceBuffer<T>& device, const std::vector<T>& host) {
+  if (!host.empty())
+    SUBSCALE_CUDA_CHECK(cudaMemcpy(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+}  // namespace
+
+void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint64_t> s_keys,
+               const subscale::join::JoinSettings& settings, const subscale::join::PairSink& sink,
+               subscale::join::JoinTimings& timings) {
+  namespace sj = subscale::join;
+  for (const auto size : {r_keys.size(), s_keys.size()})
+    if (size > sj::kMaxJoinRows)
+      throw UsageError("a join relation has " + std::to_string(size) + " rows; at most " +
+                       std::to_string(sj::kMaxJoinRows) + " are supported: join smaller pieces");
+  sj::validate(settings.layout);
+  // Memory planning comes first: nothing is allocated for a join that cannot fit.
+  const sj::JoinMemoryPlan memory = sj::plan_join_memory(r_keys.size(), s_keys.size(), settings, sj::Backend::cuda);
+  sj::require_fits(memory, r_keys.size(), s_keys.size(), settings.memory_budget_bytes, sj::Backend::cuda);
+  const auto n_r = static_cast<std::uint32_t>(r_keys.size());
+  const auto n_s = static_cast<std::uint32_t>(s_keys.size());
+  const std::uint32_t partitions = settings.layout.partitions();
+  const int total_bits = settings.layout.total_bits();
+  timings.partitions = partitions;
+  if (n_r == 0 || n_s == 0) {
+    if (sink.on_total) sink.on_total(0);
+    return;
+  }
+  const bool ping_pong = settings.layout.passes() > 1;
+  const cudaStream_t stream = 0;
+
+  auto start = Clock::now();
+  DeviceBuffer<std::uint64_t> r_input(n_r), s_input(n_s);
+  DeviceBuffer<std::uint64_t> r_keys_a(n_r), r_keys_b(ping_pong ? n_r : 0);
+  DeviceBuffer<std::uint64_t> s_keys_a(n_s), s_keys_b(ping_pong ? n_s : 0);
+  DeviceBuffer<std::uint32_t> r_rows_a(n_r), r_rows_b(ping_pong ? n_r : 0);
+  DeviceBuffer<std::uint32_t> s_rows_a(n_s), s_rows_b(ping_pong ? n_s : 0);
+  DeviceBuffer<std::uint32_t> r_offsets(std::size_t{partitions} + 1), s_offsets(std::size_t{partitions} + 1);
+  PartitionScratch scratch = make_partition_scratch(std::max(n_r, n_s), settings.layout);
+  SUBSCALE_CUDA_CHECK(cudaMemcpy(r_input.data(), r_keys.data(), r_input.bytes(), cudaMemcpyHostToDevice));
+  SUBSCALE_CUDA_CHECK(cudaMemcpy(s_input.data(), s_keys.data(), s_input.bytes(), cudaMemcpyHostToDevice));
+  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+  timings.transfer_in_seconds = seconds_since(start);
+
+  start = Clock::now();
+  const DevicePartitioned r =
+      partition_on_device(r_input.data(), n_r, settings.layout, settings.hash, r_keys_a.data(), r_rows_a.data(),
+                          r_keys_b.data(), r_rows_b.data(), r_offsets.data(), scratch, stream);
+  const DevicePartitioned s =
+      partition_on_device(s_input.data(), n_s, settings.layout, settings.hash, s_keys_a.data(), s_rows_a.data(),
+                          s_keys_b.data(), s_rows_b.data(), s_offsets.data(), scratch, stream);
+  std::vector<std::uint32_t> host_r_offsets(std::size_t{partitions} + 1), host_s_offsets(std::size_t{partitions} + 1);
+  SUBSCALE_CUDA_CHECK(cudaMemcpy(host_r_offsets.data(), r_offsets.data(), r_offsets.bytes(), cudaMemcpyDeviceToHost));
+  SUBSCALE_CUDA_CHECK(cudaMemcpy(host_s_offsets.data(), s_offsets.data(), s_offsets.bytes(), cudaMemcpyDeviceToHost));
+  timings.partition_seconds = seconds_since(start);
+
+  start = Clock::now();
+  const sj::ProbePlan plan =
+      sj::make_probe_plan(host_r_offsets, host_s_offsets, settings.probe_chunk, kFastTableTuples);
+  timings.work_items = plan.items.size();
+  timings.prebuilt_tables = plan.tables.size();
+  if (plan.items.empty()) {
+    timings.probe_seconds = seconds_since(start);
+    if (sink.on_total) sink.on_total(0);
+    return;
+  }
+  DeviceBuffer<ProbeWorkItem> items(plan.items.size());
+  DeviceBuffer<TableToBuild> tables(plan.tables.size());
+  DeviceBuffer<std::uint32_t> heads(plan.heads_total), next(plan.next_total);
+  DeviceBuffer<unsigned long long> counts(plan.items.size() + 1), item_offsets(plan.items.size() + 1);
+  copy_to_device(items, plan.items);
+  copy_to_device(tables, plan.tables);
+  if (!plan.tables.empty()) {
+    SUBSCALE_CUDA_CHECK(cudaMemsetAsync(heads.data(), 0xFF, heads.bytes(), stream));  // kEndOfChain
+    std::uint32_t largest = 0;
+    for (const auto& t : plan.tables) largest = std::max(largest, t.r_end - t.r_begin);
+    const dim3 grid(std::min<std::uint32_t>((largest + 255) / 256, 1024),
+                    std::min<std::uint32_t>(static_cast<std::uint32_t>(plan.tables.size()), 65535));
+    build_tables_kernel<<<grid, 256, 0, stream>>>(tables.data(), static_cast<std::uint32_t>(plan.tables.size()), r.keys,
+                                                  heads.data(), next.data(), total_bits, settings.hash);
+    SUBSCALE_CUDA_CHECK_LAUNCH(build_tables_kernel);
+  }
+  const ProbeInputs inputs{items.data(), r.keys,      r.rows,     s.keys,       s.rows,
+                           heads.data(), next.data(), total_bits, settings.hash};
+  const auto item_count = static_cast<std::uint32_t>(plan.items.size());
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(counts.data() + item_count, 0, sizeof(unsigned long long), stream));
+  probe_kernel<false><<<item_count, kProbeThreads, 0, stream>>>(inputs, 0, counts.data(), nullptr, 0, nullptr, nullptr);
+  SUBSCALE_CUDA_CHECK_LAUNCH(probe_kernel);
+  std::size_t scan_bytes = 0;
+  SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.data(), item_offsets.data(),
+                                                    static_cast<int>(item_count + 1), stream));
+  DeviceBuffer<unsigned char> scan_temp(std::max<std::size_t>(scan_bytes, 1));
+  SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), scan_bytes, counts.data(), item_offsets.data(),
+                                                    static_cast<int>(item_count + 1), stream));
+  std::vector<unsigned long long> host_item_offsets(std::size_t{item_count} + 1);
+  SUBSCALE_CUDA_CHECK(
+      cudaMemcpy(host_item_offsets.data(), item_offsets.data(), item_offsets.bytes(), cudaMemcpyDeviceToHost));
+  const std::uint64_t total = host_item_offsets.back();
+  timings.output_pairs = total;
+  timings.probe_seconds = seconds_since(start);
+  if (sink.on_total) sink.on_total(total);
+  if (total == 0) return;
+
+  const std::uint64_t capacity = sj::output_batch_pairs(memory, settings.memory_budget_bytes, total);
+  const std::vector<std::uint64_t> offsets64(host_item_offsets.begin(), host_item_offsets.end());
+  const auto batches = sj::split_into_batches(offsets64, capacity);
+  DeviceBuffer<std::uint32_t> out_r(capacity), out_s(capacity);
+  std::vector<std::uint32_t> host_r, host_s;
+  for (const auto& [first, last] : batches) {
+    start = Clock::now();
+    const std::uint64_t base = offsets64[first];
+    const std::uint64_t size = offsets64[last] - base;
+    probe_kernel<true><<<static_cast<std::uint32_t>(last - first), kProbeThreads, 0, stream>>>(
+        inputs, first, nullptr, item_offsets.data(), base, out_r.data(), out_s.data());
+    SUBSCALE_CUDA_CHECK_LAUNCH(probe_kernel);
+    SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+    timings.probe_seconds += seconds_since(start);
+    start = Clock::now();
+    host_r.resize(size);
+    host_s.resize(size);
+    if (size > 0) {
+      SUBSCALE_CUDA_CHECK(
+          cudaMemcpy(host_r.data(), out_r.data(), size * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+      SUBSCALE_CUDA_CHECK(
+          cudaMemcpy(host_s.data(), out_s.data(), size * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    }
+    if (sink.on_batch) sink.on_batch(host_r, host_s);
+    timings.transfer_out_seconds += seconds_since(start);
+    ++timings.output_batches;
+  }
+}
+
+}  // namespace subscale::gpu::join

@@ -1,0 +1,42 @@
+#include "stages/join/join_options.hpp"
+
+#include "common/error.hpp"
+
+namespace subscale::join {
+
+void validate(const JoinOptions& options) {
+  if (options.radix_bits < 0 || options.radix_bits > kMaxRadixBitsPerPass)
+    throw UsageError("join.radix_bits = " + std::to_string(options.radix_bits) + " is out of range: use 1.." +
+                     std::to_string(kMaxRadixBitsPerPass) + " bits per pass, or 0 (auto)");
+  if (options.passes < 0 || options.passes > kMaxRadixPasses)
+    throw UsageError("join.passes = " + std::to_string(options.passes) + " is out of range: use 1.." +
+                     std::to_string(kMaxRadixPasses) + ", or 0 (auto)");
+  if (options.radix_bits * options.passes > kMaxPartitionBits)
+    throw UsageError("join.radix_bits x join.passes = " + std::to_string(options.radix_bits * options.passes) +
+                     " partition bits; at most " + std::to_string(kMaxPartitionBits) +
+                     " are allowed (16 M partitions): lower radix_bits or passes");
+  if (options.probe_chunk == 0) throw UsageError("join.probe_chunk must be at least 1 S tuple per work item");
+}
+
+std::string to_string(Backend backend) { return backend == Backend::cuda ? "cuda" : "cpu"; }
+
+Backend parse_backend(const std::string& text) {
+  if (text == "cpu") return Backend::cpu;
+  if (text == "cuda") return Backend::cuda;
+  throw UsageError("unknown join backend '" + text + "': use cpu or cuda");
+}
+
+std::string to_string(JoinHash hash) {
+  switch (hash) {
+    case JoinHash::fmix64:
+      break;
+  }
+  return "fmix64";
+}
+
+JoinHash parse_join_hash(const std::string& text) {
+  if (text == "fmix64") return JoinHash::fmix64;
+  throw UsageError("unknown join hash '" + text + "': use fmix64");
+}
+
+}  // namespace subscale::join

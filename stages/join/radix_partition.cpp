@@ -1,0 +1,19 @@
+#include "stages/join/radix_partition.hpp"
+
+#include "common/error.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/join/gpu_join.hpp"
+
+namespace subscale::join {
+
+PartitionedKeys radix_partition(std::span<const std::uint64_t> keys, const RadixLayout& layout, JoinHash hash,
+                                Backend backend) {
+  if (backend == Backend::cpu) return radix_partition_cpu(keys, layout, hash);
+  if (!gpu::cuda_backend_built() || !gpu::query_device().available)
+    throw ResourceError("radix_partition: the cuda backend is not available (" +
+                        (gpu::cuda_backend_built() ? gpu::query_device().reason : std::string("not built")) +
+                        "): use the cpu backend");
+  return gpu::join::radix_partition(keys, layout, hash);
+}
+
+}  // namespace subscale::join
