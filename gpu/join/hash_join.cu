@@ -187,7 +187,7 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
   DeviceBuffer<std::uint32_t> r_rows_a(n_r), r_rows_b(ping_pong ? n_r : 0);
   DeviceBuffer<std::uint32_t> s_rows_a(n_s), s_rows_b(ping_pong ? n_s : 0);
   DeviceBuffer<std::uint32_t> r_offsets(std::size_t{partitions} + 1), s_offsets(std::size_t{partitions} + 1);
-  PartitionScratch scratch = make_partition_scratch(std::max(n_r, n_s), settings.layout);
+  PartitionScratch scratch = make_partition_scratch(settings.layout);
   SUBSCALE_CUDA_CHECK(cudaMemcpy(r_input.data(), r_keys.data(), r_input.bytes(), cudaMemcpyHostToDevice));
   SUBSCALE_CUDA_CHECK(cudaMemcpy(s_input.data(), s_keys.data(), s_input.bytes(), cudaMemcpyHostToDevice));
   SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());

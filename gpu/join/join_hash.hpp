@@ -13,14 +13,13 @@
 
 namespace subscale::join {
 
-enum class JoinHash : std::uint8_t { fmix64 };
+// fmix64 is the default: FNV-1a (the seed's choice for its join) multiplies after each byte, so
+// the low k bits of its hash depend only on the low k bits of each key byte, and keys that
+// differ only in high bits of their bytes crowd into few partitions.
+enum class JoinHash : std::uint8_t { fmix64, fnv1a64 };
 
 SUBSCALE_HD std::uint64_t join_hash(std::uint64_t key, JoinHash kind) {
-  switch (kind) {
-    case JoinHash::fmix64:
-    default:
-      return hash::fmix64(key);
-  }
+  return kind == JoinHash::fnv1a64 ? hash::fnv1a64_u64(key) : hash::fmix64(key);
 }
 
 SUBSCALE_HD std::uint64_t low_bits_mask(int bits) { return bits >= 64 ? ~0ULL : ((1ULL << bits) - 1ULL); }

@@ -163,11 +163,12 @@ int max_pass_bits(const RadixLayout& layout) {
 
 }  // namespace
 
-PartitionScratch make_partition_scratch(std::uint32_t max_rows, const RadixLayout& layout) {
+PartitionScratch make_partition_scratch(const RadixLayout& layout) {
   PartitionScratch scratch;
   scratch.blocks_per_pass = multiprocessor_count() * kBlocksPerMultiprocessor;
-  const PassGeometry geometry = pass_geometry(max_rows, scratch.blocks_per_pass);
-  const std::size_t entries = (std::size_t{1} << max_pass_bits(layout)) * geometry.blocks;
+  // Any relation's pass uses at most blocks_per_pass blocks (pass_geometry).
+  const std::size_t entries =
+      (std::size_t{1} << max_pass_bits(layout)) * static_cast<std::size_t>(scratch.blocks_per_pass);
   scratch.counts = DeviceBuffer<std::uint32_t>(entries);
   scratch.scanned = DeviceBuffer<std::uint32_t>(entries);
   SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch.cub_temp_bytes, scratch.counts.data(),
@@ -231,7 +232,7 @@ subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t> k
   const std::size_t partitions = layout.partitions();
   DeviceBuffer<std::uint64_t> input(n), keys_a(n), keys_b(layout.passes() > 1 ? n : 0);
   DeviceBuffer<std::uint32_t> rows_a(n), rows_b(layout.passes() > 1 ? n : 0), offsets(partitions + 1);
-  PartitionScratch scratch = make_partition_scratch(n, layout);
+  PartitionScratch scratch = make_partition_scratch(layout);
   if (n > 0) SUBSCALE_CUDA_CHECK(cudaMemcpy(input.data(), keys.data(), input.bytes(), cudaMemcpyHostToDevice));
   partition_on_device(input.data(), n, layout, hash, keys_a.data(), rows_a.data(), keys_b.data(), rows_b.data(),
                       offsets.data(), scratch, 0);

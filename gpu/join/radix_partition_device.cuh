@@ -13,7 +13,7 @@
 
 namespace subscale::gpu::join {
 
-// Histogram and scan scratch for relations of up to max_rows tuples, allocated once per join.
+// Histogram and scan scratch for any relation partitioned with this layout, allocated once per join.
 struct PartitionScratch {
   DeviceBuffer<std::uint32_t> counts;   // [digit][block]
   DeviceBuffer<std::uint32_t> scanned;  // exclusive prefix sums of counts
@@ -22,7 +22,7 @@ struct PartitionScratch {
   int blocks_per_pass = 0;  // at most this many blocks per pass
 };
 
-PartitionScratch make_partition_scratch(std::uint32_t max_rows, const subscale::join::RadixLayout& layout);
+PartitionScratch make_partition_scratch(const subscale::join::RadixLayout& layout);
 
 struct DevicePartitioned {
   const std::uint64_t* keys = nullptr;

@@ -26,17 +26,12 @@ Backend parse_backend(const std::string& text) {
   throw UsageError("unknown join backend '" + text + "': use cpu or cuda");
 }
 
-std::string to_string(JoinHash hash) {
-  switch (hash) {
-    case JoinHash::fmix64:
-      break;
-  }
-  return "fmix64";
-}
+std::string to_string(JoinHash hash) { return hash == JoinHash::fnv1a64 ? "fnv1a64" : "fmix64"; }
 
 JoinHash parse_join_hash(const std::string& text) {
   if (text == "fmix64") return JoinHash::fmix64;
-  throw UsageError("unknown join hash '" + text + "': use fmix64");
+  if (text == "fnv1a64") return JoinHash::fnv1a64;
+  throw UsageError("unknown join hash '" + text + "': use fmix64 or fnv1a64");
 }
 
 }  // namespace subscale::join

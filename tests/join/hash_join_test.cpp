@@ -17,7 +17,7 @@ using testing::sort_merge_join;
 // Layouts that exercise one, two and three passes, and probe chunks small enough that skewed
 // partitions are probed by several work items.
 std::vector<JoinOptions> cpu_variants() {
-  std::vector<JoinOptions> variants(4);
+  std::vector<JoinOptions> variants(5);
   variants[1].radix_bits = 3;
   variants[1].passes = 1;
   variants[2].radix_bits = 4;
@@ -26,6 +26,7 @@ std::vector<JoinOptions> cpu_variants() {
   variants[3].radix_bits = 2;
   variants[3].passes = 3;
   variants[3].probe_chunk = 7;
+  variants[4].hash = JoinHash::fnv1a64;  // the seed's hash
   return variants;
 }
 
@@ -72,6 +73,14 @@ TEST(HashJoinCpu, DuplicatesOnBothSides) {
   const std::vector<std::uint64_t> r{0, 1ULL << 63, 1, 1, ~0ULL};
   const std::vector<std::uint64_t> s{1ULL << 63, 1, 0, 0, ~0ULL, 2};
   expect_equals_sort_merge({r, s}, "hand-made keys");
+}
+
+TEST(JoinOptions, ParsesNamesAndRejectsUnknownOnes) {
+  EXPECT_EQ(parse_join_hash("fnv1a64"), JoinHash::fnv1a64);
+  EXPECT_EQ(to_string(parse_join_hash("fmix64")), "fmix64");
+  EXPECT_THROW(parse_join_hash("md5"), UsageError);
+  EXPECT_EQ(parse_backend("cuda"), Backend::cuda);
+  EXPECT_THROW(parse_backend("gpu"), UsageError);
 }
 
 TEST(HashJoinCpu, EmptyInputs) {

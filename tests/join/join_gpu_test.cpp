@@ -88,6 +88,9 @@ TEST(JoinGpu, LayoutsChunksAndBatches) {
   options.passes = 3;
   options.probe_chunk = 100;
   expect_gpu_equals_cpu(input, options, "three passes, chunks of 100");
+  JoinOptions fnv;
+  fnv.hash = JoinHash::fnv1a64;
+  expect_gpu_equals_cpu(input, fnv, "fnv1a64");
   // A budget that leaves only the minimal output buffer: the output comes in batches.
   const JoinRelations equal{std::vector<std::uint64_t>(1000, 8), std::vector<std::uint64_t>(300, 8)};
   JoinOptions tight;
