@@ -7,6 +7,10 @@
 
 #include "pipeline/config.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace subscale::pipeline {
 
 // The keys the hash command accepts (input.*, hash.*, quality.*, output.*).
@@ -26,5 +30,11 @@ HashCommandResult run_hash_command(const Config& config, std::ostream& out);
 // quality measure is a finding, not a failure).
 int hash_command_main(const std::filesystem::path& config_file, const std::vector<std::string>& overrides,
                       std::ostream& out);
+
+// Registers `hash CONFIG [key=value...]` on the command line. The subcommand runs from its own
+// CLI11 callback, so main.cpp needs this one line and no dispatch branch; because a callback runs
+// inside app.parse(), it maps its own errors to the documented exit codes (message on stderr,
+// then exit) instead of letting them escape parse().
+void add_hash_command(CLI::App& app);
 
 }  // namespace subscale::pipeline

@@ -68,12 +68,14 @@ template <class H>
 void hash_rows(const hash::HashSpec& spec, const RowTableView& table, std::span<H> out, Backend backend) {
   if (backend == Backend::cpu) return hash_rows_cpu(spec, table, out);
   if (!gpu::cuda_backend_built())
-    throw ResourceError("hash: backend 'cuda' was asked for, but this build has no CUDA backend; use backend=cpu");
+    throw ResourceError(
+        "hash: backend 'cuda' was asked for, but this build has no CUDA backend; use the cpu backend "
+        "(hash.backend=cpu)");
 #if defined(SUBSCALE_WITH_CUDA)
   const auto device = gpu::query_device();
   if (!device.available)
     throw ResourceError("hash: backend 'cuda' was asked for, but no CUDA device is usable (" + device.reason +
-                        "); use backend=cpu");
+                        "); use the cpu backend (hash.backend=cpu)");
   check_hash_arguments(spec, table, out.size());
   hash_rows_cuda(spec, table, out);
 #endif

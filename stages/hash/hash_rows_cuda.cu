@@ -190,7 +190,7 @@ void hash_rows_cuda(const hash::HashSpec& spec, const RowTableView& table, std::
   // does not fit is hashed in several chunks rather than refused.
   if (free_bytes / 2 < row_bytes)
     throw ResourceError("hash: the GPU has " + std::to_string(free_bytes) + " bytes free, too few for one row of " +
-                        std::to_string(row_bytes) + " bytes; use backend=cpu");
+                        std::to_string(row_bytes) + " bytes; use the cpu backend (hash.backend=cpu)");
   const std::size_t chunk_rows = std::min(table.rows, free_bytes / 2 / row_bytes);
   DeviceBuffer<std::uint32_t> d_words(chunk_rows * static_cast<std::size_t>(table.row_words));
   DeviceBuffer<H> d_out(chunk_rows);
