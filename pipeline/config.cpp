@@ -13,6 +13,13 @@
 namespace subscale::pipeline {
 namespace {
 
+// yaml-cpp nodes are shared references and Node::operator= writes through them, so a value is
+// replaced by erasing and inserting, never by assignment: copies of a Config stay independent.
+void replace_value(std::map<std::string, YAML::Node>& values, const std::string& path, const YAML::Node& node) {
+  values.erase(path);
+  values.emplace(path, YAML::Clone(node));
+}
+
 const char* kind_name(ValueKind kind) {
   switch (kind) {
     case ValueKind::integer:
@@ -196,7 +203,7 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
       if (value.is_relative()) node = YAML::Node((base_folder / value).lexically_normal().string());
     }
     config.validate_value(key, node, source_name);
-    config.values_[path] = node;
+    replace_value(config.values_, path, node);
   }
   for (const auto& override_text : overrides) {
     const auto equals = override_text.find('=');
@@ -212,12 +219,12 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
     }
     if (node.IsNull()) node = YAML::Node(std::string());
     config.validate_value(key, node, "command line");
-    config.values_[path] = node;
+    replace_value(config.values_, path, node);
   }
   for (const auto& key : schema.keys()) {
     if (config.values_.count(key.path)) continue;
     if (!key.default_value.empty()) {
-      config.values_[key.path] = YAML::Load(key.default_value);
+      replace_value(config.values_, key.path, YAML::Load(key.default_value));
     } else if (key.required) {
       throw UsageError(source_name + ": the key '" + key.path + "' is required (" + key.help + ")");
     }
@@ -313,7 +320,7 @@ std::filesystem::path Config::file_path(const std::string& path) const { return 
 void Config::set(const std::string& path, const std::string& yaml_value) {
   YAML::Node node = YAML::Load(yaml_value);
   validate_value(key(path), node, "internal");
-  values_[path] = node;
+  replace_value(values_, path, node);
 }
 
 std::vector<std::string> Config::sweep_keys() const {
@@ -332,7 +339,7 @@ std::vector<Config> Config::expand_sweeps() const {
     for (const auto& config : configs) {
       for (const auto& element : values_.at(path)) {
         Config copy = config;
-        copy.values_[path] = YAML::Clone(element);
+        replace_value(copy.values_, path, element);
         next.push_back(std::move(copy));
       }
     }

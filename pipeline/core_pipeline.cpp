@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "common/error.hpp"
+#include "gpu/device_info.hpp"
 #include "stages/dense_units/dense_units_gpu.hpp"
 #include "stages/subspaces/subspaces.hpp"
 
@@ -14,6 +15,18 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
+
+const char* to_string(Backend backend) {
+  switch (backend) {
+    case Backend::cpu:
+      return "cpu";
+    case Backend::cuda:
+      return "cuda";
+    case Backend::automatic:
+      return "auto";
+  }
+  return "?";
+}
 
 void validate_core_params(const CoreParams& params, std::size_t points) {
   if (!(params.epsilon > 0)) throw UsageError("epsilon must be > 0 (it is " + std::to_string(params.epsilon) + ")");
@@ -28,10 +41,10 @@ void validate_core_params(const CoreParams& params, std::size_t points) {
 CoreResult run_core(const Matrix& values, const CoreParams& params, const StepListener& on_step,
                     const UnitProgress& on_units) {
   validate_core_params(params, static_cast<std::size_t>(values.rows()));
-  auto notify = [&](const char* step) {
-    if (on_step) on_step(step);
-  };
   CoreResult result;
+  auto notify = [&](const char* step) {
+    if (on_step) on_step(step, result);
+  };
   auto start = std::chrono::steady_clock::now();
   notify("density1d");
   result.density = run_density1d(values, {params.epsilon, params.min_points});
@@ -48,7 +61,11 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
 
   start = std::chrono::steady_clock::now();
   notify("dense_units");
-  result.dense_units = params.backend == Backend::cuda
+  result.backend_used = params.backend;
+  if (params.backend == Backend::automatic)
+    result.backend_used =
+        plan.total_units() >= kGpuWorthwhileUnits && gpu::query_device().available ? Backend::cuda : Backend::cpu;
+  result.dense_units = result.backend_used == Backend::cuda
                            ? run_dense_units_gpu(plan, result.density, keys, params.units, on_units)
                            : run_dense_units_cpu(plan, result.density, keys, params.units, on_units);
   result.timings.dense_units_seconds = seconds_since(start);

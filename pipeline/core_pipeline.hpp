@@ -14,7 +14,13 @@
 
 namespace subscale::pipeline {
 
-enum class Backend { cpu, cuda };
+enum class Backend { cpu, cuda, automatic };
+
+const char* to_string(Backend backend);
+
+// Dense units below which `automatic` stays on the CPU: the GPU's start-up and transfers cost
+// more than they save on small plans.
+inline constexpr std::uint64_t kGpuWorthwhileUnits = 20'000'000;
 
 struct CoreParams {
   double epsilon = 0;
@@ -31,6 +37,7 @@ struct CoreResult {
   Density1dResult density;
   std::vector<std::uint64_t> units_per_dimension;
   std::uint64_t total_units = 0;
+  Backend backend_used = Backend::cpu;
   DenseUnitsResult dense_units;
   std::vector<SubspaceCluster> subspaces;
   CoreTimings timings;
@@ -39,8 +46,9 @@ struct CoreResult {
 // Checks the parameters against the data before any work (SPEC 2, issue 3's bad-input list).
 void validate_core_params(const CoreParams& params, std::size_t points);
 
-// Called as each step starts (its name) so a caller can print progress; may be empty.
-using StepListener = std::function<void(const std::string& step)>;
+// Called as each step starts, with its name and the result so far (the finished steps' parts are
+// filled in), so a caller can report on the step that just ended; may be empty.
+using StepListener = std::function<void(const std::string& step, const struct CoreResult& so_far)>;
 
 CoreResult run_core(const Matrix& values, const CoreParams& params, const StepListener& on_step = {},
                     const UnitProgress& on_units = {});

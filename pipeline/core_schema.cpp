@@ -1,0 +1,115 @@
+#include "pipeline/core_schema.hpp"
+
+namespace subscale::pipeline {
+
+ConfigSchema core_config_schema() {
+  ConfigSchema schema;
+  auto key = [&](ConfigKey k) { schema.add(std::move(k)); };
+  key({.path = "input.path", .kind = ValueKind::path, .help = "data file (HDF5, CSV or ARFF)", .required = true});
+  key({.path = "input.format",
+       .default_value = "auto",
+       .help = "file format",
+       .choices = {"auto", "hdf5", "csv", "arff"}});
+  key({.path = "input.dataset", .default_value = "/data", .help = "HDF5 path of the 2-D data set"});
+  key({.path = "input.label_column", .help = "CSV column (name or 1-based number) or ARFF attribute holding labels"});
+  key({.path = "normalize",
+       .default_value = "minmax",
+       .help = "per-dimension scaling to [0, 1]",
+       .choices = {"minmax", "none"}});
+  key({.path = "epsilon",
+       .kind = ValueKind::number,
+       .help = "1-D density radius (strict: |x - y| < epsilon)",
+       .minimum = 0.0,
+       .minimum_exclusive = true,
+       .sweepable = true,
+       .required = true});
+  key({.path = "min_points",
+       .kind = ValueKind::integer,
+       .help = "points in a dense unit (m; SUBSCALE's tau = m - 1)",
+       .minimum = 2.0,
+       .maximum = 64.0,
+       .sweepable = true,
+       .required = true});
+  key({.path = "mode",
+       .default_value = "signature",
+       .help = "table key: signatures, or sorted point ids (reference)",
+       .choices = {"signature", "exact"},
+       .sweepable = true});
+  key({.path = "signature.bits",
+       .kind = ValueKind::integer,
+       .default_value = "128",
+       .help = "signature width",
+       .choices = {"64", "128"},
+       .sweepable = true});
+  key({.path = "signature.keys",
+       .default_value = "uniform",
+       .help = "per-point key distribution",
+       .choices = {"uniform", "subscale"},
+       .sweepable = true});
+  key({.path = "signature.seed",
+       .kind = ValueKind::integer,
+       .default_value = "1",
+       .help = "seed of the per-point keys (auto: drawn at start and recorded)",
+       .minimum = 0.0,
+       .allow_auto = true});
+  key({.path = "partitions.scheme",
+       .default_value = "adaptive",
+       .help = "how the signature space is cut",
+       .choices = {"adaptive", "equal"},
+       .sweepable = true});
+  key({.path = "partitions.count",
+       .kind = ValueKind::integer,
+       .default_value = "auto",
+       .help = "partitions of the signature table (auto: from the memory budget)",
+       .minimum = 1.0,
+       .maximum = 65536.0,
+       .allow_auto = true,
+       .sweepable = true});
+  key({.path = "memory.host_bytes",
+       .kind = ValueKind::bytes,
+       .default_value = "auto",
+       .help = "host memory for one partition's table (auto: half the physical memory)",
+       .allow_auto = true});
+  key({.path = "memory.device_bytes",
+       .kind = ValueKind::bytes,
+       .default_value = "auto",
+       .help = "device memory for one partition's table (auto: most of the free device memory)",
+       .allow_auto = true});
+  key({.path = "backend",
+       .default_value = "auto",
+       .help = "where dense_units runs (auto: the GPU when there is one and the work is large)",
+       .choices = {"auto", "cpu", "cuda"}});
+  key({.path = "threads",
+       .kind = ValueKind::integer,
+       .default_value = "auto",
+       .help = "CPU threads (auto: all cores)",
+       .minimum = 1.0,
+       .allow_auto = true});
+  key({.path = "merge.enabled",
+       .kind = ValueKind::boolean,
+       .default_value = "true",
+       .help = "run DBSCAN in every subspace (stage merge)"});
+  key({.path = "merge.epsilon",
+       .kind = ValueKind::number,
+       .default_value = "auto",
+       .help = "DBSCAN radius in a subspace, inclusive (auto: epsilon)",
+       .minimum = 0.0,
+       .minimum_exclusive = true,
+       .allow_auto = true,
+       .sweepable = true});
+  key({.path = "merge.min_points",
+       .kind = ValueKind::integer,
+       .default_value = "auto",
+       .help = "DBSCAN min_points in a subspace, the point itself included (auto: min_points)",
+       .minimum = 1.0,
+       .allow_auto = true,
+       .sweepable = true});
+  key({.path = "ground_truth.path", .kind = ValueKind::path, .help = "hidden clusters (.true) to evaluate against"});
+  key({.path = "output.text",
+       .kind = ValueKind::boolean,
+       .default_value = "true",
+       .help = "also write subspaces.txt and clusters.txt"});
+  return schema;
+}
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,9 @@
+#pragma once
+// The config keys of `subscale run` and `subscale plan` (SPEC sections 1-9, issue 2's list).
+#include "pipeline/config.hpp"
+
+namespace subscale::pipeline {
+
+ConfigSchema core_config_schema();
+
+}  // namespace subscale::pipeline

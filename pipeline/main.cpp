@@ -1,0 +1,80 @@
+// subscale: the command-line entry. Subcommands register their options here; errors map to the
+// documented exit codes (0 success, 2 usage or config, 3 input, 4 resource, 1 anything else).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+
+#include "common/error.hpp"
+#include "pipeline/core_schema.hpp"
+#include "pipeline/evaluate_command.hpp"
+#include "pipeline/hash_command.hpp"
+#include "pipeline/join_command.hpp"
+#include "pipeline/runner.hpp"
+
+namespace {
+
+using subscale::pipeline::CommandOptions;
+
+std::string config_help() {
+  return "Config keys (YAML, or key=value overrides with dotted paths):\n" +
+         subscale::pipeline::core_config_schema().describe();
+}
+
+// `run` and `plan` share their arguments: CONFIG [key=value ...].
+CLI::App* add_config_command(CLI::App& app, const std::string& name, const std::string& description,
+                             CommandOptions& options) {
+  CLI::App* command = app.add_subcommand(name, description);
+  command->add_option("config", options.config_file, "YAML experiment config")->required()->check(CLI::ExistingFile);
+  command->add_option("overrides", options.overrides, "key=value overrides, e.g. epsilon=0.01 merge.min_points=5");
+  command->add_flag("-q,--quiet", options.quiet, "no progress bar and no stage lines on stderr");
+  command->footer(config_help());
+  return command;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "subscale: density-based subspace clustering (SUBSCALE) for high-dimensional data.\n"
+      "Finds every subspace in which groups of points are dense, then the clusters in each."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", SUBSCALE_VERSION);
+
+  CommandOptions run_options;
+  std::string out;
+  CLI::App* run = add_config_command(app, "run", "Run the pipeline and write a run folder", run_options);
+  run->add_option("-o,--out", out, "run folder (default: runs/<config>-<time>)");
+
+  CommandOptions plan_options;
+  CLI::App* plan =
+      add_config_command(app, "plan", "Print what a run will cost (dense units, partitions, memory)", plan_options);
+  subscale::pipeline::add_hash_command(app);      // runs from its own callback
+  subscale::pipeline::add_join_command(app);      // runs from its own callback
+  subscale::pipeline::add_evaluate_command(app);  // runs from its own callback
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? 0 : static_cast<int>(subscale::ExitCode::usage);
+  }
+  try {
+    if (*run) {
+      if (!out.empty()) run_options.out = out;
+      subscale::pipeline::run_command(run_options);
+    } else if (*plan) {
+      subscale::pipeline::plan_command(plan_options);
+    }
+    return 0;
+  } catch (const subscale::Error& error) {
+    std::fprintf(stderr, "subscale: error: %s\n", error.what());
+    return static_cast<int>(error.code());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "subscale: error: out of host memory; lower memory.host_bytes or set partitions.count\n");
+    return static_cast<int>(subscale::ExitCode::resource);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "subscale: error: %s\n", error.what());
+    return static_cast<int>(subscale::ExitCode::other);
+  }
+}

@@ -1,0 +1,134 @@
+#include "pipeline/results_writer.hpp"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "io/atomic_output.hpp"
+#include "io/hdf5_file.hpp"
+
+namespace subscale::pipeline {
+namespace {
+
+// A list of (dimensions, points) stored flat: values plus offsets, so any reader can slice it.
+void write_cluster_list(io::Hdf5File& file, const std::string& group, const std::vector<SubspaceCluster>& clusters) {
+  std::vector<std::uint32_t> dims, points;
+  std::vector<std::uint64_t> dim_offsets{0}, point_offsets{0};
+  for (const auto& cluster : clusters) {
+    dims.insert(dims.end(), cluster.dimensions.begin(), cluster.dimensions.end());
+    points.insert(points.end(), cluster.points.begin(), cluster.points.end());
+    dim_offsets.push_back(dims.size());
+    point_offsets.push_back(points.size());
+  }
+  file.create_group(group);
+  file.write(group + "/dimensions", dims, 4);
+  file.write(group + "/dimension_offsets", dim_offsets, 4);
+  file.write(group + "/points", points, 4);
+  file.write(group + "/point_offsets", point_offsets, 4);
+  file.write_string_attribute(group, "layout",
+                              "cluster i: dimensions[dimension_offsets[i]:dimension_offsets[i+1]], "
+                              "points[point_offsets[i]:point_offsets[i+1]]");
+}
+
+double fullest_over_mean(const std::vector<PartitionFill>& partitions) {
+  std::uint64_t fullest = 0, sum = 0;
+  for (const auto& p : partitions) fullest = std::max(fullest, p.units), sum += p.units;
+  return sum ? static_cast<double>(fullest) * static_cast<double>(partitions.size()) / static_cast<double>(sum) : 0;
+}
+
+}  // namespace
+
+void write_results_hdf5(const std::filesystem::path& path, const RunReport& report) {
+  io::AtomicOutput output(path);
+  {
+    io::Hdf5File file(output.temporary_path().string(), io::Hdf5File::Mode::create_truncate);
+    file.write_int_attribute("/", "seed", static_cast<std::int64_t>(report.seed));
+    file.write_int_attribute("/", "points", static_cast<std::int64_t>(report.points));
+    file.write_int_attribute("/", "dimensions", static_cast<std::int64_t>(report.dimensions));
+    file.write_string_attribute("/", "backend", report.backend);
+    file.write_string_attribute("/", "input", report.input_path);
+    write_cluster_list(file, "/subspaces", report.core.subspaces);
+    if (report.merge) {
+      write_cluster_list(file, "/clusters", report.merge->clusters);
+      file.write("/clusters/sizes", report.merge->sizes, 4);
+    }
+    // 1-D clusters: one row of labels (by point id) per dimension.
+    const auto& dims = report.core.density.dimensions;
+    std::vector<std::int32_t> labels;
+    std::vector<std::uint32_t> cluster_counts;
+    for (const auto& d : dims) {
+      labels.insert(labels.end(), d.labels.begin(), d.labels.end());
+      cluster_counts.push_back(d.clusters);
+    }
+    file.create_group("/density1d");
+    file.write("/density1d/labels", {dims.size(), report.points}, labels.data(), 4);
+    file.write("/density1d/clusters", cluster_counts);
+    file.write("/dense_units/per_dimension", report.core.units_per_dimension);
+    file.write_int_attribute("/dense_units", "total", static_cast<std::int64_t>(report.core.total_units));
+    std::vector<std::uint64_t> lower, fill;
+    for (const auto& p : report.core.dense_units.partitions) lower.push_back(p.lower), fill.push_back(p.units);
+    file.write("/partitions/lower", lower);
+    file.write("/partitions/units", fill);
+    file.write_string_attribute("/partitions", "scheme", to_string(report.core.dense_units.scheme));
+    file.create_group("/timings");
+    for (const auto& [stage, seconds] : report.stage_seconds) file.write_double_attribute("/timings", stage, seconds);
+  }
+  output.commit();
+}
+
+std::string summary_json(const RunReport& report) {
+  using nlohmann::json;
+  const auto& core = report.core;
+  json partitions = json::array();
+  for (const auto& p : core.dense_units.partitions) partitions.push_back({{"lower", p.lower}, {"units", p.units}});
+  json timings = json::object();
+  double total = 0;
+  for (const auto& [stage, seconds] : report.stage_seconds) timings[stage] = seconds, total += seconds;
+  timings["total"] = total;
+  json summary = {
+      {"version", SUBSCALE_VERSION},
+      {"config", report.config_source},
+      {"input", report.input_path},
+      {"points", report.points},
+      {"dimensions", report.dimensions},
+      {"seed", report.seed},
+      {"backend", report.backend},
+      {"threads", report.threads},
+      {"counts",
+       {{"dense_units", core.total_units},
+        {"dense_units_per_dimension", core.units_per_dimension},
+        {"multi_dimension_units", core.dense_units.units.size()},
+        {"subspaces", core.subspaces.size()},
+        {"clusters", report.merge ? json(report.merge->clusters.size()) : json(nullptr)}}},
+      {"partitions",
+       {{"scheme", to_string(core.dense_units.scheme)},
+        {"count", core.dense_units.partitions.size()},
+        {"fullest_over_mean", fullest_over_mean(core.dense_units.partitions)},
+        {"fill", partitions}}},
+      {"false_match_probability", core.dense_units.false_match_probability},
+      {"timings_seconds", timings},
+      {"dense_units_per_second", core.timings.dense_units_seconds > 0
+                                     ? static_cast<double>(core.total_units) / core.timings.dense_units_seconds
+                                     : 0.0},
+      {"peak_memory_bytes", report.peak_memory_bytes},
+  };
+  if (report.quality) {
+    const auto& q = *report.quality;
+    summary["evaluation"] = {{"f1", q.f1},
+                             {"f1_recall", q.f1_recall},
+                             {"e4sc", q.e4sc},
+                             {"rnia", q.rnia},
+                             {"ce", q.ce},
+                             {"coverage", q.coverage},
+                             {"found_clusters", q.found_clusters},
+                             {"hidden_clusters", q.hidden_clusters}};
+  }
+  return summary.dump(2) + "\n";
+}
+
+std::string clusters_text(const std::vector<SubspaceCluster>& clusters) {
+  std::ostringstream out;
+  for (const auto& cluster : clusters) out << cluster << '\n';
+  return out.str();
+}
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,17 @@
+#include "pipeline/run_log.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace subscale::pipeline {
+
+void RunLog::line(const std::string& text) {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+  kept_ << stamp << "  " << text << "\n";
+  if (!quiet_) std::fprintf(stderr, "%s\n", text.c_str());
+}
+
+}  // namespace subscale::pipeline

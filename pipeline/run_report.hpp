@@ -1,0 +1,31 @@
+#pragma once
+// Everything one run produced, as plain values: what the writers (results.h5, summary.json, the
+// text files) and the sweep table read.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/subspace_cluster.hpp"
+#include "pipeline/core_pipeline.hpp"
+#include "stages/evaluate/quality_measures.hpp"
+#include "stages/merge/merge.hpp"
+
+namespace subscale::pipeline {
+
+struct RunReport {
+  std::string config_source;
+  std::string input_path;
+  std::size_t points = 0, dimensions = 0;
+  std::uint64_t seed = 0;
+  std::string backend;  // the one that ran: cpu or cuda
+  int threads = 0;
+  CoreResult core;
+  std::optional<merge::MergeResult> merge;
+  std::optional<evaluate::QualityMeasures> quality;
+  std::vector<std::pair<std::string, double>> stage_seconds;  // in run order
+  std::uint64_t peak_memory_bytes = 0;
+};
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,424 @@
+#include "pipeline/runner.hpp"
+
+#include <sys/resource.h>
+#include <tbb/task_arena.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <iomanip>
+#include <random>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "io/atomic_output.hpp"
+#include "io/ground_truth.hpp"
+#include "pipeline/config.hpp"
+#include "pipeline/core_schema.hpp"
+#include "pipeline/progress.hpp"
+#include "pipeline/results_writer.hpp"
+#include "pipeline/run_log.hpp"
+#include "stages/load/load.hpp"
+#include "stages/load/normalize.hpp"
+
+namespace subscale::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::string format_count(std::uint64_t value) {
+  std::ostringstream out;
+  if (value >= 1'000'000'000)
+    out << std::fixed << std::setprecision(2) << value / 1e9 << " G";
+  else if (value >= 1'000'000)
+    out << std::fixed << std::setprecision(2) << value / 1e6 << " M";
+  else
+    out << value;
+  return out.str();
+}
+
+std::string format_bytes(double bytes) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(1);
+  if (bytes >= 1 << 30)
+    out << bytes / (1 << 30) << " GiB";
+  else
+    out << bytes / (1 << 20) << " MiB";
+  return out.str();
+}
+
+std::uint64_t physical_memory_bytes() {
+  return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
+}
+
+std::uint64_t peak_resident_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+// What a run reads from its config, resolved (autos filled in) and checked before any work.
+struct RunSettings {
+  load::LoadOptions load;
+  load::Normalization normalization = load::Normalization::minmax;
+  CoreParams core;
+  int threads = 0;
+  bool merge = true;
+  double merge_epsilon = 0;
+  std::uint32_t merge_min_points = 0;
+  std::optional<std::filesystem::path> ground_truth;
+  bool text_outputs = true;
+};
+
+RunSettings read_settings(Config& config) {
+  RunSettings s;
+  s.load.path = config.file_path("input.path").string();
+  s.load.format = io::parse_input_format(config.string("input.format"));
+  s.load.dataset_path = config.string("input.dataset");
+  if (config.has("input.label_column")) s.load.label_column = config.string("input.label_column");
+  s.normalization = load::parse_normalization(config.string("normalize"));
+  s.core.epsilon = config.number("epsilon");
+  s.core.min_points = static_cast<std::uint32_t>(config.integer("min_points"));
+  s.core.units.mode = parse_table_mode(config.string("mode"));
+  s.core.units.signature_bits = static_cast<std::uint32_t>(config.integer("signature.bits"));
+  s.core.units.keys = parse_key_scheme(config.string("signature.keys"));
+  if (config.is_auto("signature.seed")) {
+    // Drawn once and written back, so config.yaml repeats the run exactly.
+    config.set("signature.seed", std::to_string(std::random_device{}() >> 1));
+  }
+  s.core.units.seed = static_cast<std::uint64_t>(config.integer("signature.seed"));
+  s.core.units.scheme = parse_partition_scheme(config.string("partitions.scheme"));
+  s.core.units.partitions =
+      config.is_auto("partitions.count") ? 0 : static_cast<std::size_t>(config.integer("partitions.count"));
+  s.core.units.host_bytes =
+      config.is_auto("memory.host_bytes") ? physical_memory_bytes() / 2 : config.bytes("memory.host_bytes");
+  const std::string backend = config.string("backend");
+  s.core.backend = backend == "cpu" ? Backend::cpu : backend == "cuda" ? Backend::cuda : Backend::automatic;
+  s.threads =
+      config.is_auto("threads") ? tbb::this_task_arena::max_concurrency() : static_cast<int>(config.integer("threads"));
+  s.merge = config.boolean("merge.enabled");
+  s.merge_epsilon = config.is_auto("merge.epsilon") ? s.core.epsilon : config.number("merge.epsilon");
+  s.merge_min_points = config.is_auto("merge.min_points")
+                           ? s.core.min_points
+                           : static_cast<std::uint32_t>(config.integer("merge.min_points"));
+  if (config.has("ground_truth.path")) s.ground_truth = config.file_path("ground_truth.path");
+  s.text_outputs = config.boolean("output.text");
+  return s;
+}
+
+// A budget so small that the table would need more partitions than the schema allows is refused
+// before any work, with the smallest budget that would do.
+void check_memory_budget(const RunSettings& settings, std::uint64_t total_units) {
+  if (settings.core.units.partitions != 0) return;
+  const std::uint64_t budget = settings.core.units.host_bytes;
+  const std::uint64_t needed = total_units * kHostBytesPerUnit;
+  constexpr std::uint64_t max_partitions = 65536;
+  if (budget == 0 || needed / budget >= max_partitions)
+    throw ResourceError("memory.host_bytes = " + std::to_string(budget) +
+                        " is too small: " + format_count(total_units) + " dense units need " +
+                        format_bytes(static_cast<double>(needed)) + " of table, more than " +
+                        std::to_string(max_partitions) + " partitions; raise memory.host_bytes to at least " +
+                        std::to_string(needed / max_partitions + 1));
+}
+
+std::filesystem::path default_run_folder(const std::filesystem::path& config_file) {
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  std::filesystem::path base = std::filesystem::path("runs") / (config_file.stem().string() + "-" + stamp);
+  std::filesystem::path folder = base;
+  for (int i = 2; std::filesystem::exists(folder); ++i) folder = base.string() + "-" + std::to_string(i);
+  return folder;
+}
+
+void create_folder(const std::filesystem::path& folder) {
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error) throw Error(ExitCode::other, folder.string() + ": cannot create the run folder: " + error.message());
+}
+
+struct LoadedInput {
+  Dataset data;
+  std::optional<io::GroundTruth> truth;
+};
+
+// Reads and checks everything the run needs before anything is written.
+LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& report) {
+  LoadedInput input;
+  auto start = Clock::now();
+  input.data = load::load_dataset(settings.load);
+  report.stage_seconds.emplace_back("load", seconds_since(start));
+  log.line("load        " + std::to_string(input.data.points()) + " points x " +
+           std::to_string(input.data.dimensions()) + " dimensions from " + settings.load.path);
+  start = Clock::now();
+  load::normalize(input.data, settings.normalization);
+  report.stage_seconds.emplace_back("normalize", seconds_since(start));
+  validate_core_params(settings.core, input.data.points());
+  if (settings.ground_truth) {
+    io::GroundTruthOptions options;
+    options.dimensions = input.data.dimensions();
+    options.points = input.data.points();
+    input.truth = io::read_ground_truth(*settings.ground_truth, options);
+  }
+  return input;
+}
+
+void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& log, RunReport& report) {
+  const Matrix& values = input.data.values;
+  std::optional<ProgressBar> bar;
+  std::uint64_t planned_units = 0;
+  // Each step's listener call closes the previous step: its time, its one-line summary. The
+  // memory budget is checked as soon as the plan knows the count, before the expensive stages.
+  auto start = Clock::now();
+  report.core = run_core(
+      values, settings.core,
+      [&](const std::string& step, const CoreResult& so_far) {
+        const double elapsed = seconds_since(start);
+        if (step == "plan") {
+          report.stage_seconds.emplace_back("density1d", elapsed);
+          std::uint64_t clusters = 0;
+          for (const auto& d : so_far.density.dimensions) clusters += d.clusters;
+          log.line("density1d   " + std::to_string(clusters) + " 1-D clusters over " + std::to_string(values.cols()) +
+                   " dimensions");
+        } else if (step == "dense_units") {
+          report.stage_seconds.emplace_back("plan", elapsed);
+          planned_units = so_far.total_units;
+          check_memory_budget(settings, planned_units);
+          log.line("plan        " + format_count(planned_units) + " dense units");
+          bar.emplace("dense_units", planned_units, !log.quiet() && stderr_is_terminal());
+        } else if (step == "subspaces") {
+          bar.reset();
+          report.stage_seconds.emplace_back("dense_units", elapsed);
+          const auto& du = so_far.dense_units;
+          log.line(
+              "dense_units " + format_count(du.units.size()) + " units in >= 2 dimensions, " +
+              std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + "), " +
+              format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units) / std::max(elapsed, 1e-9))) +
+              " units/s on " + to_string(so_far.backend_used));
+        }
+        start = Clock::now();
+      },
+      [&](std::uint64_t done) {
+        if (bar) bar->advance(done);
+      });
+  report.stage_seconds.emplace_back("subspaces", seconds_since(start));
+  report.backend = to_string(report.core.backend_used);
+  log.line("subspaces   " + std::to_string(report.core.subspaces.size()) + " subspaces");
+
+  if (settings.merge) {
+    start = Clock::now();
+    report.merge =
+        merge::merge_subspaces(values, report.core.subspaces, {settings.merge_epsilon, settings.merge_min_points});
+    report.stage_seconds.emplace_back("merge", seconds_since(start));
+    log.line("merge       " + std::to_string(report.merge->clusters.size()) + " clusters");
+  } else {
+    log.line("merge       skipped (merge.enabled: false)");
+  }
+  if (input.truth) {
+    start = Clock::now();
+    const auto& found = report.merge ? report.merge->clusters : report.core.subspaces;
+    report.quality = evaluate::evaluate(found, input.truth->clusters, input.data.points(), input.data.dimensions());
+    report.stage_seconds.emplace_back("evaluate", seconds_since(start));
+    std::ostringstream line;
+    line << std::setprecision(3) << "evaluate    F1 " << report.quality->f1 << ", E4SC " << report.quality->e4sc
+         << ", RNIA " << report.quality->rnia << ", CE " << report.quality->ce << ", coverage "
+         << report.quality->coverage;
+    log.line(line.str());
+  }
+}
+
+void write_run_folder(const std::filesystem::path& folder, const Config& config, const RunSettings& settings,
+                      RunReport& report, RunLog& log) {
+  const auto start = Clock::now();
+  io::write_text_file(folder / "config.yaml", config.to_yaml());
+  if (settings.text_outputs) {
+    io::write_text_file(folder / "subspaces.txt", clusters_text(report.core.subspaces));
+    if (report.merge) io::write_text_file(folder / "clusters.txt", clusters_text(report.merge->clusters));
+  }
+  report.stage_seconds.emplace_back("write", 0.0);
+  write_results_hdf5(folder / "results.h5", report);
+  report.stage_seconds.back().second = seconds_since(start);
+  report.peak_memory_bytes = peak_resident_bytes();
+  io::write_text_file(folder / "summary.json", summary_json(report));
+  log.line("wrote       " + folder.string());
+}
+
+struct SingleRun {
+  RunReport report;
+  std::filesystem::path folder;
+};
+
+SingleRun run_one(Config config, const std::filesystem::path& folder, bool quiet) {
+  RunLog log(quiet);
+  RunSettings settings = read_settings(config);
+  SingleRun run;
+  run.folder = folder;
+  run.report.config_source = config.source_name();
+  run.report.input_path = settings.load.path;
+  run.report.seed = settings.core.units.seed;
+  run.report.threads = settings.threads;
+  tbb::task_arena arena(settings.threads);
+  arena.execute([&] {
+    LoadedInput input = load_input(settings, log, run.report);
+    run.report.points = input.data.points();
+    run.report.dimensions = input.data.dimensions();
+    create_folder(folder);  // only now: refused input leaves nothing behind
+    try {
+      run_stages(settings, input, log, run.report);
+      write_run_folder(folder, config, settings, run.report, log);
+    } catch (const std::exception& error) {
+      log.line(std::string("error: ") + error.what());
+      io::write_text_file(folder / "log.txt", log.text());
+      throw;
+    }
+  });
+  io::write_text_file(folder / "log.txt", log.text());
+  return run;
+}
+
+std::string sweep_folder_name(const Config& config, const std::vector<std::string>& keys) {
+  std::string name;
+  for (const auto& key : keys) {
+    std::string value = config.string(key);
+    name += (name.empty() ? "" : "_") + key + "=" + value;
+  }
+  return name;
+}
+
+void write_sweep_tables(const std::filesystem::path& folder, const std::vector<std::string>& keys,
+                        const std::vector<std::pair<Config, std::optional<SingleRun>>>& runs,
+                        const std::vector<std::string>& failures) {
+  std::ostringstream csv, md;
+  const std::vector<std::string> columns = {"dense_units", "subspaces", "clusters", "f1",      "e4sc",
+                                            "rnia",        "ce",        "coverage", "seconds", "status"};
+  for (const auto& key : keys) csv << key << ",";
+  md << "|";
+  for (const auto& key : keys) md << " " << key << " |";
+  for (std::size_t c = 0; c < columns.size(); ++c) csv << columns[c] << (c + 1 < columns.size() ? "," : "\n");
+  for (const auto& column : columns) md << " " << column << " |";
+  md << "\n|";
+  for (std::size_t c = 0; c < keys.size() + columns.size(); ++c) md << "---|";
+  md << "\n";
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const auto& [config, run] = runs[r];
+    std::vector<std::string> cells;
+    for (const auto& key : keys) cells.push_back(config.string(key));
+    auto number = [](double v) {
+      std::ostringstream out;
+      out << std::setprecision(4) << v;
+      return out.str();
+    };
+    if (run) {
+      const auto& report = run->report;
+      double seconds = 0;
+      for (const auto& [stage, s] : report.stage_seconds) seconds += s;
+      cells.push_back(std::to_string(report.core.total_units));
+      cells.push_back(std::to_string(report.core.subspaces.size()));
+      cells.push_back(report.merge ? std::to_string(report.merge->clusters.size()) : "");
+      for (double v : report.quality
+                          ? std::vector<double>{report.quality->f1, report.quality->e4sc, report.quality->rnia,
+                                                report.quality->ce, report.quality->coverage}
+                          : std::vector<double>{})
+        cells.push_back(number(v));
+      if (!report.quality) cells.insert(cells.end(), 5, "");
+      cells.push_back(number(seconds));
+      cells.push_back("ok");
+    } else {
+      cells.insert(cells.end(), columns.size() - 1, "");
+      std::string why = failures[r];
+      for (auto& ch : why)
+        if (ch == ',' || ch == '|' || ch == '\n') ch = ' ';
+      cells.push_back("failed: " + why);
+    }
+    md << "|";
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      csv << cells[c] << (c + 1 < cells.size() ? "," : "\n");
+      md << " " << cells[c] << " |";
+    }
+    md << "\n";
+  }
+  io::write_text_file(folder / "sweep.csv", csv.str());
+  io::write_text_file(folder / "sweep.md", md.str());
+}
+
+}  // namespace
+
+std::filesystem::path run_command(const CommandOptions& options) {
+  const Config config = Config::load_file(options.config_file, options.overrides, core_config_schema());
+  const std::filesystem::path folder = options.out ? *options.out : default_run_folder(options.config_file);
+  const std::vector<std::string> sweep_keys = config.sweep_keys();
+  if (sweep_keys.empty()) return run_one(config, folder, options.quiet).folder;
+
+  const std::vector<Config> combinations = config.expand_sweeps();
+  if (!options.quiet)
+    std::fprintf(stderr, "sweep: %zu runs over %zu key(s) into %s\n", combinations.size(), sweep_keys.size(),
+                 folder.string().c_str());
+  std::vector<std::pair<Config, std::optional<SingleRun>>> runs;
+  std::vector<std::string> failures;
+  std::optional<Error> first_failure;
+  for (std::size_t i = 0; i < combinations.size(); ++i) {
+    const Config& combination = combinations[i];
+    const std::string name = sweep_folder_name(combination, sweep_keys);
+    if (!options.quiet) std::fprintf(stderr, "[%zu/%zu] %s\n", i + 1, combinations.size(), name.c_str());
+    try {
+      runs.emplace_back(combination, run_one(combination, folder / name, options.quiet));
+      failures.emplace_back();
+    } catch (const Error& error) {
+      // One failed combination must not lose the others: record it and go on.
+      if (!options.quiet) std::fprintf(stderr, "  failed: %s\n", error.what());
+      runs.emplace_back(combination, std::nullopt);
+      failures.emplace_back(error.what());
+      if (!first_failure) first_failure = error;
+    }
+    create_folder(folder);
+    write_sweep_tables(folder, sweep_keys, runs, failures);
+  }
+  if (first_failure) throw *first_failure;
+  return folder;
+}
+
+void plan_command(const CommandOptions& options) {
+  Config config = Config::load_file(options.config_file, options.overrides, core_config_schema());
+  if (!config.sweep_keys().empty())
+    throw UsageError("plan takes one configuration; the config has sweep lists (" + config.sweep_keys()[0] +
+                     "); pick one value with an override, e.g. " + config.sweep_keys()[0] + "=...");
+  RunSettings settings = read_settings(config);
+  RunLog log(options.quiet);
+  RunReport report;
+  tbb::task_arena arena(settings.threads);
+  arena.execute([&] {
+    LoadedInput input = load_input(settings, log, report);
+    const Density1dResult density = run_density1d(input.data.values, {settings.core.epsilon, settings.core.min_points});
+    const UnitPlan plan(density, settings.core.min_points);
+    check_memory_budget(settings, plan.total_units());
+    const SignatureKeys keys = make_signature_keys(plan.points(), settings.core.units.keys, settings.core.units.seed);
+    const PartitionPlan partitions = plan_partitions(plan, density, keys, settings.core.units);
+
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> by_count;
+    for (std::uint32_t j = 0; j < plan.dimensions(); ++j) by_count.emplace_back(plan.units_in_dimension(j), j);
+    std::sort(by_count.rbegin(), by_count.rend());
+    std::printf("dense units per dimension (largest %zu of %u):\n", std::min<std::size_t>(10, by_count.size()),
+                plan.dimensions());
+    for (std::size_t i = 0; i < std::min<std::size_t>(10, by_count.size()); ++i)
+      std::printf("  dimension %-6u %20llu\n", by_count[i].second, static_cast<unsigned long long>(by_count[i].first));
+    std::printf("total dense units: %llu (%s)\n", static_cast<unsigned long long>(plan.total_units()),
+                format_count(plan.total_units()).c_str());
+    std::printf("largest window: %u points\n", plan.largest_window());
+    const double per_partition = static_cast<double>(plan.total_units()) / static_cast<double>(partitions.count());
+    std::printf("partitions: %zu (%s), about %s units and %s of host table each (budget %s)\n", partitions.count(),
+                to_string(partitions.scheme), format_count(static_cast<std::uint64_t>(per_partition)).c_str(),
+                format_bytes(per_partition * kHostBytesPerUnit).c_str(),
+                format_bytes(static_cast<double>(settings.core.units.host_bytes)).c_str());
+    for (std::size_t p = 0; p < partitions.count() && p < 16; ++p)
+      std::printf("  partition %-4zu from signature %llu\n", p, static_cast<unsigned long long>(partitions.lower[p]));
+    if (partitions.count() > 16) std::printf("  ... %zu more\n", partitions.count() - 16);
+    std::printf("false-match probability (%u-bit signatures): %.3g\n", settings.core.units.signature_bits,
+                false_match_probability(plan.total_units(), settings.core.units.signature_bits,
+                                        settings.core.units.keys, settings.core.min_points));
+  });
+}
+
+}  // namespace subscale::pipeline
