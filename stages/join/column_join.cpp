@@ -22,7 +22,10 @@ ColumnTable join_columns(const ColumnTable& s, const ColumnTable& r, const JoinO
   validate_table(r, "table R");
   JoinOptions sorted = options;
   sorted.sort_output = true;
-  const JoinPairs pairs = hash_join(r.keys, s.keys, sorted);
+  return gather_joined_rows(s, r, hash_join(r.keys, s.keys, sorted));
+}
+
+ColumnTable gather_joined_rows(const ColumnTable& s, const ColumnTable& r, const JoinPairs& pairs) {
   ColumnTable out;
   out.keys.resize(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) out.keys[i] = s.keys[pairs.s_rows[i]];

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "stages/join/join_options.hpp"
+#include "stages/join/join_output.hpp"
 
 namespace subscale::join {
 
@@ -22,5 +23,9 @@ struct ColumnTable {
 void validate_table(const ColumnTable& table, const std::string& what);
 
 ColumnTable join_columns(const ColumnTable& s, const ColumnTable& r, const JoinOptions& options = {});
+
+// The output rows for pairs already computed (pairs.r_rows index r, pairs.s_rows index s), in
+// the pairs' order.
+ColumnTable gather_joined_rows(const ColumnTable& s, const ColumnTable& r, const JoinPairs& pairs);
 
 }  // namespace subscale::join

@@ -1,0 +1,42 @@
+#pragma once
+// `subscale join CONFIG [key=value...]` (SPEC 11): joins two HDF5 tables on their key columns
+// (or two seeded generated key columns) and writes either the matching (R row, S row) pairs or
+// S's rows with R's columns attached, as an HDF5 file the pipeline can load (/data, /ids and,
+// when S has them, /labels), plus a JSON summary with the timings. Both files are written
+// atomically.
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "pipeline/config.hpp"
+#include "stages/join/column_join.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace subscale::pipeline {
+
+// The keys the join command accepts (r.*, s.*, generate.*, join.*, output.*).
+ConfigSchema join_command_schema();
+
+// Reads a table for a join: a 1-D integer key dataset and, unless data_dataset is empty, a 1-D
+// or 2-D (rows, columns) numeric dataset read as float64, one row per key. Columns are named
+// <prefix>0, <prefix>1, ... InputError names the file and dataset for anything else.
+join::ColumnTable read_join_table(const std::filesystem::path& file, const std::string& key_dataset,
+                                  const std::string& data_dataset, const std::string& prefix);
+
+struct JoinCommandResult {
+  std::filesystem::path output_file;
+  std::filesystem::path json_file;
+  std::uint64_t rows = 0;  // pairs (mode pairs) or output rows (mode attach)
+};
+
+JoinCommandResult run_join_command(const Config& config, std::ostream& out);
+
+// Registers `join CONFIG [key=value...]`; like `hash`, it runs from its own CLI11 callback and
+// maps its errors to the documented exit codes itself.
+void add_join_command(CLI::App& app);
+
+}  // namespace subscale::pipeline
