@@ -1,8 +1,12 @@
 #include "stages/merge/cell_index.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <bit>
 #include <cmath>
-#include <numeric>
+#include <utility>
 
 namespace subscale::merge {
 namespace {
@@ -18,10 +22,13 @@ constexpr double kMinCellsSpanned = 3.0;
 // cell coordinate is about 1e-16 * (extent / epsilon); the margin is many orders above it.
 constexpr double kCellMargin = 1e-6;
 
+constexpr unsigned kKeyBits = 63;
+
 }  // namespace
 
 CellIndex::CellIndex(const Matrix& values, const std::vector<std::uint32_t>& dimensions,
-                     const std::vector<std::uint32_t>& points, double epsilon, std::size_t max_grid_dimensions)
+                     const std::vector<std::uint32_t>& points, double epsilon, bool parallel,
+                     std::size_t max_grid_dimensions)
     : width_(dimensions.size()) {
   const std::size_t count = points.size();
   const std::size_t width = width_;
@@ -33,88 +40,145 @@ CellIndex::CellIndex(const Matrix& values, const std::vector<std::uint32_t>& dim
     for (std::size_t i = 0; i < count; ++i) gathered[i * width + t] = column[points[i]];
   }
 
-  // Choose the grid dimensions: widest spread first, only where they split the points.
-  std::vector<double> lowest(width, 0.0);
+  // Choose the grid dimensions: widest spread first, only where they split the points, and only
+  // as many as fit the key (a field holds coordinates 0 .. span + 2, see below).
+  const double inverse_cell = 1.0 / (epsilon * (1.0 + kCellMargin));
+  std::vector<double> lowest;
   if (count >= kMinPointsForGrid && max_grid_dimensions > 0) {
-    std::vector<std::pair<double, std::size_t>> extents;
+    struct Candidate {
+      double extent;
+      std::size_t dim;
+      double low;
+    };
+    std::vector<Candidate> spread;
     for (std::size_t t = 0; t < width; ++t) {
       double lo = gathered[t], hi = gathered[t];
       for (std::size_t i = 1; i < count; ++i) {
         lo = std::min(lo, gathered[i * width + t]);
         hi = std::max(hi, gathered[i * width + t]);
       }
-      lowest[t] = lo;
-      if (hi - lo >= kMinCellsSpanned * epsilon) extents.emplace_back(hi - lo, t);
+      if (hi - lo >= kMinCellsSpanned * epsilon) spread.push_back({hi - lo, t, lo});
     }
     // Widest first; ties by dimension order so the choice is deterministic.
-    std::sort(extents.begin(), extents.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    std::sort(spread.begin(), spread.end(), [](const Candidate& a, const Candidate& b) {
+      return a.extent != b.extent ? a.extent > b.extent : a.dim < b.dim;
     });
-    const std::size_t grid = std::min({extents.size(), max_grid_dimensions, std::size_t{3}});
-    for (std::size_t g = 0; g < grid; ++g) grid_dims_.push_back(extents[g].second);
-  }
-
-  const double inverse_cell = 1.0 / (epsilon * (1.0 + kCellMargin));
-  std::vector<Key> keys(count, Key{0, 0, 0});
-  for (std::size_t i = 0; i < count; ++i) {
-    for (std::size_t g = 0; g < grid_dims_.size(); ++g) {
-      const std::size_t t = grid_dims_[g];
-      keys[i][g] = static_cast<std::int64_t>(std::floor((gathered[i * width + t] - lowest[t]) * inverse_cell));
+    std::vector<unsigned> bits;
+    unsigned used = 0;
+    for (const Candidate& c : spread) {
+      if (grid_dims_.size() == std::min<std::size_t>(max_grid_dimensions, 3)) break;
+      const auto span = static_cast<std::uint64_t>(std::floor(c.extent * inverse_cell));
+      const unsigned field = static_cast<unsigned>(std::bit_width(span + 2));
+      if (used + field > kKeyBits) break;
+      used += field;
+      grid_dims_.push_back(c.dim);
+      lowest.push_back(c.low);
+      bits.push_back(field);
+    }
+    shifts_.resize(grid_dims_.size());
+    unsigned shift = 0;
+    for (std::size_t g = grid_dims_.size(); g-- > 0;) {  // the last grid dimension in the low bits
+      shifts_[g] = shift;
+      shift += bits[g];
     }
   }
 
-  // Order by cell, then by position so that the order (and every result) is deterministic.
-  std::vector<std::uint32_t> order(count);
-  std::iota(order.begin(), order.end(), 0u);
-  if (!grid_dims_.empty()) {
-    std::sort(order.begin(), order.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return keys[a] != keys[b] ? keys[a] < keys[b] : a < b; });
+  // Keys: each coordinate stored + 1, so that coordinate - 1 and + 1 of every point still fit
+  // their field and key arithmetic never borrows or carries across fields.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> order(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t key = 0;
+    for (std::size_t g = 0; g < grid_dims_.size(); ++g) {
+      const double offset = gathered[i * width + grid_dims_[g]] - lowest[g];
+      key |= (static_cast<std::uint64_t>(std::floor(offset * inverse_cell)) + 1) << shifts_[g];
+    }
+    order[i] = {key, static_cast<std::uint32_t>(i)};
   }
+  // By cell, then by position, so that the order (and every result) is deterministic.
+  if (!grid_dims_.empty()) std::sort(order.begin(), order.end());
 
   coordinates_.resize(count * width);
   positions_.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::uint32_t from = order[i];
+    const std::uint32_t from = order[i].second;
     positions_[i] = from;
     std::copy_n(gathered.begin() + static_cast<std::ptrdiff_t>(from * width), width,
                 coordinates_.begin() + static_cast<std::ptrdiff_t>(i * width));
-    if (i == 0 || keys[from] != keys[order[i - 1]]) {
-      cell_keys_.push_back(keys[from]);
+    if (i == 0 || order[i].first != order[i - 1].first) {
+      cell_keys_.push_back(order[i].first);
       cell_begin_.push_back(static_cast<std::uint32_t>(i));
     }
   }
   cell_begin_.push_back(static_cast<std::uint32_t>(count));
+
+  const std::size_t grid = grid_dims_.size();
+  ranges_per_cell_ = grid <= 1 ? 1 : (grid == 2 ? 3 : 9);
+  ranges_.resize(cells() * ranges_per_cell_);
+  range_count_.assign(cells(), 0);
+  if (parallel) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, cells()),
+                      [&](const tbb::blocked_range<std::size_t>& r) { compute_candidates(r.begin(), r.end()); });
+  } else {
+    compute_candidates(0, cells());
+  }
 }
 
-void CellIndex::candidate_ranges(std::size_t c, std::vector<Range>& out) const {
-  out.clear();
+void CellIndex::compute_candidates(std::size_t first_cell, std::size_t last_cell) {
   const std::size_t grid = grid_dims_.size();
   if (grid == 0) {
-    out.push_back({0, static_cast<std::uint32_t>(size())});
+    for (std::size_t c = first_cell; c < last_cell; ++c) {
+      ranges_[c * ranges_per_cell_] = {0, static_cast<std::uint32_t>(size())};
+      range_count_[c] = 1;
+    }
     return;
   }
-  const Key& key = cell_keys_[c];
-  // Cells sharing the first grid-1 coordinates are contiguous in key order, so each choice of
-  // offsets (-1, 0, +1) for those coordinates gives one run of cells: the last coordinate from
-  // key-1 to key+1. The all-zero choice comes first: it holds cell c itself.
-  const std::size_t prefixes = grid == 1 ? 1 : (grid == 2 ? 3 : 9);
-  for (std::size_t p = 0; p < prefixes; ++p) {
-    // p = 0 is the all-zero offset; others enumerate the remaining combinations.
-    std::size_t code = p == 0 ? (prefixes - 1) / 2 : (p <= (prefixes - 1) / 2 ? p - 1 : p);
-    Key low = key, high = key;
+  // The other rows of a cell: the leading grid-1 fields shifted by -1, 0, +1 (not all 0), each a
+  // run of cells from key' - 1 to key' + 1. As c grows, every row's run moves forward, so one
+  // pair of cursors per row sweeps the cells: O(1) amortised per cell instead of two binary
+  // searches. The cursors start by binary search at the first cell of the block.
+  const std::size_t rows = ranges_per_cell_;
+  const std::size_t own_row = (rows - 1) / 2;
+  std::vector<std::uint64_t> row_offset_add(rows, 0), row_offset_sub(rows, 0);
+  for (std::size_t code = 0; code < rows; ++code) {
+    std::size_t digits = code;
     for (std::size_t g = 0; g + 1 < grid; ++g) {
-      const std::int64_t offset = static_cast<std::int64_t>(code % 3) - 1;
-      code /= 3;
-      low[g] += offset;
-      high[g] += offset;
+      const std::uint64_t step = std::uint64_t{1} << shifts_[g];
+      if (digits % 3 == 0) row_offset_sub[code] += step;
+      if (digits % 3 == 2) row_offset_add[code] += step;
+      digits /= 3;
     }
-    low[grid - 1] -= 1;
-    high[grid - 1] += 1;
-    const auto first = std::lower_bound(cell_keys_.begin(), cell_keys_.end(), low);
-    const auto last = std::upper_bound(first, cell_keys_.end(), high);
-    if (first == last) continue;
-    out.push_back({cell_begin_[static_cast<std::size_t>(first - cell_keys_.begin())],
-                   cell_begin_[static_cast<std::size_t>(last - cell_keys_.begin())]});
+  }
+  const auto row_low = [&](std::size_t code, std::size_t c) {
+    return cell_keys_[c] + row_offset_add[code] - row_offset_sub[code] - 1;
+  };
+  std::vector<std::size_t> begin_cursor(rows), end_cursor(rows);
+  for (std::size_t code = 0; code < rows; ++code) {
+    if (code == own_row || first_cell >= last_cell) continue;
+    const std::uint64_t low = row_low(code, first_cell);
+    begin_cursor[code] =
+        static_cast<std::size_t>(std::lower_bound(cell_keys_.begin(), cell_keys_.end(), low) - cell_keys_.begin());
+    end_cursor[code] = begin_cursor[code];
+  }
+  for (std::size_t c = first_cell; c < last_cell; ++c) {
+    Range* out = ranges_.data() + c * ranges_per_cell_;
+    std::uint8_t used = 0;
+    const std::uint64_t key = cell_keys_[c];
+    // Own row first: the cells key-1, key, key+1 are next to c in key order.
+    std::size_t first = c, last = c + 1;
+    if (first > 0 && cell_keys_[first - 1] == key - 1) --first;
+    if (last < cells() && cell_keys_[last] == key + 1) ++last;
+    out[used++] = {cell_begin_[first], cell_begin_[last]};
+    for (std::size_t code = 0; code < rows; ++code) {
+      if (code == own_row) continue;
+      const std::uint64_t low = row_low(code, c), high = low + 2;
+      std::size_t& b = begin_cursor[code];
+      std::size_t& e = end_cursor[code];
+      while (b < cells() && cell_keys_[b] < low) ++b;
+      if (e < b) e = b;
+      while (e < cells() && cell_keys_[e] <= high) ++e;
+      if (b != e) out[used++] = {cell_begin_[b], cell_begin_[e]};
+    }
+    range_count_[c] = used;
   }
 }
 

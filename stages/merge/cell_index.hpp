@@ -8,8 +8,13 @@
 // Why a grid over a few dimensions and not over all of S: S has 10-20 dimensions in the
 // benchmark data, and 3^|S| neighbour cells would cost more than the comparisons they save.
 // The grid takes the dimensions in which the points spread widest (most cells).
-#include <array>
+//
+// A cell's coordinates are packed into one 64-bit key (the first grid dimension in the highest
+// bits, each field one wider than its largest coordinate needs), so that the points sort by a
+// plain integer and "the same cell shifted by +-1 along a grid dimension" is key +- a power of 2.
+// The candidate ranges of every cell are computed once, here, by a sweep over the sorted keys.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "common/dataset.hpp"
@@ -23,9 +28,11 @@ class CellIndex {
     std::uint32_t end = 0;
   };
 
-  // `points` must be sorted ascending; `dimensions` index columns of `values`.
+  // `points` must be sorted ascending; `dimensions` index columns of `values`. With `parallel`,
+  // the candidate ranges are computed on oneTBB's threads.
   CellIndex(const Matrix& values, const std::vector<std::uint32_t>& dimensions,
-            const std::vector<std::uint32_t>& points, double epsilon, std::size_t max_grid_dimensions = 3);
+            const std::vector<std::uint32_t>& points, double epsilon, bool parallel = false,
+            std::size_t max_grid_dimensions = 3);
 
   std::size_t size() const noexcept { return positions_.size(); }
   std::size_t width() const noexcept { return width_; }
@@ -40,19 +47,25 @@ class CellIndex {
   std::size_t cells() const noexcept { return cell_keys_.size(); }
   Range cell(std::size_t c) const noexcept { return {cell_begin_[c], cell_begin_[c + 1]}; }
 
-  // Replaces `out` with the ranges of points that may lie within epsilon of a point of cell c.
-  // The range holding cell c itself comes first (most neighbours are found there).
-  void candidate_ranges(std::size_t c, std::vector<Range>& out) const;
+  // The ranges of points that may lie within epsilon of a point of cell c (disjoint). The range
+  // holding cell c itself comes first: most neighbours are found there.
+  std::span<const Range> candidates(std::size_t c) const noexcept {
+    return {ranges_.data() + c * ranges_per_cell_, range_count_[c]};
+  }
 
  private:
-  using Key = std::array<std::int64_t, 3>;
+  void compute_candidates(std::size_t first_cell, std::size_t last_cell);
 
   std::size_t width_ = 0;
   std::vector<double> coordinates_;
   std::vector<std::uint32_t> positions_;
   std::vector<std::size_t> grid_dims_;     // indices into S's dimensions
-  std::vector<Key> cell_keys_;             // sorted, one per non-empty cell
+  std::vector<unsigned> shifts_;           // bit offset of each grid dimension's field
+  std::vector<std::uint64_t> cell_keys_;   // sorted, one per non-empty cell
   std::vector<std::uint32_t> cell_begin_;  // cells() + 1 offsets into the point order
+  std::size_t ranges_per_cell_ = 1;        // 3^(g-1) slots per cell
+  std::vector<Range> ranges_;              // cells() * ranges_per_cell_
+  std::vector<std::uint8_t> range_count_;  // slots used per cell
 };
 
 }  // namespace subscale::merge

@@ -69,10 +69,19 @@ MergeResult merge_subspaces(const Matrix& values, const std::vector<SubspaceClus
         }
       });
 
+  // Output order: by dimensions, then points. Clusters of one subspace share its dimensions and
+  // are already sorted by points, so sorting the subspaces is enough.
+  std::vector<std::size_t> order(subspaces.size());
+  for (std::size_t s = 0; s < order.size(); ++s) order[s] = s;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return subspaces[a].dimensions != subspaces[b].dimensions ? subspaces[a].dimensions < subspaces[b].dimensions
+                                                              : a < b;
+  });
+
   MergeResult result;
   MergeStats& stats = result.stats;
   stats.subspaces = subspaces.size();
-  for (std::size_t s = 0; s < subspaces.size(); ++s) {
+  for (std::size_t s : order) {
     SubspaceDbscanResult& found = per_subspace[s];
     stats.points_visited += subspaces[s].points.size();
     stats.distance_computations += found.counters.distance_computations;
@@ -81,9 +90,13 @@ MergeResult merge_subspaces(const Matrix& values, const std::vector<SubspaceClus
     stats.noise_points += found.counters.noise_points;
     for (auto& points : found.clusters) result.clusters.push_back({subspaces[s].dimensions, std::move(points)});
   }
-  std::sort(result.clusters.begin(), result.clusters.end(), [](const SubspaceCluster& a, const SubspaceCluster& b) {
+  // Only when the input names a subspace twice can clusters of different subspaces interleave.
+  const auto before = [](const SubspaceCluster& a, const SubspaceCluster& b) {
     return a.dimensions != b.dimensions ? a.dimensions < b.dimensions : a.points < b.points;
-  });
+  };
+  if (!std::is_sorted(result.clusters.begin(), result.clusters.end(), before)) {
+    std::sort(result.clusters.begin(), result.clusters.end(), before);
+  }
   stats.clusters = result.clusters.size();
   result.sizes.reserve(result.clusters.size());
   for (const auto& cluster : result.clusters) result.sizes.push_back(cluster.points.size());

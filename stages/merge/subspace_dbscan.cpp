@@ -27,20 +27,19 @@ inline bool within(const double* a, const double* b, std::size_t width, double l
   return true;
 }
 
-// Runs body(cell, ranges_scratch, distance_counter) for every cell, in parallel when asked.
+// Runs body(cell, distance_counter) for every cell, in parallel when asked; returns the sum of
+// the counters.
 template <class Body>
 std::uint64_t for_each_cell(const CellIndex& index, bool parallel, Body&& body) {
   if (!parallel) {
-    std::vector<CellIndex::Range> ranges;
     std::uint64_t distances = 0;
-    for (std::size_t c = 0; c < index.cells(); ++c) body(c, ranges, distances);
+    for (std::size_t c = 0; c < index.cells(); ++c) body(c, distances);
     return distances;
   }
   std::atomic<std::uint64_t> total{0};
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, index.cells()), [&](const tbb::blocked_range<std::size_t>& r) {
-    std::vector<CellIndex::Range> ranges;
     std::uint64_t distances = 0;
-    for (std::size_t c = r.begin(); c != r.end(); ++c) body(c, ranges, distances);
+    for (std::size_t c = r.begin(); c != r.end(); ++c) body(c, distances);
     total.fetch_add(distances, std::memory_order_relaxed);
   });
   return total.load();
@@ -54,7 +53,7 @@ SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceClus
   const std::size_t count = subspace.points.size();
   if (count == 0) return result;
 
-  const CellIndex index(values, subspace.dimensions, subspace.points, epsilon);
+  const CellIndex index(values, subspace.dimensions, subspace.points, epsilon, parallel);
   const std::size_t width = index.width();
   const double limit = epsilon * epsilon;
 
@@ -64,24 +63,23 @@ SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceClus
   if (min_points <= 1) {
     std::fill(core.begin(), core.end(), 1);
   } else {
-    distances += for_each_cell(
-        index, parallel, [&](std::size_t c, std::vector<CellIndex::Range>& ranges, std::uint64_t& computed) {
-          index.candidate_ranges(c, ranges);
-          const CellIndex::Range cell = index.cell(c);
-          for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
-            const double* xi = index.coordinates(i);
-            std::size_t neighbours = 1;  // the point itself
-            for (const CellIndex::Range& range : ranges) {
-              for (std::uint32_t j = range.begin; j < range.end && neighbours < min_points; ++j) {
-                if (j == i) continue;
-                ++computed;
-                if (within(xi, index.coordinates(j), width, limit)) ++neighbours;
-              }
-              if (neighbours >= min_points) break;
-            }
-            core[i] = neighbours >= min_points ? 1 : 0;
+    distances += for_each_cell(index, parallel, [&](std::size_t c, std::uint64_t& computed) {
+      const auto ranges = index.candidates(c);
+      const CellIndex::Range cell = index.cell(c);
+      for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
+        const double* xi = index.coordinates(i);
+        std::size_t neighbours = 1;  // the point itself
+        for (const CellIndex::Range& range : ranges) {
+          for (std::uint32_t j = range.begin; j < range.end && neighbours < min_points; ++j) {
+            if (j == i) continue;
+            ++computed;
+            if (within(xi, index.coordinates(j), width, limit)) ++neighbours;
           }
-        });
+          if (neighbours >= min_points) break;
+        }
+        core[i] = neighbours >= min_points ? 1 : 0;
+      }
+    });
   }
 
   // Pass 2: join core points within epsilon; find each border point's core neighbour with the
@@ -89,37 +87,36 @@ SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceClus
   // two are already in one set.
   ConcurrentUnionFind sets(count);
   std::vector<std::uint32_t> attach(count, kNone);
-  distances += for_each_cell(index, parallel,
-                             [&](std::size_t c, std::vector<CellIndex::Range>& ranges, std::uint64_t& computed) {
-                               index.candidate_ranges(c, ranges);
-                               const CellIndex::Range cell = index.cell(c);
-                               for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
-                                 const double* xi = index.coordinates(i);
-                                 if (core[i]) {
-                                   for (const CellIndex::Range& range : ranges) {
-                                     for (std::uint32_t j = std::max(range.begin, i + 1); j < range.end; ++j) {
-                                       if (!core[j] || sets.find(i) == sets.find(j)) continue;
-                                       ++computed;
-                                       if (within(xi, index.coordinates(j), width, limit)) sets.unite(i, j);
-                                     }
-                                   }
-                                 } else {
-                                   std::uint32_t best = kNone;
-                                   std::uint32_t best_position = kNone;
-                                   for (const CellIndex::Range& range : ranges) {
-                                     for (std::uint32_t j = range.begin; j < range.end; ++j) {
-                                       if (!core[j] || index.position(j) >= best_position) continue;
-                                       ++computed;
-                                       if (within(xi, index.coordinates(j), width, limit)) {
-                                         best = j;
-                                         best_position = index.position(j);
-                                       }
-                                     }
-                                   }
-                                   attach[i] = best;
-                                 }
-                               }
-                             });
+  distances += for_each_cell(index, parallel, [&](std::size_t c, std::uint64_t& computed) {
+    const auto ranges = index.candidates(c);
+    const CellIndex::Range cell = index.cell(c);
+    for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
+      const double* xi = index.coordinates(i);
+      if (core[i]) {
+        for (const CellIndex::Range& range : ranges) {
+          for (std::uint32_t j = std::max(range.begin, i + 1); j < range.end; ++j) {
+            if (!core[j] || sets.find(i) == sets.find(j)) continue;
+            ++computed;
+            if (within(xi, index.coordinates(j), width, limit)) sets.unite(i, j);
+          }
+        }
+      } else {
+        std::uint32_t best = kNone;
+        std::uint32_t best_position = kNone;
+        for (const CellIndex::Range& range : ranges) {
+          for (std::uint32_t j = range.begin; j < range.end; ++j) {
+            if (!core[j] || index.position(j) >= best_position) continue;
+            ++computed;
+            if (within(xi, index.coordinates(j), width, limit)) {
+              best = j;
+              best_position = index.position(j);
+            }
+          }
+        }
+        attach[i] = best;
+      }
+    }
+  });
   result.counters.distance_computations = distances;
 
   // Label: one cluster per set of core points, numbered by first appearance, then the borders.

@@ -12,6 +12,15 @@ namespace {
 void expect_complete(const Matrix& x, const std::vector<std::uint32_t>& dims, const std::vector<std::uint32_t>& points,
                      double epsilon, std::size_t expected_grid) {
   const CellIndex index(x, dims, points, epsilon);
+  const CellIndex in_parallel(x, dims, points, epsilon, true);
+  ASSERT_EQ(in_parallel.cells(), index.cells());
+  for (std::size_t c = 0; c < index.cells(); ++c) {
+    ASSERT_EQ(in_parallel.candidates(c).size(), index.candidates(c).size());
+    for (std::size_t r = 0; r < index.candidates(c).size(); ++r) {
+      EXPECT_EQ(in_parallel.candidates(c)[r].begin, index.candidates(c)[r].begin);
+      EXPECT_EQ(in_parallel.candidates(c)[r].end, index.candidates(c)[r].end);
+    }
+  }
   ASSERT_EQ(index.size(), points.size());
   EXPECT_EQ(index.grid_dimensions(), expected_grid);
   std::vector<std::size_t> cell_of(index.size());
@@ -25,9 +34,8 @@ void expect_complete(const Matrix& x, const std::vector<std::uint32_t>& dims, co
         EXPECT_EQ(index.coordinates(i)[t], x(points[index.position(i)], dims[t]));
     }
   }
-  std::vector<CellIndex::Range> ranges;
   for (std::size_t i = 0; i < index.size(); ++i) {
-    index.candidate_ranges(cell_of[i], ranges);
+    const auto ranges = index.candidates(cell_of[i]);
     ASSERT_FALSE(ranges.empty());
     EXPECT_LE(ranges[0].begin, i);
     EXPECT_GT(ranges[0].end, i);
@@ -38,9 +46,9 @@ void expect_complete(const Matrix& x, const std::vector<std::uint32_t>& dims, co
         sum += diff * diff;
       }
       if (sum > epsilon * epsilon) continue;
-      bool found = false;
-      for (const auto& r : ranges) found = found || (r.begin <= j && j < r.end);
-      EXPECT_TRUE(found) << "pair " << i << ", " << j << " within epsilon but not a candidate";
+      std::size_t found = 0;
+      for (const auto& r : ranges) found += (r.begin <= j && j < r.end) ? 1 : 0;
+      EXPECT_EQ(found, 1u) << "pair " << i << ", " << j << " within epsilon: a candidate exactly once";
     }
   }
 }
