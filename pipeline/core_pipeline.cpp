@@ -54,6 +54,8 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
   notify("plan");
   const UnitPlan plan(result.density, params.min_points);
   result.total_units = plan.total_units();
+  result.largest_window_units =
+      plan.largest_window() > 0 ? plan.binomials()(plan.largest_window() - 1, params.min_points - 1) : 0;
   for (std::uint32_t j = 0; j < plan.dimensions(); ++j)
     result.units_per_dimension.push_back(plan.units_in_dimension(j));
   const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);

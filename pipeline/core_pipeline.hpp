@@ -37,6 +37,7 @@ struct CoreResult {
   Density1dResult density;
   std::vector<std::uint64_t> units_per_dimension;
   std::uint64_t total_units = 0;
+  std::uint64_t largest_window_units = 0;  // dense units of the fullest single window
   Backend backend_used = Backend::cpu;
   DenseUnitsResult dense_units;
   std::vector<SubspaceCluster> subspaces;

@@ -109,14 +109,22 @@ RunSettings read_settings(Config& config) {
   return s;
 }
 
-// A budget so small that the table would need more partitions than the schema allows is refused
-// before any work, with the smallest budget that would do.
-void check_memory_budget(const RunSettings& settings, std::uint64_t total_units) {
-  if (settings.core.units.partitions != 0) return;
+// A budget is refused before any work when it cannot hold even the units of the fullest window
+// (plus the partition's fixed bookkeeping), or when it would need more partitions than allowed;
+// the message gives the smallest budget that would do.
+void check_memory_budget(const RunSettings& settings, std::uint64_t total_units, std::uint64_t largest_window_units) {
   const std::uint64_t budget = settings.core.units.host_bytes;
+  constexpr std::uint64_t bookkeeping = std::uint64_t{64} << 20;
+  const std::uint64_t one_window = largest_window_units * kHostBytesPerUnit + bookkeeping;
+  if (budget < one_window)
+    throw ResourceError("memory.host_bytes = " + std::to_string(budget) +
+                        " is too small for even one window: the fullest window has " +
+                        format_count(largest_window_units) + " dense units; raise memory.host_bytes to at least " +
+                        std::to_string(one_window) + " (" + format_bytes(static_cast<double>(one_window)) + ")");
+  if (settings.core.units.partitions != 0) return;
   const std::uint64_t needed = total_units * kHostBytesPerUnit;
   constexpr std::uint64_t max_partitions = 65536;
-  if (budget == 0 || needed / budget >= max_partitions)
+  if (needed / budget >= max_partitions)
     throw ResourceError("memory.host_bytes = " + std::to_string(budget) +
                         " is too small: " + format_count(total_units) + " dense units need " +
                         format_bytes(static_cast<double>(needed)) + " of table, more than " +
@@ -186,7 +194,7 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
         } else if (step == "dense_units") {
           report.stage_seconds.emplace_back("plan", elapsed);
           planned_units = so_far.total_units;
-          check_memory_budget(settings, planned_units);
+          check_memory_budget(settings, planned_units, so_far.largest_window_units);
           log.line("plan        " + format_count(planned_units) + " dense units");
           bar.emplace("dense_units", planned_units, !log.quiet() && stderr_is_terminal());
         } else if (step == "subspaces") {
@@ -393,7 +401,8 @@ void plan_command(const CommandOptions& options) {
     LoadedInput input = load_input(settings, log, report);
     const Density1dResult density = run_density1d(input.data.values, {settings.core.epsilon, settings.core.min_points});
     const UnitPlan plan(density, settings.core.min_points);
-    check_memory_budget(settings, plan.total_units());
+    check_memory_budget(settings, plan.total_units(),
+                        plan.largest_window() ? plan.binomials()(plan.largest_window() - 1, plan.min_points() - 1) : 0);
     const SignatureKeys keys = make_signature_keys(plan.points(), settings.core.units.keys, settings.core.units.seed);
     const PartitionPlan partitions = plan_partitions(plan, density, keys, settings.core.units);
 
