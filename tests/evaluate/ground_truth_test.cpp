@@ -120,5 +120,15 @@ TEST(GroundTruth, ReadsTheOpenSubspaceBenchmarkFiles) {
   EXPECT_GT(files, 0u);
 }
 
+TEST(GroundTruth, ReadsTheShippedQuickstartTruth) {
+  const fs::path path = fs::path(SUBSCALE_SOURCE_DIR) / "datasets" / "quickstart.true";
+  if (!fs::exists(path)) GTEST_SKIP() << "no " << path;
+  const GroundTruth truth = read_ground_truth(path);
+  EXPECT_EQ(truth.file, "quickstart.h5");
+  EXPECT_FALSE(truth.clusters.empty());
+  std::istringstream again(format_ground_truth(truth));
+  EXPECT_EQ(parse_ground_truth(again, "copy").clusters, truth.clusters);
+}
+
 }  // namespace
 }  // namespace subscale::io
