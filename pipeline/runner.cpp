@@ -95,6 +95,7 @@ RunSettings read_settings(Config& config) {
       config.is_auto("partitions.count") ? 0 : static_cast<std::size_t>(config.integer("partitions.count"));
   s.core.units.host_bytes =
       config.is_auto("memory.host_bytes") ? physical_memory_bytes() / 2 : config.bytes("memory.host_bytes");
+  s.core.units.device_bytes = config.is_auto("memory.device_bytes") ? 0 : config.bytes("memory.device_bytes");
   const std::string backend = config.string("backend");
   s.core.backend = backend == "cpu" ? Backend::cpu : backend == "cuda" ? Backend::cuda : Backend::automatic;
   s.threads =

@@ -10,6 +10,7 @@
 #include "common/populated_array.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/dense_units/dense_units.hpp"
+#include "stages/dense_units/group_resolver.hpp"
 #include "stages/dense_units/signature_grouping.hpp"
 #include "stages/dense_units/unit_enumerator.hpp"
 
@@ -32,73 +33,6 @@ std::uint64_t point_id_hash(std::uint32_t* points, std::uint32_t m) {
   for (std::uint32_t t = 0; t < m; ++t) h = hash::fmix64(h ^ (points[t] + 0x632be59bd9b4e019ULL * (t + 1)));
   return h;
 }
-
-// A member of a group of equal keys, resolved to its dimension and points.
-struct ResolvedMember {
-  std::uint64_t identity;  // what must also match: S2 (128-bit), 0 (64-bit)
-  std::uint32_t dimension;
-  std::uint64_t flat;
-  std::vector<std::uint32_t> points;  // ascending
-};
-
-class GroupResolver {
- public:
-  GroupResolver(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                const DenseUnitsParams& params)
-      : plan_(plan), density_(density), keys_(keys), params_(params), subset_(plan.min_points() - 1) {}
-
-  // Splits the group into true units (by S2 or by point ids) and adds those found in >= 2
-  // dimensions to `out`.
-  void resolve(const std::vector<UnitRecord>& group, MaximalUnits& out) {
-    members_.resize(group.size());
-    for (std::size_t g = 0; g < group.size(); ++g) resolve_member(group[g].flat, members_[g]);
-    const bool by_points = params_.mode == TableMode::exact;
-    std::sort(members_.begin(), members_.end(), [by_points](const ResolvedMember& a, const ResolvedMember& b) {
-      if (by_points && a.points != b.points) return a.points < b.points;
-      if (a.identity != b.identity) return a.identity < b.identity;
-      return a.dimension != b.dimension ? a.dimension < b.dimension : a.flat < b.flat;
-    });
-    for (std::size_t a = 0; a < members_.size();) {
-      std::size_t b = a + 1;
-      while (b < members_.size() && members_[b].identity == members_[a].identity &&
-             (!by_points || members_[b].points == members_[a].points))
-        ++b;
-      dimensions_.clear();
-      for (std::size_t i = a; i < b; ++i)
-        if (dimensions_.empty() || dimensions_.back() != members_[i].dimension)
-          dimensions_.push_back(members_[i].dimension);
-      // In 64-bit mode a false match could join different point sets; the points of the first
-      // member (smallest dimension, then flat index) are kept, so the result stays deterministic.
-      if (dimensions_.size() >= 2) out.add(members_[a].points, dimensions_);
-      a = b;
-    }
-  }
-
- private:
-  void resolve_member(std::uint64_t flat, ResolvedMember& member) {
-    const UnitLocation location = plan_.locate(flat);
-    const auto& dimension = density_.dimensions[location.dimension];
-    const std::uint32_t k = plan_.min_points() - 1;
-    const std::uint32_t following = dimension.window_end[location.position] - location.position - 1;
-    combinadic::unrank(plan_.binomials(), location.rank, following, k, subset_.data());
-    member.points.resize(k + 1);
-    unit_points(dimension, location.position, subset_.data(), k, member.points.data());
-    std::sort(member.points.begin(), member.points.end());
-    member.dimension = location.dimension;
-    member.flat = flat;
-    member.identity = 0;
-    if (params_.mode == TableMode::signature && params_.signature_bits == 128)
-      for (auto p : member.points) member.identity += keys_.secondary[p];
-  }
-
-  const UnitPlan& plan_;
-  const Density1dResult& density_;
-  const SignatureKeys& keys_;
-  const DenseUnitsParams& params_;
-  std::vector<std::uint32_t> subset_;
-  std::vector<ResolvedMember> members_;
-  std::vector<std::uint32_t> dimensions_;
-};
 
 // One partition's records, scattered into buckets by the top bits of the mixed key: bucket b is
 // records[bucket_begin[b] .. bucket_begin[b + 1]). The layout depends only on the data (chunks are

@@ -1,0 +1,23 @@
+#pragma once
+// The flat arrays behind enumeration::UnitSpaceView, built on the host from the plan, the 1-D
+// orders and the keys; the GPU backend copies them to the device as they are.
+#include <cstdint>
+#include <vector>
+
+#include "gpu/enumeration/unit_walker.hpp"
+#include "stages/dense_units/signature_keys.hpp"
+#include "stages/dense_units/unit_plan.hpp"
+
+namespace subscale {
+
+struct UnitSpaceArrays {
+  std::vector<std::uint64_t> window_start;
+  std::vector<std::uint32_t> window_end;
+  std::vector<std::uint64_t> sorted_keys;
+
+  UnitSpaceArrays(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys);
+  // A view over these host arrays (the GPU backend makes one over its device copies).
+  enumeration::UnitSpaceView view(const UnitPlan& plan) const;
+};
+
+}  // namespace subscale

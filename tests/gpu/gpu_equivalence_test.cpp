@@ -1,0 +1,115 @@
+// The GPU backend writes the same subspaces as the CPU backend, bit for bit, under every
+// partitioning, scheme and signature width; a partition that overflows the device table is
+// split and redone. Skips where no CUDA device is usable.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "gpu/device_info.hpp"
+#include "pipeline/core_pipeline.hpp"
+#include "stages/load/load.hpp"
+#include "stages/load/normalize.hpp"
+#include "stages/subspaces/subspaces.hpp"
+#include "tests/core/core_test_data.hpp"
+
+namespace subscale {
+namespace {
+
+using pipeline::Backend;
+using pipeline::CoreParams;
+
+#define SKIP_WITHOUT_GPU()                                                      \
+  do {                                                                          \
+    const auto device = gpu::query_device();                                    \
+    if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason; \
+  } while (0)
+
+std::string subspaces_with(const Matrix& values, CoreParams params, Backend backend) {
+  params.backend = backend;
+  return subspaces_text(pipeline::run_core(values, params).subspaces);
+}
+
+CoreParams params_for(double eps, std::uint32_t m) {
+  CoreParams params;
+  params.epsilon = eps;
+  params.min_points = m;
+  params.units.seed = 7;
+  return params;
+}
+
+TEST(GpuEquivalence, GeneratedDataWithTiesUnderEveryVariant) {
+  SKIP_WITHOUT_GPU();
+  struct Variant {
+    std::uint32_t bits;
+    KeyScheme keys;
+    PartitionScheme scheme;
+    std::size_t partitions;
+  };
+  const std::vector<Variant> variants = {
+      {128, KeyScheme::uniform, PartitionScheme::adaptive, 0},  {128, KeyScheme::uniform, PartitionScheme::adaptive, 7},
+      {128, KeyScheme::uniform, PartitionScheme::equal, 5},     {64, KeyScheme::uniform, PartitionScheme::adaptive, 3},
+      {128, KeyScheme::subscale, PartitionScheme::adaptive, 6}, {128, KeyScheme::subscale, PartitionScheme::equal, 4}};
+  for (std::uint64_t seed : {5u, 6u}) {
+    const Matrix values = testing::tied_data(400, 8, seed, 150);
+    for (std::uint32_t m : {3u, 4u, 5u}) {
+      for (double eps : {0.02, 0.03}) {
+        for (const auto& v : variants) {
+          CoreParams params = params_for(eps, m);
+          params.units.signature_bits = v.bits;
+          params.units.keys = v.keys;
+          params.units.scheme = v.scheme;
+          params.units.partitions = v.partitions;
+          const std::string cpu = subspaces_with(values, params, Backend::cpu);
+          ASSERT_FALSE(cpu.empty());
+          EXPECT_EQ(subspaces_with(values, params, Backend::cuda), cpu)
+              << "seed=" << seed << " m=" << m << " eps=" << eps << " bits=" << v.bits << " keys=" << to_string(v.keys)
+              << " scheme=" << to_string(v.scheme) << " partitions=" << v.partitions;
+        }
+      }
+    }
+  }
+}
+
+TEST(GpuEquivalence, OverflowingPartitionIsSplitAndRedone) {
+  SKIP_WITHOUT_GPU();
+  const Matrix values = testing::tied_data(2000, 6, 9, 400);
+  CoreParams params = params_for(0.02, 4);
+  const std::string cpu = subspaces_with(values, params, Backend::cpu);
+  params.backend = Backend::cuda;
+  params.units.partitions = 1;
+  params.units.device_bytes = 72ull << 20;  // a table far smaller than the units of one partition
+  const auto result = pipeline::run_core(values, params);
+  EXPECT_GT(result.total_units, 4ull << 20) << "the test needs more units than the small table holds";
+  EXPECT_GT(result.dense_units.partition_splits, 0u);
+  EXPECT_EQ(subspaces_text(result.subspaces), cpu);
+}
+
+TEST(GpuEquivalence, OpenSubspaceFiles) {
+  SKIP_WITHOUT_GPU();
+  const char* shared = std::getenv("SUBSCALE_SHARED_DIR");
+  const std::filesystem::path folder = std::filesystem::path(shared ? shared : "") / "datasets" / "opensubspace";
+  if (!shared || !std::filesystem::exists(folder)) GTEST_SKIP() << "OpenSubspace files not found under " << folder;
+  struct Case {
+    const char* file;
+    std::uint32_t m;
+    double eps;
+  };
+  for (const Case& c : {Case{"synth_dbsizescale/S1500.arff", 3, 0.01}, Case{"synth_dbsizescale/S1500.arff", 4, 0.005},
+                        Case{"synth_dbsizescale/S1500.arff", 5, 0.01}, Case{"synth_dimscale/D05.arff", 4, 0.005},
+                        Case{"synth_noisescale/N70.arff", 4, 0.001}}) {
+    load::LoadOptions options;
+    options.path = (folder / c.file).string();
+    Dataset data = load::load_dataset(options);
+    load::normalize(data, load::Normalization::minmax);
+    for (std::size_t partitions : {std::size_t{0}, std::size_t{6}}) {
+      CoreParams params = params_for(c.eps, c.m);
+      params.units.partitions = partitions;
+      EXPECT_EQ(subspaces_with(data.values, params, Backend::cuda), subspaces_with(data.values, params, Backend::cpu))
+          << c.file << " m=" << c.m << " eps=" << c.eps << " partitions=" << partitions;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace subscale
