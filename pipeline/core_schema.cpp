@@ -12,6 +12,29 @@ ConfigSchema core_config_schema() {
        .choices = {"auto", "hdf5", "csv", "arff"}});
   key({.path = "input.dataset", .default_value = "/data", .help = "HDF5 path of the 2-D data set"});
   key({.path = "input.label_column", .help = "CSV column (name or 1-based number) or ARFF attribute holding labels"});
+  // The join section (SPEC 11, issue 7): a second table's columns attached by id after load,
+  // before normalize. Unset join.path means no join; the other keys then have no effect.
+  key({.path = "join.path",
+       .kind = ValueKind::path,
+       .help = "second table (HDF5) whose columns are attached to each input row by id; unset: no join"});
+  key({.path = "join.dataset",
+       .default_value = "/data",
+       .help = "HDF5 path of the second table's columns (1-D, or 2-D (rows, columns)), one row per id"});
+  key({.path = "join.ids",
+       .default_value = "/ids",
+       .help = "HDF5 path of the second table's ids (1-D, non-negative integers)"});
+  key({.path = "join.key",
+       .default_value = "ids",
+       .help = "the input's ids: ids (the HDF5 `ids` beside input.dataset), or a 0-based column number "
+               "(that column leaves the matrix)"});
+  key({.path = "join.unmatched",
+       .default_value = "error",
+       .help = "an input row whose id the second table lacks: error, or drop the row",
+       .choices = {"drop", "error"}});
+  key({.path = "join.backend",
+       .default_value = "auto",
+       .help = "where the join runs (auto: the GPU when there is one)",
+       .choices = {"auto", "cpu", "cuda"}});
   key({.path = "normalize",
        .default_value = "minmax",
        .help = "per-dimension scaling to [0, 1]",

@@ -4,7 +4,9 @@
 #include <tbb/task_arena.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <iomanip>
@@ -12,13 +14,17 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
+#include "io/data_validation.hpp"
 #include "io/ground_truth.hpp"
+#include "io/hdf5_file.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_schema.hpp"
 #include "pipeline/progress.hpp"
 #include "pipeline/results_writer.hpp"
 #include "pipeline/run_log.hpp"
+#include "stages/join/attach_columns.hpp"
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
 
@@ -60,9 +66,21 @@ std::uint64_t peak_resident_bytes() {
   return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
 }
 
+// The config's join section, resolved: a second table whose columns are attached to the input
+// rows by id, after load and before normalize.
+struct JoinSection {
+  std::filesystem::path path;
+  std::string dataset;
+  std::string ids;
+  std::optional<std::size_t> key_column;  // empty: the input's ids are the key
+  join::UnmatchedRows unmatched = join::UnmatchedRows::error;
+  join::Backend backend = join::Backend::cpu;
+};
+
 // What a run reads from its config, resolved (autos filled in) and checked before any work.
 struct RunSettings {
   load::LoadOptions load;
+  std::optional<JoinSection> join;
   load::Normalization normalization = load::Normalization::minmax;
   CoreParams core;
   int threads = 0;
@@ -73,12 +91,42 @@ struct RunSettings {
   bool text_outputs = true;
 };
 
+// join.key: "ids" or a 0-based column number (checked against the input's width after load).
+std::optional<std::size_t> parse_join_key(const std::string& text) {
+  if (text == "ids") return std::nullopt;
+  const bool digits = !text.empty() && text.size() <= 9 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits)
+    throw UsageError("join.key = '" + text +
+                     "': use ids (the input's ids), or the 0-based number of the input column holding the ids");
+  return static_cast<std::size_t>(std::stoul(text));
+}
+
+std::optional<JoinSection> read_join_section(const Config& config) {
+  if (!config.has("join.path")) return std::nullopt;
+  JoinSection j;
+  j.path = config.file_path("join.path");
+  j.dataset = config.string("join.dataset");
+  j.ids = config.string("join.ids");
+  if (j.dataset.empty()) throw UsageError("join.dataset is empty: give the HDF5 path of the second table's columns");
+  if (j.ids.empty()) throw UsageError("join.ids is empty: give the HDF5 path of the second table's ids");
+  j.key_column = parse_join_key(config.string("join.key"));
+  j.unmatched = join::parse_unmatched_rows(config.string("join.unmatched"));
+  const std::string backend = config.string("join.backend");
+  if (backend == "auto")
+    j.backend = gpu::cuda_backend_built() && gpu::query_device().available ? join::Backend::cuda : join::Backend::cpu;
+  else
+    j.backend = join::parse_backend(backend);
+  return j;
+}
+
 RunSettings read_settings(Config& config) {
   RunSettings s;
   s.load.path = config.file_path("input.path").string();
   s.load.format = io::parse_input_format(config.string("input.format"));
   s.load.dataset_path = config.string("input.dataset");
   if (config.has("input.label_column")) s.load.label_column = config.string("input.label_column");
+  s.join = read_join_section(config);
   s.normalization = load::parse_normalization(config.string("normalize"));
   s.core.epsilon = config.number("epsilon");
   s.core.min_points = static_cast<std::uint32_t>(config.integer("min_points"));
@@ -106,6 +154,10 @@ RunSettings read_settings(Config& config) {
                            ? s.core.min_points
                            : static_cast<std::uint32_t>(config.integer("merge.min_points"));
   if (config.has("ground_truth.path")) s.ground_truth = config.file_path("ground_truth.path");
+  if (s.join && s.join->key_column && s.ground_truth)
+    throw UsageError("join.key = " + std::to_string(*s.join->key_column) + " takes that column out of the matrix, " +
+                     "which renumbers the dimensions ground_truth.path refers to; store the ids as HDF5 `ids` " +
+                     "beside the data (join.key: ids), or run without ground_truth.path");
   s.text_outputs = config.boolean("output.text");
   return s;
 }
@@ -154,6 +206,126 @@ struct LoadedInput {
   std::optional<io::GroundTruth> truth;
 };
 
+// The second table of the join section. (pipeline/join_command.cpp reads the same layout for
+// `subscale join`, but it is part of the executable, not of this library, and does not refuse
+// NaN or Inf, which clustering must.)
+struct JoinTable {
+  std::vector<std::uint64_t> ids;
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> columns;
+};
+
+JoinTable read_join_table(const JoinSection& section) {
+  if (!std::filesystem::exists(section.path))
+    throw InputError(section.path.string() + ": file not found (join.path); give the HDF5 table to attach, or " +
+                     "remove join.path to run without a join");
+  const io::Hdf5File file(section.path.string(), io::Hdf5File::Mode::read);
+  auto info_of = [&](const std::string& dataset, const std::string& key) {
+    if (!file.exists(dataset))
+      throw InputError(file.path() + ": no dataset '" + dataset + "' (" + key + "); set " + key +
+                       " to the HDF5 path that holds it");
+    return file.info(dataset);
+  };
+  JoinTable table;
+  const io::DatasetInfo ids = info_of(section.ids, "join.ids");
+  const std::string ids_where = file.path() + ":" + section.ids;
+  if (ids.shape.size() != 1)
+    throw InputError(ids_where + ": the ids must be a 1-D dataset, it has " + std::to_string(ids.shape.size()) +
+                     " dimensions");
+  if (ids.element_class == io::ElementClass::unsigned_integer) {
+    table.ids = file.read<std::uint64_t>(section.ids).data;
+  } else if (ids.element_class == io::ElementClass::signed_integer) {
+    const auto values = file.read<std::int64_t>(section.ids).data;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (values[i] < 0)
+        throw InputError(ids_where + ", row " + std::to_string(i + 1) + " (index " + std::to_string(i) + "): id " +
+                         std::to_string(values[i]) + " is negative; ids are non-negative, like the input's");
+    table.ids.assign(values.begin(), values.end());
+  } else {
+    throw InputError(ids_where + ": the ids must be integers (floating-point ids do not compare exactly)");
+  }
+
+  const io::DatasetInfo data = info_of(section.dataset, "join.dataset");
+  const std::string data_where = file.path() + ":" + section.dataset;
+  if (data.shape.empty() || data.shape.size() > 2 || data.element_class == io::ElementClass::other)
+    throw InputError(data_where + ": the columns to attach must be a numeric 1-D or 2-D (rows, columns) dataset");
+  if (data.shape[0] != table.ids.size())
+    throw InputError(data_where + ": " + std::to_string(data.shape[0]) + " rows, but " + section.ids + " has " +
+                     std::to_string(table.ids.size()) + " ids; the table needs one id per row");
+  const std::size_t columns = data.shape.size() == 2 ? static_cast<std::size_t>(data.shape[1]) : 1;
+  if (columns == 0) throw InputError(data_where + ": no columns to attach");
+  const auto values = file.read<double>(section.dataset).data;  // row-major
+  table.columns.assign(columns, std::vector<double>(table.ids.size()));
+  for (std::size_t i = 0; i < table.ids.size(); ++i)
+    for (std::size_t c = 0; c < columns; ++c) {
+      const double value = values[i * columns + c];
+      io::check_finite(value, file.path(), {io::CellLocation::RowKind::row, i + 1, c + 1, {}, section.dataset});
+      table.columns[c][i] = value;
+    }
+  const std::string stem = section.path.stem().string();
+  for (std::size_t c = 0; c < columns; ++c) table.names.push_back(stem + "." + std::to_string(c));
+  return table;
+}
+
+// join.key = a column: that column's values become the rows' ids and the column leaves the matrix
+// (an id is a label, not a feature to cluster on).
+void take_key_column(Dataset& data, std::size_t column) {
+  const std::size_t d = data.dimensions();
+  if (column >= d)
+    throw UsageError("join.key = " + std::to_string(column) + ", but " + data.source + " has " + std::to_string(d) +
+                     " columns (0-based: 0.." + std::to_string(d - 1) + ")");
+  constexpr double max_exact = 9007199254740992.0;  // 2^53: larger doubles skip integers
+  std::vector<std::uint64_t> ids(data.points());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const double v = data.values(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(column));
+    if (!(v >= 0 && v <= max_exact && v == std::floor(v))) {
+      std::ostringstream value;
+      value << std::setprecision(17) << v;
+      throw InputError(data.source + ", data row " + std::to_string(i + 1) + ", column " + std::to_string(column + 1) +
+                       " (join.key = " + std::to_string(column) + "): id " + value.str() +
+                       " is not a whole number in 0..2^53; point join.key at the column that holds the ids");
+    }
+    ids[i] = static_cast<std::uint64_t>(v);
+  }
+  const auto n = data.values.rows();
+  const auto k = static_cast<Eigen::Index>(column);
+  const auto after = static_cast<Eigen::Index>(d - 1 - column);
+  Matrix rest(n, static_cast<Eigen::Index>(d - 1));
+  rest.leftCols(k) = data.values.leftCols(k);
+  rest.rightCols(after) = data.values.rightCols(after);
+  data.values = std::move(rest);
+  if (data.column_names.size() == d) data.column_names.erase(data.column_names.begin() + k);
+  data.ids = std::move(ids);
+}
+
+// The join section on the loaded input; returns the log line. Throws before any output exists.
+std::string apply_join(const RunSettings& settings, Dataset& data) {
+  const JoinSection& section = *settings.join;
+  if (data.source.empty()) data.source = settings.load.path;
+  const JoinTable table = read_join_table(section);
+  if (section.key_column) {
+    take_key_column(data, *section.key_column);
+  } else if (data.ids.size() != data.points()) {
+    throw InputError(data.source + " has no ids (HDF5 input keeps them in `ids` beside input.dataset; CSV and " +
+                     "ARFF inputs have none); set join.key to the 0-based number of the column holding the ids");
+  }
+  const std::size_t before = data.points();
+  join::JoinOptions options;
+  options.backend = section.backend;
+  join::attach_columns(data, table.ids, table.names, table.columns, section.unmatched, options);
+  const std::size_t kept = data.points();
+  if (kept == 0)
+    throw InputError("join: none of the " + std::to_string(before) + " rows of " + data.source + " has its id in " +
+                     section.path.string() + ":" + section.ids + "; check join.key and join.ids");
+  if (kept < before && settings.ground_truth)
+    throw UsageError("join.unmatched = drop dropped " + std::to_string(before - kept) + " of " +
+                     std::to_string(before) + " rows, but ground_truth.path is set: its point ids are rows of " +
+                     "the input as loaded, which no longer line up; complete " + section.path.string() +
+                     " so that every row matches, or run without ground_truth.path");
+  return "join        attached " + std::to_string(table.columns.size()) + " columns from " + section.path.string() +
+         ", " + std::to_string(kept) + " rows matched, " + std::to_string(before - kept) + " dropped";
+}
+
 // Reads and checks everything the run needs before anything is written.
 LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& report) {
   LoadedInput input;
@@ -162,6 +334,12 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
   report.stage_seconds.emplace_back("load", seconds_since(start));
   log.line("load        " + std::to_string(input.data.points()) + " points x " +
            std::to_string(input.data.dimensions()) + " dimensions from " + settings.load.path);
+  if (settings.join) {
+    start = Clock::now();
+    const std::string line = apply_join(settings, input.data);
+    report.stage_seconds.emplace_back("join", seconds_since(start));
+    log.line(line);
+  }
   start = Clock::now();
   load::normalize(input.data, settings.normalization);
   report.stage_seconds.emplace_back("normalize", seconds_since(start));
