@@ -30,9 +30,10 @@ struct DenseUnitsParams {
   KeyScheme keys = KeyScheme::uniform;
   std::uint64_t seed = 0;
   PartitionScheme scheme = PartitionScheme::adaptive;
-  std::size_t partitions = 0;      // 0: as many as the memory budget needs
-  std::uint64_t host_bytes = 0;    // memory budget for one partition's table
-  std::uint64_t device_bytes = 0;  // GPU: budget for table and buffers (0: most of the free memory)
+  std::size_t partitions = 0;            // 0: as many as the memory budget needs
+  std::uint64_t host_bytes = 0;          // memory budget for one partition's table
+  std::uint64_t device_bytes = 0;        // GPU: budget for table and buffers (0: most of the free memory)
+  std::uint64_t device_table_slots = 0;  // GPU: cap on the table's slots (0: as the budget allows)
 };
 
 struct PartitionFill {
@@ -50,6 +51,7 @@ struct DenseUnitsResult {
   std::uint64_t table_bytes = 0;           // peak bytes of the largest partition's table
   std::uint32_t partition_splits = 0;      // GPU: partitions that overflowed and were split and redone
   std::uint32_t duplicate_retries = 0;     // GPU: passes redone with a larger duplicate list
+  std::vector<std::pair<std::string, double>> phase_seconds;  // where the stage's time went
 };
 
 // Bytes one unit occupies in the host signature table (for planning partitions).

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "common/error.hpp"
+#include "common/phase_timer.hpp"
 #include "common/populated_array.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/dense_units/dense_units.hpp"
@@ -214,13 +215,17 @@ DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult
   const std::uint32_t bucket_bits = bucket_bits_for(plan.total_units() / partitions.count() + 1);
   PartitionFiller filler(plan, density, keys, params, partitions, bucket_bits);
   PartitionTable table;
+  PhaseTimer timer(result.phase_seconds);
   for (std::size_t p = 0; p < partitions.count(); ++p) {
+    timer.start("fill");
     const std::uint64_t kept = filler.fill(p, table, progress);
+    timer.start("group");
     result.partitions.push_back({partitions.lower[p], kept});
     result.enumerated_units += plan.total_units();
     result.table_bytes = std::max(result.table_bytes, kept * sizeof(UnitRecord));
     result.units.append(group_partition(plan, density, keys, params, table));
   }
+  timer.stop();
   result.distinct_multi_units = result.units.size();
   if (params.mode == TableMode::signature)
     result.false_match_probability =

@@ -3,21 +3,22 @@
 // them into an open-addressing table in device memory: 16-byte slots (mixed key, flat index),
 // claimed with atomicCAS. A unit whose key is already there is appended to a duplicate list
 // instead. The duplicates are sorted by slot with CUB, joined with their slot's first unit, and
-// the groups resolved on the host by the same GroupResolver as the CPU backend, so both give
-// the same units. A partition whose table fills up is split in two and redone; a full duplicate
-// list is enlarged and the pass redone: never a crash.
+// the groups resolved on the device by the same rules as the CPU's GroupResolver (split by the
+// second signature, keep the points of the smallest dimension), so both give the same units. A partition whose table
+// fills up is split in two and redone; a full duplicate list is enlarged and the pass redone: never a crash.
 #include <algorithm>
 #include <cstdio>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <deque>
 
+#include "common/phase_timer.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/enumeration/unit_walker.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/dense_units/dense_units_gpu.hpp"
-#include "stages/dense_units/group_resolver.hpp"
 #include "stages/dense_units/unit_space.hpp"
 
 namespace subscale {
@@ -100,11 +101,142 @@ __global__ void insert_partition(enumeration::UnitSpaceView space, std::uint64_t
   if (kept) atomicAdd(&status->kept, kept);
 }
 
-// For each sorted duplicate, the flat index of the first unit that claimed its slot.
-__global__ void gather_first_units(const unsigned long long* sorted_slots, std::uint64_t count, const Slot* slots,
-                                   std::uint64_t capacity, unsigned long long* firsts) {
+// ---- Resolution of duplicate groups on the device -------------------------------------------
+// After the sort, duplicates of one slot are contiguous. Members are laid out group by group,
+// each group's first unit (the one that claimed the slot) in front of its duplicates.
+
+__global__ void mark_group_starts(const unsigned long long* sorted_slots, std::uint64_t count, unsigned int* starts) {
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-  if (i < count) firsts[i] = sorted_slots[i] < capacity ? slots[sorted_slots[i]].flat : kEmptyKey;
+  if (i < count) starts[i] = (i == 0 || sorted_slots[i] != sorted_slots[i - 1]) ? 1u : 0u;
+}
+
+// group_ids is the inclusive scan of the start flags: group g = group_ids[i] - 1.
+__global__ void place_members(const unsigned long long* sorted_slots, const unsigned long long* sorted_flats,
+                              const unsigned int* group_ids, std::uint64_t count, const Slot* slots,
+                              std::uint64_t capacity, unsigned long long* member_flat, std::uint64_t* group_start) {
+  const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  const std::uint64_t g = group_ids[i] - 1;
+  member_flat[i + g + 1] = sorted_flats[i];
+  if (i == 0 || sorted_slots[i] != sorted_slots[i - 1]) {
+    group_start[g] = i + g;
+    // The empty-key list has no first unit: its place holds a marker the resolver skips.
+    member_flat[i + g] = sorted_slots[i] < capacity ? slots[sorted_slots[i]].flat : kEmptyKey;
+  }
+  if (i + 1 == count) group_start[g + 1] = count + g + 1;
+}
+
+struct ResolveView {
+  enumeration::UnitSpaceView space;
+  const std::uint32_t* order;           // windows: point id at position i of dimension j
+  const std::uint64_t* secondary_keys;  // points: K2
+  bool second_signature;                // 128-bit mode: split groups by S2
+};
+
+constexpr std::uint32_t kNoDimension = ~0u;
+
+// One thread per member: locate, unrank, points (ascending), dimension, identity (S2 or 0).
+__global__ void resolve_members(ResolveView view, const unsigned long long* member_flat, std::uint64_t members,
+                                std::uint32_t* member_points, std::uint32_t* member_dim,
+                                unsigned long long* member_identity) {
+  const std::uint64_t x = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (x >= members) return;
+  const std::uint32_t k = view.space.k, m = k + 1;
+  const unsigned long long flat = member_flat[x];
+  if (flat == kEmptyKey) {
+    member_dim[x] = kNoDimension;
+    member_identity[x] = 0;
+    return;
+  }
+  const std::uint64_t w = enumeration::window_of(view.space, flat);
+  const std::uint32_t i = static_cast<std::uint32_t>(w % view.space.points);
+  const std::uint32_t following = view.space.window_end[w] - i - 1;
+  std::uint32_t c[enumeration::kMaxWalkerK];
+  combinadic::unrank(view.space.binomials, flat - view.space.window_start[w], following, k, c);
+  std::uint32_t points[enumeration::kMaxWalkerK + 1];
+  points[0] = view.order[w];
+  for (std::uint32_t t = 0; t < k; ++t) points[t + 1] = view.order[w + 1 + c[t]];
+  for (std::uint32_t a = 1; a < m; ++a)  // insertion sort: m <= 16
+    for (std::uint32_t b = a; b > 0 && points[b - 1] > points[b]; --b) {
+      const std::uint32_t t = points[b];
+      points[b] = points[b - 1];
+      points[b - 1] = t;
+    }
+  unsigned long long identity = 0;
+  for (std::uint32_t t = 0; t < m; ++t) {
+    member_points[x * m + t] = points[t];
+    if (view.second_signature) identity += view.secondary_keys[points[t]];
+  }
+  member_dim[x] = static_cast<std::uint32_t>(w / view.space.points);
+  member_identity[x] = identity;
+}
+
+struct UnitOutput {
+  std::uint32_t* points;         // units * m
+  std::uint32_t* dim_start;      // units: where the unit's dimensions begin in dims
+  std::uint32_t* dim_count;      // units
+  std::uint32_t* dims;           // all units' dimensions, ascending per unit
+  unsigned long long* counters;  // [0]: units, [1]: dims
+};
+
+// One thread per group: order the members by (identity, dimension, flat) with an insertion sort
+// of their indices (groups are small), then every run of equal identity found in >= 2 distinct
+// dimensions is a unit: the first member's points (smallest dimension, then flat, as the CPU
+// resolver keeps) and the run's distinct dimensions.
+__global__ void split_groups(const std::uint64_t* group_start, std::uint64_t groups, std::uint32_t m,
+                             const unsigned long long* member_flat, const std::uint32_t* member_points,
+                             const std::uint32_t* member_dim, const unsigned long long* member_identity,
+                             std::uint32_t* order_scratch, UnitOutput out) {
+  const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (g >= groups) return;
+  const std::uint64_t begin = group_start[g], end = group_start[g + 1];
+  std::uint32_t* index = order_scratch + begin;
+  std::uint64_t size = 0;
+  for (std::uint64_t x = begin; x < end; ++x)
+    if (member_dim[x] != kNoDimension) index[size++] = static_cast<std::uint32_t>(x);
+  auto before = [&](std::uint32_t a, std::uint32_t b) {
+    if (member_identity[a] != member_identity[b]) return member_identity[a] < member_identity[b];
+    if (member_dim[a] != member_dim[b]) return member_dim[a] < member_dim[b];
+    return member_flat[a] < member_flat[b];
+  };
+  for (std::uint64_t a = 1; a < size; ++a)
+    for (std::uint64_t b = a; b > 0 && before(index[b], index[b - 1]); --b) {
+      const std::uint32_t t = index[b];
+      index[b] = index[b - 1];
+      index[b - 1] = t;
+    }
+  for (std::uint64_t a = 0; a < size;) {
+    std::uint64_t b = a + 1;
+    std::uint32_t distinct = 1;
+    for (; b < size && member_identity[index[b]] == member_identity[index[a]]; ++b)
+      if (member_dim[index[b]] != member_dim[index[b - 1]]) ++distinct;
+    if (distinct >= 2) {
+      const unsigned long long unit = atomicAdd(&out.counters[0], 1ull);
+      const unsigned long long at = atomicAdd(&out.counters[1], static_cast<unsigned long long>(distinct));
+      for (std::uint32_t t = 0; t < m; ++t)
+        out.points[unit * m + t] = member_points[static_cast<std::uint64_t>(index[a]) * m + t];
+      out.dim_start[unit] = static_cast<std::uint32_t>(at);
+      out.dim_count[unit] = distinct;
+      std::uint32_t written = 0;
+      for (std::uint64_t x = a; x < b; ++x)
+        if (x == a || member_dim[index[x]] != member_dim[index[x - 1]]) out.dims[at + written++] = member_dim[index[x]];
+    }
+    a = b;
+  }
+}
+
+__global__ void widen(const std::uint32_t* in, std::uint64_t count, unsigned long long* out) {
+  const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < count) out[i] = in[i];
+}
+
+// Copies each unit's dimensions from where split_groups reserved them to unit order.
+__global__ void order_unit_dims(const std::uint32_t* dim_start, const std::uint32_t* dim_count,
+                                const unsigned long long* unit_offset, std::uint64_t units, const std::uint32_t* dims,
+                                std::uint32_t* ordered) {
+  const std::uint64_t u = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (u >= units) return;
+  for (std::uint32_t t = 0; t < dim_count[u]; ++t) ordered[unit_offset[u] + t] = dims[dim_start[u] + t];
 }
 
 std::uint32_t bits_for(std::uint64_t value) {
@@ -169,30 +301,86 @@ class DeviceTable {
     return status_.to_host(1)[0];
   }
 
-  // The duplicates of the last pass, grouped by slot, with each slot's first unit in front.
-  void collect_groups(std::uint64_t count, std::vector<UnitRecord>& records, std::vector<std::uint64_t>& group_begin) {
-    records.clear();
-    group_begin.clear();
+  // Resolves the duplicates of the last pass on the device and appends the units found in two
+  // or more dimensions to `units`.
+  void resolve_duplicates(std::uint64_t count, const ResolveView& view, MaximalUnits& units, PhaseTimer& timer) {
     if (count == 0) return;
+    timer.start("resolve: sort");
+    const std::uint32_t m = view.space.k + 1;
     std::size_t temp_bytes = sort_temp_.size();
     SUBSCALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.get(), temp_bytes, dup_slots_.get(),
                                                         sorted_slots_.get(), dup_flats_.get(), sorted_flats_.get(),
                                                         count, 0, static_cast<int>(bits_for(capacity_))));
-    // The unsorted slot buffer is free now: reuse it for the first units.
-    gather_first_units<<<static_cast<unsigned>((count + 255) / 256), 256>>>(sorted_slots_.get(), count, slots_.get(),
-                                                                            capacity_, dup_slots_.get());
-    SUBSCALE_CUDA_CHECK_LAUNCH(gather_first_units);
-    const auto slots = sorted_slots_.to_host(count);
-    const auto flats = sorted_flats_.to_host(count);
-    const auto firsts = dup_slots_.to_host(count);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      if (i == 0 || slots[i] != slots[i - 1]) {
-        group_begin.push_back(records.size());
-        if (firsts[i] != kEmptyKey) records.push_back({slots[i], firsts[i]});
-      }
-      records.push_back({slots[i], flats[i]});
-    }
-    group_begin.push_back(records.size());
+    const unsigned blocks = static_cast<unsigned>((count + 255) / 256);
+    timer.start("resolve: kernels");
+    DeviceBuffer<unsigned int> starts(count), group_ids(count);
+    mark_group_starts<<<blocks, 256>>>(sorted_slots_.get(), count, starts.get());
+    SUBSCALE_CUDA_CHECK_LAUNCH(mark_group_starts);
+    std::size_t scan_bytes = 0;
+    SUBSCALE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, starts.get(), group_ids.get(), count));
+    DeviceBuffer<unsigned char> scan_temp(scan_bytes);
+    SUBSCALE_CUDA_CHECK(
+        cub::DeviceScan::InclusiveSum(scan_temp.get(), scan_bytes, starts.get(), group_ids.get(), count));
+    unsigned int last_group = 0;
+    SUBSCALE_CUDA_CHECK(
+        cudaMemcpy(&last_group, group_ids.get() + count - 1, sizeof last_group, cudaMemcpyDeviceToHost));
+    const std::uint64_t groups = last_group, members = count + groups;
+    if (members >= (std::uint64_t{1} << 32))
+      throw ResourceError("a partition holds " + std::to_string(members) +
+                          " duplicate units, more than the GPU resolver indexes; set partitions.count higher");
+    DeviceBuffer<unsigned long long> member_flat(members), member_identity(members);
+    DeviceBuffer<std::uint64_t> group_start(groups + 1);
+    place_members<<<blocks, 256>>>(sorted_slots_.get(), sorted_flats_.get(), group_ids.get(), count, slots_.get(),
+                                   capacity_, member_flat.get(), group_start.get());
+    SUBSCALE_CUDA_CHECK_LAUNCH(place_members);
+    DeviceBuffer<std::uint32_t> member_points(members * m), member_dim(members), scratch(members);
+    resolve_members<<<static_cast<unsigned>((members + 255) / 256), 256>>>(
+        view, member_flat.get(), members, member_points.get(), member_dim.get(), member_identity.get());
+    SUBSCALE_CUDA_CHECK_LAUNCH(resolve_members);
+    // At most one unit per two members, and at most one dimension per member.
+    const std::uint64_t max_units = members / 2 + 1;
+    DeviceBuffer<std::uint32_t> out_points(max_units * m), out_dim_start(max_units), out_dim_count(max_units),
+        out_dims(members);
+    DeviceBuffer<unsigned long long> counters(2);
+    SUBSCALE_CUDA_CHECK(cudaMemset(counters.get(), 0, 2 * sizeof(unsigned long long)));
+    split_groups<<<static_cast<unsigned>((groups + 127) / 128), 128>>>(
+        group_start.get(), groups, m, member_flat.get(), member_points.get(), member_dim.get(), member_identity.get(),
+        scratch.get(),
+        UnitOutput{out_points.get(), out_dim_start.get(), out_dim_count.get(), out_dims.get(), counters.get()});
+    SUBSCALE_CUDA_CHECK_LAUNCH(split_groups);
+    const auto totals = counters.to_host(2);
+    const std::uint64_t found = totals[0];
+    if (found == 0) return;
+    // Dimensions into unit order on the device, so the host appends three flat arrays.
+    DeviceBuffer<unsigned long long> dim_count64(found), unit_offset(found);
+    widen<<<static_cast<unsigned>((found + 255) / 256), 256>>>(out_dim_count.get(), found, dim_count64.get());
+    SUBSCALE_CUDA_CHECK_LAUNCH(widen);
+    std::size_t offset_bytes = 0;
+    SUBSCALE_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(nullptr, offset_bytes, dim_count64.get(), unit_offset.get(), found));
+    DeviceBuffer<unsigned char> offset_temp(offset_bytes);
+    SUBSCALE_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(offset_temp.get(), offset_bytes, dim_count64.get(), unit_offset.get(), found));
+    // The dims buffer is free once reordered: reuse member_dim's storage (members >= dims).
+    order_unit_dims<<<static_cast<unsigned>((found + 255) / 256), 256>>>(
+        out_dim_start.get(), out_dim_count.get(), unit_offset.get(), found, out_dims.get(), member_dim.get());
+    SUBSCALE_CUDA_CHECK_LAUNCH(order_unit_dims);
+    SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+    timer.start("resolve: copy to host");
+    const std::size_t points_before = units.points.size(), dims_before = units.dimensions.size(),
+                      begins_before = units.dimension_begin.size();
+    units.points.resize(points_before + found * m);
+    units.dimensions.resize(dims_before + totals[1]);
+    units.dimension_begin.resize(begins_before + found);
+    SUBSCALE_CUDA_CHECK(cudaMemcpy(units.points.data() + points_before, out_points.get(),
+                                   found * m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    SUBSCALE_CUDA_CHECK(cudaMemcpy(units.dimensions.data() + dims_before, member_dim.get(),
+                                   totals[1] * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    // dimension_begin[u + 1] = base + offset[u] + count[u]: the next unit's offset, or the total.
+    SUBSCALE_CUDA_CHECK(cudaMemcpy(units.dimension_begin.data() + begins_before, unit_offset.get() + 1,
+                                   (found - 1) * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    units.dimension_begin.back() = totals[1];
+    for (std::size_t u = begins_before; u < units.dimension_begin.size(); ++u) units.dimension_begin[u] += dims_before;
   }
 
  private:
@@ -233,6 +421,9 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
     throw UsageError("the GPU backend handles min_points up to " + std::to_string(enumeration::kMaxWalkerK + 1) +
                      "; use backend: cpu for larger values");
 
+  DenseUnitsResult result;
+  PhaseTimer timer(result.phase_seconds);
+  timer.start("setup");
   const UnitSpaceArrays arrays(plan, density, keys);
   const std::uint64_t total = plan.total_units();
   const std::uint64_t space_bytes = arrays.window_start.size() * 8 + arrays.sorted_keys.size() * 8 +
@@ -245,7 +436,8 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
   // per 4 table slots to start with, enlarged when a pass needs more.
   const std::uint64_t table_budget = budget - space_bytes;
   const std::uint64_t wanted = std::max<std::uint64_t>(1 << 20, static_cast<std::uint64_t>(total / kMaxLoad) + 1);
-  const std::uint64_t capacity = std::min<std::uint64_t>(wanted, table_budget / (16 + 40 / 4));
+  std::uint64_t capacity = std::min<std::uint64_t>(wanted, table_budget / (16 + 40 / 4));
+  if (params.device_table_slots > 0) capacity = std::min(capacity, params.device_table_slots);
   const std::uint64_t dup_capacity = std::max<std::uint64_t>(1 << 16, capacity / 4);
 
   DenseUnitsParams planned = params;
@@ -257,14 +449,20 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
 
   DeviceUnitSpace space(plan, arrays);
   DeviceTable table(capacity, dup_capacity);
-  DenseUnitsResult result;
   result.scheme = partitions.scheme;
   result.units.min_points = plan.min_points();
   std::deque<SignatureRange> work = ranges_of(partitions);
-  std::vector<UnitRecord> records;
-  std::vector<std::uint64_t> group_begin;
+  // What the resolver reads besides the walker's arrays: the 1-D orders and the second keys.
+  std::vector<std::uint32_t> orders(std::size_t{plan.points()} * plan.dimensions());
+  for (std::uint32_t j = 0; j < plan.dimensions(); ++j)
+    std::copy(density.dimensions[j].order.begin(), density.dimensions[j].order.end(),
+              orders.begin() + std::size_t{j} * plan.points());
+  const auto device_orders = DeviceBuffer<std::uint32_t>::from_host(orders);
+  const auto device_secondary = DeviceBuffer<std::uint64_t>::from_host(keys.secondary);
+  const ResolveView resolve_view{space.view, device_orders.get(), device_secondary.get(), params.signature_bits == 128};
   while (!work.empty()) {
     const SignatureRange range = work.front();
+    timer.start("insert");
     const InsertStatus status = table.insert(space.view, total, range);
     result.enumerated_units += total;
     if (status.table_full) {
@@ -285,12 +483,12 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
       continue;
     }
     work.pop_front();
-    table.collect_groups(status.duplicates, records, group_begin);
-    result.units.append(resolve_groups(plan, density, keys, params, records, group_begin));
+    table.resolve_duplicates(status.duplicates, resolve_view, result.units, timer);
     result.partitions.push_back({range.lower, status.kept});
     result.table_bytes = std::max<std::uint64_t>(result.table_bytes, capacity * sizeof(Slot));
     if (progress) progress(total / std::max<std::size_t>(1, partitions.count()));
   }
+  timer.stop();
   result.distinct_multi_units = result.units.size();
   result.false_match_probability =
       false_match_probability(total, params.signature_bits, keys.scheme, plan.min_points());

@@ -30,17 +30,19 @@ class GroupResolver {
   // Splits the group into true units (by S2 or by point ids) and adds those found in >= 2
   // dimensions to `out`.
   void resolve(const std::vector<UnitRecord>& group, MaximalUnits& out) {
-    members_.resize(group.size());
+    // members_ only grows, so the members' point vectors keep their capacity between groups.
+    if (members_.size() < group.size()) members_.resize(group.size());
+    const auto members_end = members_.begin() + static_cast<std::ptrdiff_t>(group.size());
     for (std::size_t g = 0; g < group.size(); ++g) resolve_member(group[g].flat, members_[g]);
     const bool by_points = params_.mode == TableMode::exact;
-    std::sort(members_.begin(), members_.end(), [by_points](const ResolvedMember& a, const ResolvedMember& b) {
+    std::sort(members_.begin(), members_end, [by_points](const ResolvedMember& a, const ResolvedMember& b) {
       if (by_points && a.points != b.points) return a.points < b.points;
       if (a.identity != b.identity) return a.identity < b.identity;
       return a.dimension != b.dimension ? a.dimension < b.dimension : a.flat < b.flat;
     });
-    for (std::size_t a = 0; a < members_.size();) {
+    for (std::size_t a = 0; a < group.size();) {
       std::size_t b = a + 1;
-      while (b < members_.size() && members_[b].identity == members_[a].identity &&
+      while (b < group.size() && members_[b].identity == members_[a].identity &&
              (!by_points || members_[b].points == members_[a].points))
         ++b;
       dimensions_.clear();

@@ -29,7 +29,11 @@ struct MaximalUnits {
     dimension_begin.push_back(dimensions.size());
   }
   void append(const MaximalUnits& other) {
-    for (std::size_t u = 0; u < other.size(); ++u) add(other.unit_points(u), other.unit_dimensions(u));
+    points.insert(points.end(), other.points.begin(), other.points.end());
+    const std::uint64_t base = dimensions.size();
+    dimensions.insert(dimensions.end(), other.dimensions.begin(), other.dimensions.end());
+    for (std::size_t u = 1; u < other.dimension_begin.size(); ++u)
+      dimension_begin.push_back(base + other.dimension_begin[u]);
   }
 };
 

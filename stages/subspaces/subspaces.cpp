@@ -1,5 +1,7 @@
 #include "stages/subspaces/subspaces.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -19,33 +21,105 @@ bool subspace_order(std::span<const std::uint32_t> a, std::span<const std::uint3
 
 }  // namespace
 
+namespace {
+
+struct DimsHash {
+  std::size_t operator()(std::span<const std::uint32_t> dims) const noexcept {
+    std::uint64_t h = dims.size();
+    for (auto d : dims) h = hash::fmix64(h ^ d);
+    return static_cast<std::size_t>(h);
+  }
+};
+struct DimsEqual {
+  bool operator()(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) const noexcept {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+};
+using SubspaceIndex = std::unordered_map<std::span<const std::uint32_t>, std::size_t, DimsHash, DimsEqual>;
+
+// The points one thread has seen for one subspace: a bitmap over point ids when the ids are few
+// (O(1) a point, already ascending and free of duplicates), else a list deduplicated whenever it
+// doubles, so memory stays O(points) either way.
+class PointSet {
+ public:
+  explicit PointSet(std::uint32_t id_limit) : use_bitmap_(id_limit <= kBitmapLimit) {
+    if (use_bitmap_) bits_.assign((id_limit + 63) / 64, 0);
+  }
+  void add(std::span<const std::uint32_t> points) {
+    if (use_bitmap_) {
+      for (auto p : points) bits_[p >> 6] |= std::uint64_t{1} << (p & 63);
+      return;
+    }
+    list_.insert(list_.end(), points.begin(), points.end());
+    if (list_.size() > 2 * kept_ + 1024) {
+      std::sort(list_.begin(), list_.end());
+      list_.erase(std::unique(list_.begin(), list_.end()), list_.end());
+      kept_ = list_.size();
+    }
+  }
+  void merge_into(std::vector<std::uint64_t>& bits, std::vector<std::uint32_t>& list) const {
+    if (use_bitmap_) {
+      if (bits.size() < bits_.size()) bits.resize(bits_.size(), 0);
+      for (std::size_t w = 0; w < bits_.size(); ++w) bits[w] |= bits_[w];
+    } else {
+      list.insert(list.end(), list_.begin(), list_.end());
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t kBitmapLimit = 1u << 17;  // 16 KiB a (thread, subspace)
+  bool use_bitmap_;
+  std::vector<std::uint64_t> bits_;
+  std::vector<std::uint32_t> list_;
+  std::size_t kept_ = 0;
+};
+
+struct LocalSubspaces {
+  SubspaceIndex index;
+  std::vector<std::span<const std::uint32_t>> dims;
+  std::vector<PointSet> points;
+};
+
+}  // namespace
+
 std::vector<SubspaceCluster> group_subspaces(const MaximalUnits& units) {
-  // Distinct subspaces are few next to units: one hash map from D(U) to its subspace, then every
-  // unit's points appended to it, then each subspace's points sorted and deduplicated in parallel.
-  struct DimsHash {
-    std::size_t operator()(std::span<const std::uint32_t> dims) const noexcept {
-      std::uint64_t h = dims.size();
-      for (auto d : dims) h = hash::fmix64(h ^ d);
-      return static_cast<std::size_t>(h);
+  // Distinct subspaces are few next to units. Each thread maps D(U) to its own subspace list and
+  // collects points there; the lists are then merged per subspace, in parallel.
+  std::uint32_t id_limit = 0;
+  for (auto p : units.points) id_limit = std::max(id_limit, p + 1);
+  tbb::enumerable_thread_specific<LocalSubspaces> locals;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, units.size(), 1 << 14), [&](const auto& range) {
+    LocalSubspaces& local = locals.local();
+    for (std::size_t u = range.begin(); u < range.end(); ++u) {
+      const auto dims = units.unit_dimensions(u);
+      auto [where, added] = local.index.try_emplace(dims, local.dims.size());
+      if (added) {
+        local.dims.push_back(dims);
+        local.points.emplace_back(id_limit);
+      }
+      local.points[where->second].add(units.unit_points(u));
     }
-  };
-  struct DimsEqual {
-    bool operator()(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) const noexcept {
-      return std::equal(a.begin(), a.end(), b.begin(), b.end());
-    }
-  };
-  std::unordered_map<std::span<const std::uint32_t>, std::size_t, DimsHash, DimsEqual> index;
+  });
+  SubspaceIndex global;
   std::vector<SubspaceCluster> subspaces;
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    const auto dims = units.unit_dimensions(u);
-    auto [where, added] = index.try_emplace(dims, subspaces.size());
-    if (added) subspaces.push_back({{dims.begin(), dims.end()}, {}});
-    const auto points = units.unit_points(u);
-    auto& target = subspaces[where->second].points;
-    target.insert(target.end(), points.begin(), points.end());
+  std::vector<std::vector<const PointSet*>> parts;
+  for (const auto& local : locals) {
+    for (std::size_t s = 0; s < local.dims.size(); ++s) {
+      auto [where, added] = global.try_emplace(local.dims[s], subspaces.size());
+      if (added) {
+        subspaces.push_back({{local.dims[s].begin(), local.dims[s].end()}, {}});
+        parts.emplace_back();
+      }
+      parts[where->second].push_back(&local.points[s]);
+    }
   }
   tbb::parallel_for(std::size_t{0}, subspaces.size(), [&](std::size_t s) {
+    std::vector<std::uint64_t> bits;
     auto& points = subspaces[s].points;
+    for (const PointSet* part : parts[s]) part->merge_into(bits, points);
+    for (std::size_t w = 0; w < bits.size(); ++w)
+      for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
+        points.push_back(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(word))));
     std::sort(points.begin(), points.end());
     points.erase(std::unique(points.begin(), points.end()), points.end());
   });

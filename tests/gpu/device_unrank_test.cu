@@ -22,10 +22,18 @@ TEST(DeviceUnrank, EqualsHostNearTheTopOfTheRange) {
   const auto device = gpu::query_device();
   if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason;
   std::mt19937_64 rng(99);
-  for (std::uint32_t k : {2u, 3u, 4u, 6u}) {
-    // The largest n with C(n, k) below 2^63.
-    std::uint32_t n = k;
-    while (combinadic::binomial(n + 1, k) < (std::uint64_t{1} << 63)) ++n;
+  for (std::uint32_t k : {2u, 3u, 4u, 6u, 10u}) {
+    // The largest n with C(n, k) below 2^63 (binary search: for k = 2, n is near 2^32).
+    std::uint64_t lo = k, hi = std::uint64_t{1} << 33;
+    while (hi - lo > 1) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      if (combinadic::binomial(mid, k) < (std::uint64_t{1} << 63))
+        lo = mid;
+      else
+        hi = mid;
+    }
+    if (lo > 0xffffffffull) lo = 0xffffffffull;  // n is a 32-bit count of window positions
+    const auto n = static_cast<std::uint32_t>(lo);
     const std::uint64_t count = combinadic::binomial(n, k);
     std::vector<std::uint64_t> ranks;
     for (int i = 0; i < 4096; ++i) ranks.push_back(count - 1 - rng() % (count / 1024));

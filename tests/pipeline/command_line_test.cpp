@@ -34,8 +34,10 @@ class CommandLine : public ::testing::Test {
   }
 
   Outcome run(const std::string& arguments) {
-    const std::string command =
-        std::string(SUBSCALE_BINARY_DIR) + "/subscale " + arguments + " > " + (folder_ / "out.txt").string() + " 2>&1";
+    // SUBSCALE_CLI names the binary where the build folder has moved (the GPU bundle).
+    const char* cli = std::getenv("SUBSCALE_CLI");
+    const std::string command = (cli ? std::string(cli) : std::string(SUBSCALE_BINARY_DIR) + "/subscale") + " " +
+                                arguments + " > " + (folder_ / "out.txt").string() + " 2>&1";
     const int status = std::system(command.c_str());
     std::ifstream in(folder_ / "out.txt");
     std::stringstream text;
