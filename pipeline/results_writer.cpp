@@ -96,7 +96,7 @@ std::string summary_json(const RunReport& report) {
       {"counts",
        {{"dense_units", core.total_units},
         {"dense_units_per_dimension", core.units_per_dimension},
-        {"multi_dimension_units", core.dense_units.units.size()},
+        {"multi_dimension_units", core.dense_units.distinct_multi_units},
         {"subspaces", core.subspaces.size()},
         {"clusters", report.merge ? json(report.merge->clusters.size()) : json(nullptr)}}},
       {"partitions",

@@ -381,7 +381,7 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
           report.stage_seconds.emplace_back("dense_units", elapsed);
           const auto& du = so_far.dense_units;
           log.line(
-              "dense_units " + format_count(du.units.size()) + " units in >= 2 dimensions, " +
+              "dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions, " +
               std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + "), " +
               format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units) / std::max(elapsed, 1e-9))) +
               " units/s on " + to_string(so_far.backend_used));

@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     for (const auto& [phase, seconds] : result.dense_units.phase_seconds)
       std::fprintf(stderr, " %s %.3f s;", phase.c_str(), seconds);
     std::fprintf(stderr, " splits %u, multi-dimension units %zu\n", result.dense_units.partition_splits,
-                 result.dense_units.units.size());
+                 static_cast<std::size_t>(result.dense_units.distinct_multi_units));
     if (header) {
       std::printf(
           "| file | eps | m | backend | threads | mode | bits | keys | scheme | partitions | dense units | "

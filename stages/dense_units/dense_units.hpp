@@ -46,11 +46,10 @@ struct DenseUnitsResult {
   std::vector<PartitionFill> partitions;
   PartitionScheme scheme = PartitionScheme::adaptive;
   std::uint64_t enumerated_units = 0;      // every unit, once per partition pass that kept it
-  std::uint64_t distinct_multi_units = 0;  // == units.size()
+  std::uint64_t distinct_multi_units = 0;  // units found in >= 2 dimensions (passed to the sink or kept)
   double false_match_probability = 0;      // for the chosen signature width (0 in exact mode)
   std::uint64_t table_bytes = 0;           // peak bytes of the largest partition's table
   std::uint32_t partition_splits = 0;      // GPU: partitions that overflowed and were split and redone
-  std::uint32_t duplicate_retries = 0;     // GPU: passes redone with a larger duplicate list
   std::vector<std::pair<std::string, double>> phase_seconds;  // where the stage's time went
 };
 
@@ -68,8 +67,14 @@ double false_match_probability(std::uint64_t units, std::uint32_t bits, KeySchem
 // progress(done_units) is called from worker threads now and then; it may be empty.
 using UnitProgress = std::function<void(std::uint64_t)>;
 
+// Receives the units found in >= 2 dimensions one partition at a time. When a sink is given, the
+// units are handed over and not kept in DenseUnitsResult::units (only counted), so a run never
+// holds all of them at once; the batch is only valid during the call.
+using UnitSink = std::function<void(const MaximalUnits& batch)>;
+
 DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                                     const DenseUnitsParams& params, const UnitProgress& progress = {});
+                                     const DenseUnitsParams& params, const UnitProgress& progress = {},
+                                     const UnitSink& sink = {});
 
 std::ostream& operator<<(std::ostream& out, const DenseUnitsResult& result);
 

@@ -204,7 +204,8 @@ PartitionPlan plan_partitions(const UnitPlan& plan, const Density1dResult& densi
 }
 
 DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                                     const DenseUnitsParams& params, const UnitProgress& progress) {
+                                     const DenseUnitsParams& params, const UnitProgress& progress,
+                                     const UnitSink& sink) {
   if (params.signature_bits != 64 && params.signature_bits != 128)
     throw UsageError("signature.bits is " + std::to_string(params.signature_bits) + "; valid values: 64, 128");
   if (plan.min_points() > 64) throw UsageError("min_points above 64 is not supported");
@@ -223,10 +224,12 @@ DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult
     result.partitions.push_back({partitions.lower[p], kept});
     result.enumerated_units += plan.total_units();
     result.table_bytes = std::max(result.table_bytes, kept * sizeof(UnitRecord));
-    result.units.append(group_partition(plan, density, keys, params, table));
+    const MaximalUnits found = group_partition(plan, density, keys, params, table);
+    result.distinct_multi_units += found.size();
+    if (sink) sink(found);
+    else result.units.append(found);
   }
   timer.stop();
-  result.distinct_multi_units = result.units.size();
   if (params.mode == TableMode::signature)
     result.false_match_probability =
         false_match_probability(plan.total_units(), params.signature_bits, keys.scheme, plan.min_points());
@@ -234,7 +237,7 @@ DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult
 }
 
 std::ostream& operator<<(std::ostream& out, const DenseUnitsResult& result) {
-  out << "DenseUnitsResult{multi_dimension_units=" << result.units.size() << ", partitions=" << result.partitions.size()
+  out << "DenseUnitsResult{multi_dimension_units=" << result.distinct_multi_units << ", partitions=" << result.partitions.size()
       << ", scheme=" << to_string(result.scheme) << ", false_match_probability=" << result.false_match_probability
       << "}";
   return out;

@@ -4,8 +4,9 @@
 // claimed with atomicCAS. A unit whose key is already there is appended to a duplicate list
 // instead. The duplicates are sorted by slot with CUB, joined with their slot's first unit, and
 // the groups resolved on the device by the same rules as the CPU's GroupResolver (split by the
-// second signature, keep the points of the smallest dimension), so both give the same units. A partition whose table
-// fills up is split in two and redone; a full duplicate list is enlarged and the pass redone: never a crash.
+// second signature, keep the points of the smallest dimension), so both give the same units.
+// A partition whose table or duplicate list fills up, or whose duplicates do not fit the device
+// memory left, is split in two and redone: more partitions, never a crash.
 #include <algorithm>
 #include <cstdio>
 #include <cub/device/device_radix_sort.cuh>
@@ -268,11 +269,11 @@ struct DeviceUnitSpace {
 class DeviceTable {
  public:
   DeviceTable(std::uint64_t capacity, std::uint64_t dup_capacity) : capacity_(capacity), slots_(capacity), status_(1) {
-    resize_duplicates(dup_capacity);
+    allocate_duplicates(dup_capacity);
   }
 
   std::uint64_t duplicate_capacity() const { return dup_capacity_; }
-  void resize_duplicates(std::uint64_t dup_capacity) {
+  void allocate_duplicates(std::uint64_t dup_capacity) {
     dup_capacity_ = dup_capacity;
     dup_slots_ = DeviceBuffer<unsigned long long>(dup_capacity);
     dup_flats_ = DeviceBuffer<unsigned long long>(dup_capacity);
@@ -301,10 +302,20 @@ class DeviceTable {
     return status_.to_host(1)[0];
   }
 
+  // Device bytes resolve_duplicates needs for `count` duplicates (members <= 2 * count).
+  static std::uint64_t resolve_bytes(std::uint64_t count, std::uint32_t m) {
+    const std::uint64_t members = 2 * count;
+    return count * 8 + members * (8 + 8 + 4ull * m + 4 + 4 + 8 + 4 + 16) + (members / 2 + 1) * (4ull * m + 8);
+  }
+
   // Resolves the duplicates of the last pass on the device and appends the units found in two
-  // or more dimensions to `units`.
-  void resolve_duplicates(std::uint64_t count, const ResolveView& view, MaximalUnits& units, PhaseTimer& timer) {
-    if (count == 0) return;
+  // or more dimensions to `units`. Returns false, having done nothing, when the device lacks the
+  // memory for them: the caller then splits the partition.
+  bool resolve_duplicates(std::uint64_t count, const ResolveView& view, MaximalUnits& units, PhaseTimer& timer) {
+    if (count == 0) return true;
+    std::size_t free_bytes = 0, total_bytes = 0;
+    SUBSCALE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (resolve_bytes(count, view.space.k + 1) > free_bytes / 10 * 9) return false;
     timer.start("resolve: sort");
     const std::uint32_t m = view.space.k + 1;
     std::size_t temp_bytes = sort_temp_.size();
@@ -350,7 +361,7 @@ class DeviceTable {
     SUBSCALE_CUDA_CHECK_LAUNCH(split_groups);
     const auto totals = counters.to_host(2);
     const std::uint64_t found = totals[0];
-    if (found == 0) return;
+    if (found == 0) return true;
     // Dimensions into unit order on the device, so the host appends three flat arrays.
     DeviceBuffer<unsigned long long> dim_count64(found), unit_offset(found);
     widen<<<static_cast<unsigned>((found + 255) / 256), 256>>>(out_dim_count.get(), found, dim_count64.get());
@@ -381,6 +392,7 @@ class DeviceTable {
                                    (found - 1) * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
     units.dimension_begin.back() = totals[1];
     for (std::size_t u = begins_before; u < units.dimension_begin.size(); ++u) units.dimension_begin[u] += dims_before;
+    return true;
   }
 
  private:
@@ -409,7 +421,8 @@ std::deque<SignatureRange> ranges_of(const PartitionPlan& plan) {
 }  // namespace
 
 DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                                     const DenseUnitsParams& params, const UnitProgress& progress) {
+                                     const DenseUnitsParams& params, const UnitProgress& progress,
+                                     const UnitSink& sink) {
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available)
     throw ResourceError("backend: cuda was asked for, but " + device.reason + "; use backend: cpu or auto");
@@ -449,6 +462,8 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
 
   DeviceUnitSpace space(plan, arrays);
   DeviceTable table(capacity, dup_capacity);
+  MaximalUnits batch;
+  batch.min_points = plan.min_points();
   result.scheme = partitions.scheme;
   result.units.min_points = plan.min_points();
   std::deque<SignatureRange> work = ranges_of(partitions);
@@ -460,36 +475,60 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
   const auto device_orders = DeviceBuffer<std::uint32_t>::from_host(orders);
   const auto device_secondary = DeviceBuffer<std::uint64_t>::from_host(keys.secondary);
   const ResolveView resolve_view{space.view, device_orders.get(), device_secondary.get(), params.signature_bits == 128};
+  // Halves the partition at the front of the work list; both halves are redone.
+  auto split_front = [&](const char* why) {
+    const SignatureRange range = work.front();
+    if (range.lower == range.upper)
+      throw ResourceError(std::string("one signature value holds more units than the device can take (") + why +
+                          "); raise memory.device_bytes or use backend: cpu");
+    const std::uint64_t middle = range.lower + (range.upper - range.lower) / 2;
+    work.pop_front();
+    work.push_front({middle + 1, range.upper});
+    work.push_front({range.lower, middle});
+    ++result.partition_splits;
+  };
   while (!work.empty()) {
     const SignatureRange range = work.front();
     timer.start("insert");
     const InsertStatus status = table.insert(space.view, total, range);
     result.enumerated_units += total;
+    // A partition that overflows the table or the duplicate list, or whose duplicates do not fit
+    // the memory left for resolving them, is split in two and redone: more partitions, never a
+    // crash.
     if (status.table_full) {
-      if (range.lower == range.upper)
-        throw ResourceError("one signature value holds more units than the device table (" + std::to_string(capacity) +
-                            " slots); raise memory.device_bytes");
-      // Split and redo: the fuller half no longer overflows after enough halvings.
-      const std::uint64_t middle = range.lower + (range.upper - range.lower) / 2;
-      work.pop_front();
-      work.push_front({middle + 1, range.upper});
-      work.push_front({range.lower, middle});
-      ++result.partition_splits;
+      split_front("table full");
       continue;
     }
     if (status.duplicates > table.duplicate_capacity()) {
-      table.resize_duplicates(status.duplicates + status.duplicates / 4);
-      ++result.duplicate_retries;
+      split_front("duplicate list full");
+      continue;
+    }
+    batch.points.clear();
+    batch.dimensions.clear();
+    batch.dimension_begin.assign(1, 0);
+    bool resolved = false;
+    try {
+      resolved = table.resolve_duplicates(status.duplicates, resolve_view, batch, timer);
+    } catch (const ResourceError&) {
+      cudaGetLastError();  // clear the recorded out-of-memory (it is not sticky) before going on
+      resolved = false;
+    }
+    if (!resolved) {
+      split_front("device memory for resolving duplicates");
       continue;
     }
     work.pop_front();
-    table.resolve_duplicates(status.duplicates, resolve_view, result.units, timer);
+    result.distinct_multi_units += batch.size();
+    timer.start("hand over units");
+    if (sink)
+      sink(batch);
+    else
+      result.units.append(batch);
     result.partitions.push_back({range.lower, status.kept});
     result.table_bytes = std::max<std::uint64_t>(result.table_bytes, capacity * sizeof(Slot));
     if (progress) progress(total / std::max<std::size_t>(1, partitions.count()));
   }
   timer.stop();
-  result.distinct_multi_units = result.units.size();
   result.false_match_probability =
       false_match_probability(total, params.signature_bits, keys.scheme, plan.min_points());
   return result;

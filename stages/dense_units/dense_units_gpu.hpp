@@ -6,6 +6,7 @@ namespace subscale {
 
 // Throws ResourceError (exit 4) when the build has no CUDA backend or no device is usable.
 DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                                     const DenseUnitsParams& params, const UnitProgress& progress = {});
+                                     const DenseUnitsParams& params, const UnitProgress& progress = {},
+                                     const UnitSink& sink = {});
 
 }  // namespace subscale

@@ -74,40 +74,54 @@ class PointSet {
   std::size_t kept_ = 0;
 };
 
+// One thread's subspaces: D(U) -> its own list, with the dimension sets owned here because the
+// batches they came from are reused.
 struct LocalSubspaces {
   SubspaceIndex index;
-  std::vector<std::span<const std::uint32_t>> dims;
+  std::vector<std::vector<std::uint32_t>> dims;
   std::vector<PointSet> points;
 };
 
 }  // namespace
 
-std::vector<SubspaceCluster> group_subspaces(const MaximalUnits& units) {
-  // Distinct subspaces are few next to units. Each thread maps D(U) to its own subspace list and
-  // collects points there; the lists are then merged per subspace, in parallel.
-  std::uint32_t id_limit = 0;
-  for (auto p : units.points) id_limit = std::max(id_limit, p + 1);
+struct SubspaceAccumulator::State {
+  std::uint32_t points;
   tbb::enumerable_thread_specific<LocalSubspaces> locals;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, units.size(), 1 << 14), [&](const auto& range) {
-    LocalSubspaces& local = locals.local();
+};
+
+SubspaceAccumulator::SubspaceAccumulator(std::uint32_t points) : state_(std::make_unique<State>()) {
+  state_->points = points;
+}
+
+SubspaceAccumulator::~SubspaceAccumulator() = default;
+
+void SubspaceAccumulator::add(const MaximalUnits& batch) {
+  const std::uint32_t id_limit = state_->points;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, batch.size(), 1 << 14), [&](const auto& range) {
+    LocalSubspaces& local = state_->locals.local();
     for (std::size_t u = range.begin(); u < range.end(); ++u) {
-      const auto dims = units.unit_dimensions(u);
-      auto [where, added] = local.index.try_emplace(dims, local.dims.size());
-      if (added) {
-        local.dims.push_back(dims);
+      const auto dims = batch.unit_dimensions(u);
+      auto where = local.index.find(dims);
+      if (where == local.index.end()) {
+        local.dims.emplace_back(dims.begin(), dims.end());  // the key below points into this copy
         local.points.emplace_back(id_limit);
+        where = local.index.emplace(std::span<const std::uint32_t>(local.dims.back()), local.dims.size() - 1).first;
       }
-      local.points[where->second].add(units.unit_points(u));
+      local.points[where->second].add(batch.unit_points(u));
     }
   });
+}
+
+std::vector<SubspaceCluster> SubspaceAccumulator::finish() {
+  // Merge the threads' lists per subspace, in parallel.
   SubspaceIndex global;
   std::vector<SubspaceCluster> subspaces;
   std::vector<std::vector<const PointSet*>> parts;
-  for (const auto& local : locals) {
+  for (const auto& local : state_->locals) {
     for (std::size_t s = 0; s < local.dims.size(); ++s) {
-      auto [where, added] = global.try_emplace(local.dims[s], subspaces.size());
+      auto [where, added] = global.try_emplace(std::span<const std::uint32_t>(local.dims[s]), subspaces.size());
       if (added) {
-        subspaces.push_back({{local.dims[s].begin(), local.dims[s].end()}, {}});
+        subspaces.push_back({local.dims[s], {}});
         parts.emplace_back();
       }
       parts[where->second].push_back(&local.points[s]);
@@ -127,6 +141,14 @@ std::vector<SubspaceCluster> group_subspaces(const MaximalUnits& units) {
     return subspace_order(a.dimensions, b.dimensions);
   });
   return subspaces;
+}
+
+std::vector<SubspaceCluster> group_subspaces(const MaximalUnits& units) {
+  std::uint32_t id_limit = 0;
+  for (auto p : units.points) id_limit = std::max(id_limit, p + 1);
+  SubspaceAccumulator accumulator(id_limit);
+  accumulator.add(units);
+  return accumulator.finish();
 }
 
 std::string subspaces_text(const std::vector<SubspaceCluster>& subspaces) {

@@ -3,6 +3,8 @@
 // subspace D(U). For every subspace S that occurs, P_S is the union of the points of all units
 // with D(U) = S exactly. Output sorted by |S| descending, then by S (lexicographic), which is
 // what the original SUBSCALE code writes to maximaldense.csv.
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,25 @@
 namespace subscale {
 
 std::vector<SubspaceCluster> group_subspaces(const MaximalUnits& units);
+
+// The same grouping fed one batch of units at a time (dense_units hands over a partition's units
+// as soon as they are found), so the units need never be held all at once. add() is called from
+// one thread at a time and works in parallel inside.
+class SubspaceAccumulator {
+ public:
+  explicit SubspaceAccumulator(std::uint32_t points);
+  ~SubspaceAccumulator();
+  SubspaceAccumulator(const SubspaceAccumulator&) = delete;
+  SubspaceAccumulator& operator=(const SubspaceAccumulator&) = delete;
+
+  void add(const MaximalUnits& batch);
+  // The subspaces so far, sorted by |S| descending, then S.
+  std::vector<SubspaceCluster> finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // The text form, one subspace a line: {d1, d2}-[p1, p2, ...]
 std::string subspaces_text(const std::vector<SubspaceCluster>& subspaces);
