@@ -1,6 +1,7 @@
 #pragma once
 // An owning device allocation (plain cudaMalloc, never managed memory): freed exactly once, moved
-// not copied. Allocation failures surface as ResourceError through SUBSCALE_CUDA_CHECK.
+// not copied, so an exception anywhere releases what was allocated. Allocation failures surface
+// as ResourceError through SUBSCALE_CUDA_CHECK. The one device container of the project.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -46,8 +47,9 @@ class DeviceBuffer {
     return host;
   }
 
-  T* get() const noexcept { return data_; }
+  T* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return count_; }
+  std::size_t bytes() const noexcept { return count_ * sizeof(T); }
 
  private:
   void swap(DeviceBuffer& other) noexcept {

@@ -20,7 +20,8 @@
 #include "stages/hash/hash_input_generator.hpp"
 #include "stages/hash/hash_rows.hpp"
 #if defined(SUBSCALE_WITH_CUDA)
-#include "stages/hash/device_buffer.cuh"
+#include "gpu/device_buffer.hpp"
+#include "gpu/device_stream.hpp"
 #include "stages/hash/hash_rows_device.cuh"
 #endif
 
@@ -28,6 +29,8 @@ namespace {
 
 using namespace subscale;
 using namespace subscale::hash_stage;
+using subscale::gpu::DeviceBuffer;
+using subscale::gpu::DeviceStream;
 
 struct Options {
   std::size_t records = 100'000'000;

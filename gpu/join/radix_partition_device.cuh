@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "gpu/join/device_buffer.cuh"
+#include "gpu/device_buffer.hpp"
 #include "gpu/join/join_hash.hpp"
 #include "stages/join/radix_layout.hpp"
 

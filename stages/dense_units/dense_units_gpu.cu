@@ -258,10 +258,10 @@ struct DeviceUnitSpace {
         binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values())),
         window_end(DeviceBuffer<std::uint32_t>::from_host(arrays.window_end)) {
     view = arrays.view(plan);
-    view.window_start = window_start.get();
-    view.sorted_keys = sorted_keys.get();
-    view.window_end = window_end.get();
-    view.binomials.values = binomials.get();
+    view.window_start = window_start.data();
+    view.sorted_keys = sorted_keys.data();
+    view.window_end = window_end.data();
+    view.binomials.values = binomials.data();
   }
 };
 
@@ -280,14 +280,14 @@ class DeviceTable {
     sorted_slots_ = DeviceBuffer<unsigned long long>(dup_capacity);
     sorted_flats_ = DeviceBuffer<unsigned long long>(dup_capacity);
     std::size_t temp_bytes = 0;
-    SUBSCALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, dup_slots_.get(), sorted_slots_.get(),
-                                                        dup_flats_.get(), sorted_flats_.get(), dup_capacity));
+    SUBSCALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, dup_slots_.data(), sorted_slots_.data(),
+                                                        dup_flats_.data(), sorted_flats_.data(), dup_capacity));
     sort_temp_ = DeviceBuffer<unsigned char>(temp_bytes);
   }
 
   InsertStatus insert(const enumeration::UnitSpaceView& space, std::uint64_t total, SignatureRange range) {
-    SUBSCALE_CUDA_CHECK(cudaMemset(slots_.get(), 0xff, capacity_ * sizeof(Slot)));
-    SUBSCALE_CUDA_CHECK(cudaMemset(status_.get(), 0, sizeof(InsertStatus)));
+    SUBSCALE_CUDA_CHECK(cudaMemset(slots_.data(), 0xff, capacity_ * sizeof(Slot)));
+    SUBSCALE_CUDA_CHECK(cudaMemset(status_.data(), 0, sizeof(InsertStatus)));
     int device = 0, multiprocessors = 0;
     SUBSCALE_CUDA_CHECK(cudaGetDevice(&device));
     SUBSCALE_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
@@ -295,8 +295,8 @@ class DeviceTable {
     constexpr unsigned threads = 256;
     const unsigned blocks = static_cast<unsigned>(std::max<std::uint64_t>(
         1, std::min<std::uint64_t>((runs + threads - 1) / threads, std::uint64_t(multiprocessors) * 16)));
-    insert_partition<<<blocks, threads>>>(space, total, range, slots_.get(), capacity_, dup_slots_.get(),
-                                          dup_flats_.get(), dup_capacity_, status_.get());
+    insert_partition<<<blocks, threads>>>(space, total, range, slots_.data(), capacity_, dup_slots_.data(),
+                                          dup_flats_.data(), dup_capacity_, status_.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(insert_partition);
     SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
     return status_.to_host(1)[0];
@@ -319,62 +319,62 @@ class DeviceTable {
     timer.start("resolve: sort");
     const std::uint32_t m = view.space.k + 1;
     std::size_t temp_bytes = sort_temp_.size();
-    SUBSCALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.get(), temp_bytes, dup_slots_.get(),
-                                                        sorted_slots_.get(), dup_flats_.get(), sorted_flats_.get(),
+    SUBSCALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp_bytes, dup_slots_.data(),
+                                                        sorted_slots_.data(), dup_flats_.data(), sorted_flats_.data(),
                                                         count, 0, static_cast<int>(bits_for(capacity_))));
     const unsigned blocks = static_cast<unsigned>((count + 255) / 256);
     timer.start("resolve: kernels");
     DeviceBuffer<unsigned int> starts(count), group_ids(count);
-    mark_group_starts<<<blocks, 256>>>(sorted_slots_.get(), count, starts.get());
+    mark_group_starts<<<blocks, 256>>>(sorted_slots_.data(), count, starts.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(mark_group_starts);
     std::size_t scan_bytes = 0;
-    SUBSCALE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, starts.get(), group_ids.get(), count));
+    SUBSCALE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, starts.data(), group_ids.data(), count));
     DeviceBuffer<unsigned char> scan_temp(scan_bytes);
     SUBSCALE_CUDA_CHECK(
-        cub::DeviceScan::InclusiveSum(scan_temp.get(), scan_bytes, starts.get(), group_ids.get(), count));
+        cub::DeviceScan::InclusiveSum(scan_temp.data(), scan_bytes, starts.data(), group_ids.data(), count));
     unsigned int last_group = 0;
     SUBSCALE_CUDA_CHECK(
-        cudaMemcpy(&last_group, group_ids.get() + count - 1, sizeof last_group, cudaMemcpyDeviceToHost));
+        cudaMemcpy(&last_group, group_ids.data() + count - 1, sizeof last_group, cudaMemcpyDeviceToHost));
     const std::uint64_t groups = last_group, members = count + groups;
     if (members >= (std::uint64_t{1} << 32))
       throw ResourceError("a partition holds " + std::to_string(members) +
                           " duplicate units, more than the GPU resolver indexes; set partitions.count higher");
     DeviceBuffer<unsigned long long> member_flat(members), member_identity(members);
     DeviceBuffer<std::uint64_t> group_start(groups + 1);
-    place_members<<<blocks, 256>>>(sorted_slots_.get(), sorted_flats_.get(), group_ids.get(), count, slots_.get(),
-                                   capacity_, member_flat.get(), group_start.get());
+    place_members<<<blocks, 256>>>(sorted_slots_.data(), sorted_flats_.data(), group_ids.data(), count, slots_.data(),
+                                   capacity_, member_flat.data(), group_start.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(place_members);
     DeviceBuffer<std::uint32_t> member_points(members * m), member_dim(members), scratch(members);
     resolve_members<<<static_cast<unsigned>((members + 255) / 256), 256>>>(
-        view, member_flat.get(), members, member_points.get(), member_dim.get(), member_identity.get());
+        view, member_flat.data(), members, member_points.data(), member_dim.data(), member_identity.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(resolve_members);
     // At most one unit per two members, and at most one dimension per member.
     const std::uint64_t max_units = members / 2 + 1;
     DeviceBuffer<std::uint32_t> out_points(max_units * m), out_dim_start(max_units), out_dim_count(max_units),
         out_dims(members);
     DeviceBuffer<unsigned long long> counters(2);
-    SUBSCALE_CUDA_CHECK(cudaMemset(counters.get(), 0, 2 * sizeof(unsigned long long)));
+    SUBSCALE_CUDA_CHECK(cudaMemset(counters.data(), 0, 2 * sizeof(unsigned long long)));
     split_groups<<<static_cast<unsigned>((groups + 127) / 128), 128>>>(
-        group_start.get(), groups, m, member_flat.get(), member_points.get(), member_dim.get(), member_identity.get(),
-        scratch.get(),
-        UnitOutput{out_points.get(), out_dim_start.get(), out_dim_count.get(), out_dims.get(), counters.get()});
+        group_start.data(), groups, m, member_flat.data(), member_points.data(), member_dim.data(),
+        member_identity.data(), scratch.data(),
+        UnitOutput{out_points.data(), out_dim_start.data(), out_dim_count.data(), out_dims.data(), counters.data()});
     SUBSCALE_CUDA_CHECK_LAUNCH(split_groups);
     const auto totals = counters.to_host(2);
     const std::uint64_t found = totals[0];
     if (found == 0) return true;
     // Dimensions into unit order on the device, so the host appends three flat arrays.
     DeviceBuffer<unsigned long long> dim_count64(found), unit_offset(found);
-    widen<<<static_cast<unsigned>((found + 255) / 256), 256>>>(out_dim_count.get(), found, dim_count64.get());
+    widen<<<static_cast<unsigned>((found + 255) / 256), 256>>>(out_dim_count.data(), found, dim_count64.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(widen);
     std::size_t offset_bytes = 0;
     SUBSCALE_CUDA_CHECK(
-        cub::DeviceScan::ExclusiveSum(nullptr, offset_bytes, dim_count64.get(), unit_offset.get(), found));
+        cub::DeviceScan::ExclusiveSum(nullptr, offset_bytes, dim_count64.data(), unit_offset.data(), found));
     DeviceBuffer<unsigned char> offset_temp(offset_bytes);
     SUBSCALE_CUDA_CHECK(
-        cub::DeviceScan::ExclusiveSum(offset_temp.get(), offset_bytes, dim_count64.get(), unit_offset.get(), found));
+        cub::DeviceScan::ExclusiveSum(offset_temp.data(), offset_bytes, dim_count64.data(), unit_offset.data(), found));
     // The dims buffer is free once reordered: reuse member_dim's storage (members >= dims).
     order_unit_dims<<<static_cast<unsigned>((found + 255) / 256), 256>>>(
-        out_dim_start.get(), out_dim_count.get(), unit_offset.get(), found, out_dims.get(), member_dim.get());
+        out_dim_start.data(), out_dim_count.data(), unit_offset.data(), found, out_dims.data(), member_dim.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(order_unit_dims);
     SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
     timer.start("resolve: copy to host");
@@ -383,12 +383,12 @@ class DeviceTable {
     units.points.resize(points_before + found * m);
     units.dimensions.resize(dims_before + totals[1]);
     units.dimension_begin.resize(begins_before + found);
-    SUBSCALE_CUDA_CHECK(cudaMemcpy(units.points.data() + points_before, out_points.get(),
+    SUBSCALE_CUDA_CHECK(cudaMemcpy(units.points.data() + points_before, out_points.data(),
                                    found * m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    SUBSCALE_CUDA_CHECK(cudaMemcpy(units.dimensions.data() + dims_before, member_dim.get(),
+    SUBSCALE_CUDA_CHECK(cudaMemcpy(units.dimensions.data() + dims_before, member_dim.data(),
                                    totals[1] * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     // dimension_begin[u + 1] = base + offset[u] + count[u]: the next unit's offset, or the total.
-    SUBSCALE_CUDA_CHECK(cudaMemcpy(units.dimension_begin.data() + begins_before, unit_offset.get() + 1,
+    SUBSCALE_CUDA_CHECK(cudaMemcpy(units.dimension_begin.data() + begins_before, unit_offset.data() + 1,
                                    (found - 1) * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
     units.dimension_begin.back() = totals[1];
     for (std::size_t u = begins_before; u < units.dimension_begin.size(); ++u) units.dimension_begin[u] += dims_before;
@@ -474,7 +474,8 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
               orders.begin() + std::size_t{j} * plan.points());
   const auto device_orders = DeviceBuffer<std::uint32_t>::from_host(orders);
   const auto device_secondary = DeviceBuffer<std::uint64_t>::from_host(keys.secondary);
-  const ResolveView resolve_view{space.view, device_orders.get(), device_secondary.get(), params.signature_bits == 128};
+  const ResolveView resolve_view{space.view, device_orders.data(), device_secondary.data(),
+                                 params.signature_bits == 128};
   // Halves the partition at the front of the work list; both halves are redone.
   auto split_front = [&](const char* why) {
     const SignatureRange range = work.front();

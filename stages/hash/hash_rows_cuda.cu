@@ -5,11 +5,16 @@
 #include <string>
 
 #include "gpu/cuda_check.hpp"
-#include "stages/hash/device_buffer.cuh"
+#include "gpu/device_buffer.hpp"
+#include "gpu/device_stream.hpp"
 #include "stages/hash/hash_rows_cuda.hpp"
 #include "stages/hash/hash_rows_device.cuh"
 
 namespace subscale::hash_stage {
+
+using gpu::DeviceBuffer;
+using gpu::DeviceStream;
+
 namespace {
 
 constexpr int kThreads = 256;

@@ -41,7 +41,7 @@ TEST(DeviceUnrank, EqualsHostNearTheTopOfTheRange) {
     auto device_ranks = gpu::DeviceBuffer<std::uint64_t>::from_host(ranks);
     gpu::DeviceBuffer<std::uint32_t> device_out(ranks.size() * k);
     unrank_kernel<<<static_cast<unsigned>((ranks.size() + 127) / 128), 128>>>(
-        device_ranks.get(), static_cast<std::uint32_t>(ranks.size()), n, k, device_out.get());
+        device_ranks.data(), static_cast<std::uint32_t>(ranks.size()), n, k, device_out.data());
     SUBSCALE_CUDA_CHECK(cudaGetLastError());
     const auto out = device_out.to_host(ranks.size() * k);
     for (std::size_t i = 0; i < ranks.size(); ++i) {

@@ -9,11 +9,16 @@
 #include "stages/hash/hash_input_generator.hpp"
 #include "stages/hash/hash_rows.hpp"
 #if defined(SUBSCALE_WITH_CUDA)
-#include "stages/hash/device_buffer.cuh"
+#include "gpu/device_buffer.hpp"
+#include "gpu/device_stream.hpp"
 #include "stages/hash/hash_rows_device.cuh"
 #endif
 
 namespace subscale::hash_stage {
+
+using gpu::DeviceBuffer;
+using gpu::DeviceStream;
+
 namespace {
 
 #define SKIP_WITHOUT_GPU()                                                      \
