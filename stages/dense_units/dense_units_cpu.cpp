@@ -38,10 +38,22 @@ std::uint64_t point_id_hash(std::uint32_t* points, std::uint32_t m) {
 // One partition's records, scattered into buckets by the top bits of the mixed key: bucket b is
 // records[bucket_begin[b] .. bucket_begin[b + 1]). The layout depends only on the data (chunks are
 // fixed ranges of flat indices), never on the thread count.
+template <class Record>
 struct PartitionTable {
   std::vector<std::uint64_t> bucket_begin;
-  PopulatedArray<UnitRecord> records;
+  PopulatedArray<Record> records;
 };
+
+template <class Record>
+Record make_record(std::uint64_t mixed, std::uint64_t flat);
+template <>
+UnitRecord make_record<UnitRecord>(std::uint64_t mixed, std::uint64_t flat) {
+  return {mixed, flat};
+}
+template <>
+PackedUnitRecord make_record<PackedUnitRecord>(std::uint64_t mixed, std::uint64_t flat) {
+  return {static_cast<std::uint32_t>(mixed), static_cast<std::uint32_t>(flat)};
+}
 
 class PartitionFiller {
  public:
@@ -56,12 +68,13 @@ class PartitionFiller {
   // Two passes over the units of partition p: count per (chunk, bucket), then scatter each
   // chunk's records to its exclusive slots. Enumeration is cheap next to the memory traffic, so
   // enumerating twice costs less than growing buffers. Returns the number of records.
-  std::uint64_t fill(std::size_t p, PartitionTable& table, const UnitProgress& progress) {
+  template <class Record>
+  std::uint64_t fill(std::size_t p, PartitionTable<Record>& table, const UnitProgress& progress) {
     const std::size_t buckets = std::size_t{1} << bits_;
     std::vector<std::uint32_t> counts(chunks_ * buckets, 0);
     tbb::parallel_for(std::uint64_t{0}, chunks_, [&](std::uint64_t c) {
       std::uint32_t* row = counts.data() + c * buckets;
-      for_each_record(p, c, [&](std::size_t bucket, const UnitRecord&) { ++row[bucket]; });
+      for_each_record<Record>(p, c, [&](std::size_t bucket, const Record&) { ++row[bucket]; });
     });
     // Bucket-major exclusive scan: each bucket's records are contiguous across chunks.
     std::vector<std::uint64_t> cursor(chunks_ * buckets);
@@ -76,10 +89,11 @@ class PartitionFiller {
     }
     table.bucket_begin[buckets] = sum;
     table.records.reserve(sum);  // uninitialised: every slot is written below
-    UnitRecord* records = table.records.get();
+    Record* records = table.records.get();
     tbb::parallel_for(std::uint64_t{0}, chunks_, [&](std::uint64_t c) {
       std::uint64_t* next = cursor.data() + c * buckets;
-      for_each_record(p, c, [&](std::size_t bucket, const UnitRecord& record) { records[next[bucket]++] = record; });
+      for_each_record<Record>(p, c,
+                              [&](std::size_t bucket, const Record& record) { records[next[bucket]++] = record; });
       if (progress) progress(chunk_end(c) - c * chunk_);
     });
     return sum;
@@ -88,14 +102,14 @@ class PartitionFiller {
  private:
   std::uint64_t chunk_end(std::uint64_t c) const { return std::min(plan_.total_units(), (c + 1) * chunk_); }
 
-  template <class Sink>
+  template <class Record, class Sink>
   void for_each_record(std::size_t p, std::uint64_t c, Sink&& sink) const {
     const std::uint32_t shift = 64 - bits_;
     const bool single = partitions_.count() == 1;
     auto keep = [&](std::uint64_t key, std::uint64_t flat) {
       if (!single && !partitions_.contains(p, key)) return;
       const std::uint64_t mixed = hash::fmix64(key);
-      sink(bits_ ? static_cast<std::size_t>(mixed >> shift) : 0, UnitRecord{mixed, flat});
+      sink(bits_ ? static_cast<std::size_t>(mixed >> shift) : 0, make_record<Record>(mixed, flat));
     };
     const std::uint64_t begin = c * chunk_, end = chunk_end(c);
     if (params_.mode == TableMode::signature) {
@@ -122,15 +136,16 @@ class PartitionFiller {
 
 // Finds the equal keys of every bucket and resolves them into maximal units, in bucket order so
 // the output does not depend on the thread count.
+template <class Record>
 MaximalUnits group_partition(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                             const DenseUnitsParams& params, const PartitionTable& table) {
+                             const DenseUnitsParams& params, const PartitionTable<Record>& table) {
   const std::size_t bucket_count = table.bucket_begin.size() - 1;
   std::vector<MaximalUnits> found(bucket_count);
   tbb::enumerable_thread_specific<GroupScratch> scratches;
   tbb::parallel_for(std::size_t{0}, bucket_count, [&](std::size_t b) {
     GroupResolver resolver(plan, density, keys, params);
     found[b].min_points = plan.min_points();
-    const UnitRecord* begin = table.records.get() + table.bucket_begin[b];
+    const Record* begin = table.records.get() + table.bucket_begin[b];
     const auto size = static_cast<std::uint32_t>(table.bucket_begin[b + 1] - table.bucket_begin[b]);
     find_equal_keys(begin, size, scratches.local(),
                     [&](const std::vector<UnitRecord>& group) { resolver.resolve(group, found[b]); });
@@ -215,20 +230,30 @@ DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult
   result.units.min_points = plan.min_points();
   const std::uint32_t bucket_bits = bucket_bits_for(plan.total_units() / partitions.count() + 1);
   PartitionFiller filler(plan, density, keys, params, partitions, bucket_bits);
-  PartitionTable table;
   PhaseTimer timer(result.phase_seconds);
-  for (std::size_t p = 0; p < partitions.count(); ++p) {
-    timer.start("fill");
-    const std::uint64_t kept = filler.fill(p, table, progress);
-    timer.start("group");
-    result.partitions.push_back({partitions.lower[p], kept});
-    result.enumerated_units += plan.total_units();
-    result.table_bytes = std::max(result.table_bytes, kept * sizeof(UnitRecord));
-    const MaximalUnits found = group_partition(plan, density, keys, params, table);
-    result.distinct_multi_units += found.size();
-    if (sink) sink(found);
-    else result.units.append(found);
-  }
+  auto run_partitions = [&](auto record_type) {
+    using Record = decltype(record_type);
+    PartitionTable<Record> table;
+    for (std::size_t p = 0; p < partitions.count(); ++p) {
+      timer.start("fill");
+      const std::uint64_t kept = filler.fill(p, table, progress);
+      timer.start("group");
+      result.partitions.push_back({partitions.lower[p], kept});
+      result.enumerated_units += plan.total_units();
+      result.table_bytes = std::max(result.table_bytes, kept * sizeof(Record));
+      const MaximalUnits found = group_partition(plan, density, keys, params, table);
+      result.distinct_multi_units += found.size();
+      if (sink)
+        sink(found);
+      else
+        result.units.append(found);
+    }
+  };
+  // Half the memory traffic when every flat index fits in 32 bits.
+  if (plan.total_units() <= 0xffffffffull)
+    run_partitions(PackedUnitRecord{});
+  else
+    run_partitions(UnitRecord{});
   timer.stop();
   if (params.mode == TableMode::signature)
     result.false_match_probability =
@@ -237,9 +262,9 @@ DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult
 }
 
 std::ostream& operator<<(std::ostream& out, const DenseUnitsResult& result) {
-  out << "DenseUnitsResult{multi_dimension_units=" << result.distinct_multi_units << ", partitions=" << result.partitions.size()
-      << ", scheme=" << to_string(result.scheme) << ", false_match_probability=" << result.false_match_probability
-      << "}";
+  out << "DenseUnitsResult{multi_dimension_units=" << result.distinct_multi_units
+      << ", partitions=" << result.partitions.size() << ", scheme=" << to_string(result.scheme)
+      << ", false_match_probability=" << result.false_match_probability << "}";
   return out;
 }
 

@@ -15,7 +15,10 @@ namespace subscale {
 
 // A member of a group of equal keys, resolved to its dimension and points.
 struct ResolvedMember {
-  std::uint64_t identity;  // what must also match: S2 (128-bit), 0 (64-bit)
+  // What must match for two members to be one unit: the primary signature S1 (the table may
+  // group by a part of it) and S2 in 128-bit mode (else 0); in exact mode the points decide.
+  std::uint64_t signature;
+  std::uint64_t identity;
   std::uint32_t dimension;
   std::uint64_t flat;
   std::vector<std::uint32_t> points;  // ascending
@@ -37,13 +40,14 @@ class GroupResolver {
     const bool by_points = params_.mode == TableMode::exact;
     std::sort(members_.begin(), members_end, [by_points](const ResolvedMember& a, const ResolvedMember& b) {
       if (by_points && a.points != b.points) return a.points < b.points;
+      if (a.signature != b.signature) return a.signature < b.signature;
       if (a.identity != b.identity) return a.identity < b.identity;
       return a.dimension != b.dimension ? a.dimension < b.dimension : a.flat < b.flat;
     });
     for (std::size_t a = 0; a < group.size();) {
       std::size_t b = a + 1;
-      while (b < group.size() && members_[b].identity == members_[a].identity &&
-             (!by_points || members_[b].points == members_[a].points))
+      while (b < group.size() && members_[b].signature == members_[a].signature &&
+             members_[b].identity == members_[a].identity && (!by_points || members_[b].points == members_[a].points))
         ++b;
       dimensions_.clear();
       for (std::size_t i = a; i < b; ++i)
@@ -68,9 +72,13 @@ class GroupResolver {
     std::sort(member.points.begin(), member.points.end());
     member.dimension = location.dimension;
     member.flat = flat;
+    member.signature = 0;
     member.identity = 0;
-    if (params_.mode == TableMode::signature && params_.signature_bits == 128)
-      for (auto p : member.points) member.identity += keys_.secondary[p];
+    if (params_.mode == TableMode::signature) {
+      for (auto p : member.points) member.signature += keys_.primary[p];
+      if (params_.signature_bits == 128)
+        for (auto p : member.points) member.identity += keys_.secondary[p];
+    }
   }
 
   const UnitPlan& plan_;

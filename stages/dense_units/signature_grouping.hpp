@@ -15,6 +15,25 @@ struct UnitRecord {
   std::uint64_t flat;
 };
 
+// The same in 8 bytes, for runs of fewer than 2^32 units: 32 bits of the mixed key (with the
+// bucket's top bits, about 45 bits are compared) and a 32-bit flat index. Records whose tags
+// collide are split again by the group resolver, which checks the whole signature.
+struct PackedUnitRecord {
+  std::uint32_t tag;
+  std::uint32_t flat;
+};
+
+// What find_equal_keys needs of a record: a 32-bit slot hash, a 32-bit tag stored in the slot,
+// key equality, and the record in its wide form for the resolver.
+inline std::uint32_t slot_hash(const UnitRecord& r) { return static_cast<std::uint32_t>(r.mixed_key); }
+inline std::uint32_t slot_tag(const UnitRecord& r) { return static_cast<std::uint32_t>(r.mixed_key >> 32); }
+inline bool same_key(const UnitRecord& a, const UnitRecord& b) { return a.mixed_key == b.mixed_key; }
+inline UnitRecord widen(const UnitRecord& r) { return r; }
+inline std::uint32_t slot_hash(const PackedUnitRecord& r) { return r.tag; }
+inline std::uint32_t slot_tag(const PackedUnitRecord& r) { return r.tag; }
+inline bool same_key(const PackedUnitRecord& a, const PackedUnitRecord& b) { return a.tag == b.tag; }
+inline UnitRecord widen(const PackedUnitRecord& r) { return {r.tag, r.flat}; }
+
 // Calls on_group(group) once per key that occurs >= 2 times, with the records holding it (the
 // first occurrence first, the others in input order). `scratch` is reused between calls.
 struct GroupScratch {
@@ -23,10 +42,10 @@ struct GroupScratch {
   std::vector<UnitRecord> grouped;
 };
 
-template <class OnGroup>
-void find_equal_keys(const UnitRecord* records, std::uint32_t size, GroupScratch& scratch, OnGroup&& on_group) {
-  // A slot holds a 32-bit tag of the key (its top bits, which neither the bucket nor the slot
-  // index fully use) above the record's index, so most probes never touch the records.
+template <class Record, class OnGroup>
+void find_equal_keys(const Record* records, std::uint32_t size, GroupScratch& scratch, OnGroup&& on_group) {
+  // A slot holds a 32-bit tag of the key above the record's index, so most probes never touch
+  // the records.
   constexpr std::uint64_t empty = ~std::uint64_t{0};
   if (size < 2) return;
   std::uint32_t capacity = 1;
@@ -36,15 +55,14 @@ void find_equal_keys(const UnitRecord* records, std::uint32_t size, GroupScratch
   auto& duplicates = scratch.duplicates;
   duplicates.clear();
   for (std::uint32_t i = 0; i < size; ++i) {
-    const std::uint64_t key = records[i].mixed_key;
-    const std::uint64_t tag = key & 0xffffffff00000000ULL;
-    for (std::uint32_t slot = static_cast<std::uint32_t>(key) & mask;; slot = (slot + 1) & mask) {
+    const std::uint64_t tag = std::uint64_t{slot_tag(records[i])} << 32;
+    for (std::uint32_t slot = slot_hash(records[i]) & mask;; slot = (slot + 1) & mask) {
       const std::uint64_t held = scratch.slots[slot];
       if (held == empty) {
         scratch.slots[slot] = tag | i;
         break;
       }
-      if ((held & 0xffffffff00000000ULL) == tag && records[static_cast<std::uint32_t>(held)].mixed_key == key) {
+      if ((held & 0xffffffff00000000ULL) == tag && same_key(records[static_cast<std::uint32_t>(held)], records[i])) {
         duplicates.emplace_back(static_cast<std::uint32_t>(held), i);
         break;
       }
@@ -55,9 +73,9 @@ void find_equal_keys(const UnitRecord* records, std::uint32_t size, GroupScratch
   for (std::size_t a = 0; a < duplicates.size();) {
     std::size_t b = a;
     scratch.grouped.clear();
-    scratch.grouped.push_back(records[duplicates[a].first]);
+    scratch.grouped.push_back(widen(records[duplicates[a].first]));
     while (b < duplicates.size() && duplicates[b].first == duplicates[a].first)
-      scratch.grouped.push_back(records[duplicates[b++].second]);
+      scratch.grouped.push_back(widen(records[duplicates[b++].second]));
     on_group(scratch.grouped);
     a = b;
   }
