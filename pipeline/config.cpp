@@ -122,6 +122,32 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
   throw UsageError(what + ": '" + text + "' is not a size in bytes (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
 }
 
+ConfigKey config_key(std::string path, ValueKind kind, std::string default_value, std::string help) {
+  ConfigKey key;
+  key.path = std::move(path);
+  key.kind = kind;
+  key.default_value = std::move(default_value);
+  key.help = std::move(help);
+  return key;
+}
+
+ConfigKey ranged(ConfigKey key, double minimum, std::optional<double> maximum) {
+  key.minimum = minimum;
+  key.maximum = maximum;
+  return key;
+}
+
+ConfigKey one_of(ConfigKey key, std::vector<std::string> choices, bool allow_auto) {
+  key.choices = std::move(choices);
+  key.allow_auto = allow_auto;
+  return key;
+}
+
+ConfigKey automatic(ConfigKey key) {
+  key.allow_auto = true;
+  return key;
+}
+
 ConfigSchema& ConfigSchema::add(ConfigKey key) {
   keys_.push_back(std::move(key));
   return *this;

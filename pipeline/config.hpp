@@ -30,6 +30,13 @@ struct ConfigKey {
   bool required = false;
 };
 
+// Builders for schemas written as one call per key: config_key(...) sets path, kind, default
+// (YAML text, "" for none) and help; the others add a range, a list of choices, or "auto".
+ConfigKey config_key(std::string path, ValueKind kind, std::string default_value, std::string help);
+ConfigKey ranged(ConfigKey key, double minimum, std::optional<double> maximum = std::nullopt);
+ConfigKey one_of(ConfigKey key, std::vector<std::string> choices, bool allow_auto = false);
+ConfigKey automatic(ConfigKey key);
+
 class ConfigSchema {
  public:
   ConfigSchema& add(ConfigKey key);

@@ -23,66 +23,42 @@
 
 namespace subscale::pipeline {
 
-namespace {
-
-// A key with its kind, default (YAML text, "" for none) and help; the caller sets the rest.
-ConfigKey key(std::string path, ValueKind kind, std::string default_value, std::string help) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.kind = kind;
-  k.default_value = std::move(default_value);
-  k.help = std::move(help);
-  return k;
-}
-
-ConfigKey ranged(ConfigKey k, double minimum, std::optional<double> maximum = std::nullopt) {
-  k.minimum = minimum;
-  k.maximum = maximum;
-  return k;
-}
-
-ConfigKey one_of(ConfigKey k, std::vector<std::string> choices, bool allow_auto = false) {
-  k.choices = std::move(choices);
-  k.allow_auto = allow_auto;
-  return k;
-}
-
-}  // namespace
-
 ConfigSchema hash_command_schema() {
   using enum ValueKind;
   ConfigSchema s;
-  s.add(key("input.file", path, "", "HDF5 file with the table (rows x columns); not needed with input.generate"));
-  s.add(key("input.dataset", string, "/data",
-            "dataset path in input.file; 32-bit columns give one word, 64-bit columns two (low, high)"));
-  s.add(one_of(key("input.generate", string, "none",
-                   "instead of a file, a seeded table: normal(0.5, 0.1) words as in the seed, uniform, or sequential"),
-               {"none", "normal", "uniform", "sequential"}));
-  s.add(ranged(key("input.rows", integer, "100000", "rows of the generated table"), 1, 4294967295.0));
-  s.add(ranged(key("input.row_words", integer, "1", "32-bit words per generated row"), 1, 1024));
-  s.add(ranged(key("input.seed", integer, "1", "seed of the generated table"), 0));
-  s.add(one_of(key("hash.function", string, "fmix64", "hash function; n_<name> are the seed's N-round versions"),
-               hash::hash_function_names()));
-  s.add(ranged(key("hash.rounds", integer, "2", "rounds of an n_ function"), 1, 64));
-  s.add(ranged(key("hash.bits", integer, "64", "hash width: 32 or 64"), 32, 64));
-  s.add(one_of(key("hash.backend", string, "auto", "cpu, cuda, or auto (cuda when a device is usable)"),
-               {"cpu", "cuda"}, true));
-  s.add(key("quality.enabled", boolean, "true",
-            "analyse the hashes (balance, avalanche, chi-square, collisions, low bits)"));
   s.add(
-      ranged(key("quality.avalanche_samples", integer, "4096", "records whose input bits are flipped one by one"), 1));
-  s.add(key("quality.radix_bits", string, "\"4,8,12,16\"",
-            "comma-separated radix widths for the low-bit balance (1..24)"));
-  auto z =
-      key("quality.z_limit", number, "6", "standard errors from a random function's value before a measure is flagged");
+      config_key("input.file", path, "", "HDF5 file with the table (rows x columns); not needed with input.generate"));
+  s.add(config_key("input.dataset", string, "/data",
+                   "dataset path in input.file; 32-bit columns give one word, 64-bit columns two (low, high)"));
+  s.add(one_of(
+      config_key("input.generate", string, "none",
+                 "instead of a file, a seeded table: normal(0.5, 0.1) words as in the seed, uniform, or sequential"),
+      {"none", "normal", "uniform", "sequential"}));
+  s.add(ranged(config_key("input.rows", integer, "100000", "rows of the generated table"), 1, 4294967295.0));
+  s.add(ranged(config_key("input.row_words", integer, "1", "32-bit words per generated row"), 1, 1024));
+  s.add(ranged(config_key("input.seed", integer, "1", "seed of the generated table"), 0));
+  s.add(one_of(config_key("hash.function", string, "fmix64", "hash function; n_<name> are the seed's N-round versions"),
+               hash::hash_function_names()));
+  s.add(ranged(config_key("hash.rounds", integer, "2", "rounds of an n_ function"), 1, 64));
+  s.add(ranged(config_key("hash.bits", integer, "64", "hash width: 32 or 64"), 32, 64));
+  s.add(one_of(config_key("hash.backend", string, "auto", "cpu, cuda, or auto (cuda when a device is usable)"),
+               {"cpu", "cuda"}, true));
+  s.add(config_key("quality.enabled", boolean, "true",
+                   "analyse the hashes (balance, avalanche, chi-square, collisions, low bits)"));
+  s.add(ranged(
+      config_key("quality.avalanche_samples", integer, "4096", "records whose input bits are flipped one by one"), 1));
+  s.add(config_key("quality.radix_bits", string, "\"4,8,12,16\"",
+                   "comma-separated radix widths for the low-bit balance (1..24)"));
+  auto z = config_key("quality.z_limit", number, "6",
+                      "standard errors from a random function's value before a measure is flagged");
   z.minimum = 0;
   z.minimum_exclusive = true;
   s.add(z);
-  s.add(ranged(key("quality.seed", integer, "1", "which records the avalanche test samples"), 0));
-  auto out = key("output.file", path, "", "HDF5 file for the hashes (dataset /hashes)");
+  s.add(ranged(config_key("quality.seed", integer, "1", "which records the avalanche test samples"), 0));
+  auto out = config_key("output.file", path, "", "HDF5 file for the hashes (dataset /hashes)");
   out.required = true;
   s.add(out);
-  s.add(key("output.json", path, "", "JSON with the figures; default: output.file with the extension .json"));
+  s.add(config_key("output.json", path, "", "JSON with the figures; default: output.file with the extension .json"));
   return s;
 }
 

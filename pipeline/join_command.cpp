@@ -19,73 +19,48 @@
 
 namespace subscale::pipeline {
 
-namespace {
-
-ConfigKey key(std::string path, ValueKind kind, std::string default_value, std::string help) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.kind = kind;
-  k.default_value = std::move(default_value);
-  k.help = std::move(help);
-  return k;
-}
-
-ConfigKey ranged(ConfigKey k, double minimum, std::optional<double> maximum = std::nullopt) {
-  k.minimum = minimum;
-  k.maximum = maximum;
-  return k;
-}
-
-ConfigKey one_of(ConfigKey k, std::vector<std::string> choices, bool allow_auto = false) {
-  k.choices = std::move(choices);
-  k.allow_auto = allow_auto;
-  return k;
-}
-
-ConfigKey automatic(ConfigKey k) {
-  k.allow_auto = true;
-  return k;
-}
-
-}  // namespace
-
 ConfigSchema join_command_schema() {
   using enum ValueKind;
   ConfigSchema s;
   for (const std::string side : {"r", "s"}) {
     const std::string role = side == "r" ? "R (the build side: its columns are attached)"
                                          : "S (the probe side: its rows are kept, in order)";
-    s.add(key(side + ".file", path, "", "HDF5 file of table " + role + "; not needed with generate.distribution"));
-    s.add(key(side + ".key", string, "/ids", "1-D integer dataset with the join key of table " + side));
-    s.add(key(side + ".data", string, "/data",
-              "1-D or 2-D (rows, columns) numeric dataset of table " + side + "'s columns; \"\" for none"));
+    s.add(
+        config_key(side + ".file", path, "", "HDF5 file of table " + role + "; not needed with generate.distribution"));
+    s.add(config_key(side + ".key", string, "/ids", "1-D integer dataset with the join key of table " + side));
+    s.add(config_key(side + ".data", string, "/data",
+                     "1-D or 2-D (rows, columns) numeric dataset of table " + side + "'s columns; \"\" for none"));
   }
-  s.add(one_of(key("generate.distribution", string, "none",
-                   "instead of files, seeded key columns (output.mode=pairs): uniform (with generate.overlap) or "
-                   "zipf (S skewed by generate.alpha over R's keys)"),
-               {"none", "uniform", "zipf"}));
-  s.add(ranged(key("generate.r_rows", integer, "1000000", "rows of the generated R"), 0, 4294967294.0));
-  s.add(ranged(key("generate.s_rows", integer, "1000000", "rows of the generated S"), 0, 4294967294.0));
-  s.add(ranged(key("generate.overlap", number, "1.0", "uniform: fraction of S rows whose key is in R"), 0, 1));
-  s.add(ranged(key("generate.alpha", number, "1.0", "zipf: the skew (0 = uniform)"), 0));
-  s.add(key("generate.unique_r", boolean, "true", "R's keys form a primary key (false: duplicates in R)"));
-  s.add(ranged(key("generate.seed", integer, "1", "seed of the generated keys"), 0));
-  s.add(one_of(key("join.backend", string, "auto", "cpu, cuda, or auto (cuda when a device is usable)"),
+  s.add(
+      one_of(config_key("generate.distribution", string, "none",
+                        "instead of files, seeded key columns (output.mode=pairs): uniform (with generate.overlap) or "
+                        "zipf (S skewed by generate.alpha over R's keys)"),
+             {"none", "uniform", "zipf"}));
+  s.add(ranged(config_key("generate.r_rows", integer, "1000000", "rows of the generated R"), 0, 4294967294.0));
+  s.add(ranged(config_key("generate.s_rows", integer, "1000000", "rows of the generated S"), 0, 4294967294.0));
+  s.add(ranged(config_key("generate.overlap", number, "1.0", "uniform: fraction of S rows whose key is in R"), 0, 1));
+  s.add(ranged(config_key("generate.alpha", number, "1.0", "zipf: the skew (0 = uniform)"), 0));
+  s.add(config_key("generate.unique_r", boolean, "true", "R's keys form a primary key (false: duplicates in R)"));
+  s.add(ranged(config_key("generate.seed", integer, "1", "seed of the generated keys"), 0));
+  s.add(one_of(config_key("join.backend", string, "auto", "cpu, cuda, or auto (cuda when a device is usable)"),
                {"cpu", "cuda"}, true));
-  s.add(one_of(key("join.hash", string, "fmix64", "hash the partitions and buckets come from"), {"fmix64", "fnv1a64"}));
-  s.add(automatic(ranged(key("join.radix_bits", integer, "auto", "bits per radix pass (fan-out 2^bits)"), 1, 11)));
-  s.add(automatic(ranged(key("join.passes", integer, "auto", "radix passes"), 1, 4)));
-  s.add(ranged(key("join.probe_chunk", integer, "4096", "at most this many S rows per probe work item"), 1,
+  s.add(one_of(config_key("join.hash", string, "fmix64", "hash the partitions and buckets come from"),
+               {"fmix64", "fnv1a64"}));
+  s.add(
+      automatic(ranged(config_key("join.radix_bits", integer, "auto", "bits per radix pass (fan-out 2^bits)"), 1, 11)));
+  s.add(automatic(ranged(config_key("join.passes", integer, "auto", "radix passes"), 1, 4)));
+  s.add(ranged(config_key("join.probe_chunk", integer, "4096", "at most this many S rows per probe work item"), 1,
                4294967295.0));
-  s.add(automatic(key("join.memory_budget", bytes, "auto",
-                      "working memory of the backend (device for cuda), e.g. 8GiB; auto = most of what is free")));
-  s.add(one_of(key("output.mode", string, "attach",
-                   "attach: S's rows with R's columns (/data, /ids, /labels); pairs: /r_row and /s_row"),
+  s.add(
+      automatic(config_key("join.memory_budget", bytes, "auto",
+                           "working memory of the backend (device for cuda), e.g. 8GiB; auto = most of what is free")));
+  s.add(one_of(config_key("output.mode", string, "attach",
+                          "attach: S's rows with R's columns (/data, /ids, /labels); pairs: /r_row and /s_row"),
                {"attach", "pairs"}));
-  auto out = key("output.file", path, "", "HDF5 file for the result");
+  auto out = config_key("output.file", path, "", "HDF5 file for the result");
   out.required = true;
   s.add(out);
-  s.add(key("output.json", path, "", "JSON summary; default: output.file with the extension .json"));
+  s.add(config_key("output.json", path, "", "JSON summary; default: output.file with the extension .json"));
   return s;
 }
 
