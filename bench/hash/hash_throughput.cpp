@@ -29,8 +29,10 @@ namespace {
 
 using namespace subscale;
 using namespace subscale::hash_stage;
+#if defined(SUBSCALE_WITH_CUDA)
 using subscale::gpu::DeviceBuffer;
 using subscale::gpu::DeviceStream;
+#endif
 
 struct Options {
   std::size_t records = 100'000'000;

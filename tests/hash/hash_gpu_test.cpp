@@ -16,8 +16,10 @@
 
 namespace subscale::hash_stage {
 
+#if defined(SUBSCALE_WITH_CUDA)
 using gpu::DeviceBuffer;
 using gpu::DeviceStream;
+#endif
 
 namespace {
 
