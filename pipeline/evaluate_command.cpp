@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "io/atomic_output.hpp"
 #include "io/ground_truth.hpp"
+#include "pipeline/config_subcommand.hpp"
 #include "stages/evaluate/cluster_text.hpp"
 
 namespace subscale::pipeline {
@@ -91,22 +92,15 @@ void add_evaluate_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   command->add_option("--json", args->options.json, "also write the measures to this JSON file");
   command->callback([args, command] {
-    const auto fail = [](ExitCode code, const char* message) {
-      std::fprintf(stderr, "subscale: error: %s\n", message);
-      std::fflush(stdout);
-      std::exit(static_cast<int>(code));
-    };
     if (command->count("--points")) args->options.points = args->points;
     if (command->count("--dims")) args->options.dimensions = args->dimensions;
     try {
       run_evaluate_command(args->options, std::cout);
       std::cout.flush();
-    } catch (const Error& error) {
-      fail(error.code(), error.what());
-    } catch (const std::bad_alloc&) {
-      fail(ExitCode::resource, "out of host memory while evaluating");
-    } catch (const std::exception& error) {
-      fail(ExitCode::other, error.what());
+    } catch (...) {
+      const int code = report_current_exception("evaluate a smaller clusters file");
+      std::fflush(stdout);
+      std::exit(code);
     }
   });
 }

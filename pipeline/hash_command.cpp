@@ -16,6 +16,7 @@
 #include "gpu/hash/hash_function_id.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_file.hpp"
+#include "pipeline/config_subcommand.hpp"
 #include "stages/hash/hash_input_generator.hpp"
 #include "stages/hash/hash_quality.hpp"
 #include "stages/hash/hash_quality_json.hpp"
@@ -254,43 +255,12 @@ HashCommandResult run_hash_command(const Config& config, std::ostream& out) {
                     : hash_and_report<std::uint64_t>(config, table, spec, backend, out);
 }
 
-int hash_command_main(const std::filesystem::path& config_file, const std::vector<std::string>& overrides,
-                      std::ostream& out) {
-  const Config config = Config::load_file(config_file, overrides, hash_command_schema());
-  run_hash_command(config, out);
-  return 0;
-}
-
 void add_hash_command(CLI::App& app) {
-  struct Arguments {
-    std::string config_file;
-    std::vector<std::string> overrides;
-  };
-  auto args = std::make_shared<Arguments>();
-  CLI::App* command = app.add_subcommand(
-      "hash", "Hash every row of a table (SPEC 10), write the hashes and a quality report (table + JSON)");
-  command->add_option("config", args->config_file, "YAML config (see configs/hash_quickstart.yaml)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command->add_option("overrides", args->overrides, "key=value overrides, e.g. hash.function=xor_hw hash.bits=32");
-  command->footer("Config keys (YAML, or key=value overrides with dotted paths):\n" + hash_command_schema().describe());
-  command->callback([args] {
-    const auto fail = [](ExitCode code, const char* message) {
-      std::fprintf(stderr, "subscale: error: %s\n", message);
-      std::fflush(stdout);
-      std::exit(static_cast<int>(code));
-    };
-    try {
-      hash_command_main(args->config_file, args->overrides, std::cout);
-      std::cout.flush();
-    } catch (const Error& error) {
-      fail(error.code(), error.what());
-    } catch (const std::bad_alloc&) {
-      fail(ExitCode::resource, "out of host memory; hash a smaller table or set quality.enabled=false");
-    } catch (const std::exception& error) {
-      fail(ExitCode::other, error.what());
-    }
-  });
+  add_config_subcommand(
+      app, "hash", "Hash every row of a table (SPEC 10), write the hashes and a quality report (table + JSON)",
+      "configs/hash_quickstart.yaml", "hash.function=xor_hw hash.bits=32", hash_command_schema(),
+      [](const Config& config) { run_hash_command(config, std::cout); },
+      "hash a smaller table or set quality.enabled=false");
 }
 
 }  // namespace subscale::pipeline

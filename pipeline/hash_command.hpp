@@ -26,15 +26,9 @@ struct HashCommandResult {
 // with the documented exit codes (2 usage, 3 input, 4 resource).
 HashCommandResult run_hash_command(const Config& config, std::ostream& out);
 
-// Loads CONFIG with the overrides and runs; returns the process exit code (0; a flagged
-// quality measure is a finding, not a failure).
-int hash_command_main(const std::filesystem::path& config_file, const std::vector<std::string>& overrides,
-                      std::ostream& out);
-
-// Registers `hash CONFIG [key=value...]` on the command line. The subcommand runs from its own
-// CLI11 callback, so main.cpp needs this one line and no dispatch branch; because a callback runs
-// inside app.parse(), it maps its own errors to the documented exit codes (message on stderr,
-// then exit) instead of letting them escape parse().
+// Registers `hash CONFIG [key=value...]` on the command line (pipeline/config_subcommand.hpp:
+// it runs from its own callback and exits with the documented codes). A flagged quality
+// measure is a finding, not a failure: the exit code is 0.
 void add_hash_command(CLI::App& app);
 
 }  // namespace subscale::pipeline

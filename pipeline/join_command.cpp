@@ -13,6 +13,7 @@
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_file.hpp"
+#include "pipeline/config_subcommand.hpp"
 #include "stages/join/hash_join.hpp"
 #include "stages/join/join_generators.hpp"
 #include "stages/join/join_memory.hpp"
@@ -285,36 +286,11 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
 }
 
 void add_join_command(CLI::App& app) {
-  struct Arguments {
-    std::string config_file;
-    std::vector<std::string> overrides;
-  };
-  auto args = std::make_shared<Arguments>();
-  CLI::App* command = app.add_subcommand(
-      "join", "Join two tables on a key (SPEC 11): matching row pairs, or S's rows with R's columns attached");
-  command->add_option("config", args->config_file, "YAML config (see configs/join_quickstart.yaml)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command->add_option("overrides", args->overrides, "key=value overrides, e.g. join.backend=cpu output.mode=pairs");
-  command->footer("Config keys (YAML, or key=value overrides with dotted paths):\n" + join_command_schema().describe());
-  command->callback([args] {
-    const auto fail = [](ExitCode code, const char* message) {
-      std::fprintf(stderr, "subscale: error: %s\n", message);
-      std::fflush(stdout);
-      std::exit(static_cast<int>(code));
-    };
-    try {
-      const Config config = Config::load_file(args->config_file, args->overrides, join_command_schema());
-      run_join_command(config, std::cout);
-      std::cout.flush();
-    } catch (const Error& error) {
-      fail(error.code(), error.what());
-    } catch (const std::bad_alloc&) {
-      fail(ExitCode::resource, "out of host memory; join smaller tables or use output.mode=pairs");
-    } catch (const std::exception& error) {
-      fail(ExitCode::other, error.what());
-    }
-  });
+  add_config_subcommand(
+      app, "join", "Join two tables on a key (SPEC 11): matching row pairs, or S's rows with R's columns attached",
+      "configs/join_quickstart.yaml", "join.backend=cpu output.mode=pairs", join_command_schema(),
+      [](const Config& config) { run_join_command(config, std::cout); },
+      "join smaller tables or use output.mode=pairs");
 }
 
 }  // namespace subscale::pipeline

@@ -35,8 +35,7 @@ struct JoinCommandResult {
 
 JoinCommandResult run_join_command(const Config& config, std::ostream& out);
 
-// Registers `join CONFIG [key=value...]`; like `hash`, it runs from its own CLI11 callback and
-// maps its errors to the documented exit codes itself.
+// Registers `join CONFIG [key=value...]` (pipeline/config_subcommand.hpp).
 void add_join_command(CLI::App& app);
 
 }  // namespace subscale::pipeline

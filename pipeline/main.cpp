@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "common/error.hpp"
+#include "pipeline/config_subcommand.hpp"
 #include "pipeline/core_schema.hpp"
 #include "pipeline/evaluate_command.hpp"
 #include "pipeline/hash_command.hpp"
@@ -67,14 +68,7 @@ int main(int argc, char** argv) {
       subscale::pipeline::plan_command(plan_options);
     }
     return 0;
-  } catch (const subscale::Error& error) {
-    std::fprintf(stderr, "subscale: error: %s\n", error.what());
-    return static_cast<int>(error.code());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "subscale: error: out of host memory; lower memory.host_bytes or set partitions.count\n");
-    return static_cast<int>(subscale::ExitCode::resource);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "subscale: error: %s\n", error.what());
-    return static_cast<int>(subscale::ExitCode::other);
+  } catch (...) {
+    return subscale::pipeline::report_current_exception("lower memory.host_bytes or set partitions.count");
   }
 }
