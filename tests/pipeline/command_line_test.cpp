@@ -9,47 +9,19 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/pipeline/cli_test_fixture.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code;
-  std::string output;
-};
+using Outcome = subscale::testing::CliOutcome;
 
-class CommandLine : public ::testing::Test {
+class CommandLine : public subscale::testing::CliTest {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / ("subscale-cli-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
-  fs::path write(const std::string& name, const std::string& text) {
-    std::ofstream(folder_ / name) << text;
-    return folder_ / name;
-  }
-
-  Outcome run(const std::string& arguments) {
-    // SUBSCALE_CLI names the binary where the build folder has moved (the GPU bundle).
-    const char* cli = std::getenv("SUBSCALE_CLI");
-    const std::string command = (cli ? std::string(cli) : std::string(SUBSCALE_BINARY_DIR) + "/subscale") + " " +
-                                arguments + " > " + (folder_ / "out.txt").string() + " 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream in(folder_ / "out.txt");
-    std::stringstream text;
-    text << in.rdbuf();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-  }
-
   fs::path config_for(const std::string& data_file, const std::string& extra = "") {
     return write("config.yaml", "input:\n  path: " + data_file + "\nepsilon: 0.2\nmin_points: 2\n" + extra);
   }
-
-  fs::path folder_;
 };
 
 TEST_F(CommandLine, RunsOnCsvAndWritesTheRunFolder) {

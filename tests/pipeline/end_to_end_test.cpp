@@ -31,43 +31,15 @@
 
 #include "common/subspace_cluster.hpp"
 #include "io/ground_truth.hpp"
+#include "stages/evaluate/cluster_text.hpp"
+#include "tests/pipeline/cli_test_fixture.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using subscale::SubspaceCluster;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The text form {d1, d2}-[p1, p2, ...], one cluster a line (pipeline/results_writer.hpp).
-std::vector<SubspaceCluster> parse_clusters(const std::string& text) {
-  std::vector<SubspaceCluster> clusters;
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.empty()) continue;
-    const auto close_dims = line.find("}-[");
-    if (line.front() != '{' || close_dims == std::string::npos || line.back() != ']') {
-      ADD_FAILURE() << "not a cluster line: " << line;
-      continue;
-    }
-    auto numbers = [](std::string list) {
-      std::replace(list.begin(), list.end(), ',', ' ');
-      std::istringstream in(list);
-      std::vector<std::uint32_t> values;
-      for (std::uint32_t v; in >> v;) values.push_back(v);
-      return values;
-    };
-    clusters.push_back(
-        {numbers(line.substr(1, close_dims - 1)), numbers(line.substr(close_dims + 3, line.size() - close_dims - 4))});
-  }
-  return clusters;
-}
+using subscale::testing::read_text;
 
 std::size_t shared_points(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
   std::vector<std::uint32_t> both;
@@ -79,18 +51,8 @@ bool contains(const std::vector<std::uint32_t>& outer, const std::vector<std::ui
   return std::includes(outer.begin(), outer.end(), inner.begin(), inner.end());
 }
 
-class EndToEnd : public ::testing::Test {
+class EndToEnd : public subscale::testing::CliTest {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / ("subscale-e2e-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
-  // The repository root: where the build was configured from, or (the GPU bundle, whose build
-  // folder has moved) the current folder when that holds the config.
   static fs::path source_root() {
     if (const char* root = std::getenv("SUBSCALE_SOURCE_ROOT")) return root;
     const fs::path configured = SUBSCALE_SOURCE_DIR;
@@ -99,22 +61,15 @@ class EndToEnd : public ::testing::Test {
   }
 
   // Runs `subscale run configs/quickstart.yaml <extra> --out <folder_/name> -q`; returns the run
-  // folder. SUBSCALE_CLI names the binary where the build folder has moved (the GPU bundle).
+  // folder.
   fs::path run_quickstart(const std::string& name, const std::string& extra = "") {
     const fs::path config = source_root() / "configs" / "quickstart.yaml";
     EXPECT_TRUE(fs::exists(config)) << config << " not found; set SUBSCALE_SOURCE_ROOT to the repository root";
-    const char* cli = std::getenv("SUBSCALE_CLI");
-    const std::string binary = cli ? std::string(cli) : std::string(SUBSCALE_BINARY_DIR) + "/subscale";
     const fs::path out = folder_ / name;
-    const std::string command = binary + " run " + config.string() + " " + extra + " --out " + out.string() + " -q > " +
-                                (folder_ / (name + ".log")).string() + " 2>&1";
-    const int status = std::system(command.c_str());
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command << "\n"
-                                                               << read_text(folder_ / (name + ".log"));
+    const auto outcome = run("run " + config.string() + " " + extra + " --out " + out.string() + " -q", name + ".log");
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
     return out;
   }
-
-  fs::path folder_;
 };
 
 TEST_F(EndToEnd, QuickstartFindsTheHiddenClusters) {
@@ -133,7 +88,7 @@ TEST_F(EndToEnd, QuickstartFindsTheHiddenClusters) {
 
   const auto truth = subscale::io::read_ground_truth(source_root() / "datasets" / "quickstart.true");
   ASSERT_EQ(truth.clusters.size(), 5u);
-  const auto found = parse_clusters(read_text(run / "clusters.txt"));
+  const auto found = subscale::evaluate::read_cluster_text(run / "clusters.txt");
   ASSERT_EQ(found.size(), summary["counts"]["clusters"].get<std::size_t>());
 
   for (const auto& hidden : truth.clusters) {

@@ -20,6 +20,7 @@
 #include "io/hdf5_dataset_reader.hpp"
 #include "io/hdf5_dataset_writer.hpp"
 #include "io/hdf5_file.hpp"
+#include "tests/pipeline/cli_test_fixture.hpp"
 
 namespace {
 
@@ -27,10 +28,7 @@ namespace fs = std::filesystem;
 using subscale::Dataset;
 namespace io = subscale::io;
 
-struct Outcome {
-  int exit_code;
-  std::string output;
-};
+using Outcome = subscale::testing::CliOutcome;
 
 constexpr int kPoints = 40;
 constexpr int kClustered = 10;  // input rows 0..9 form a 2-D cluster in the attached columns only
@@ -48,21 +46,8 @@ double attached_value(int row, int column) {
   return (column == 0 ? k : (k * 7) % 30) / 30.0;
 }
 
-class JoinSection : public ::testing::Test {
+class JoinSection : public subscale::testing::CliTest {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / ("subscale-join-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
-  fs::path write(const std::string& name, const std::string& text) {
-    std::ofstream(folder_ / name) << text;
-    return folder_ / name;
-  }
-
   // The main input as HDF5: /data (40 x 2) and /ids.
   void write_main_hdf5() {
     Dataset data;
@@ -108,28 +93,11 @@ class JoinSection : public ::testing::Test {
                  "input:\n  path: " + input + "\nepsilon: 0.01\nmin_points: 3\njoin:\n  path: features.h5\n" + extra);
   }
 
-  Outcome run(const std::string& arguments) {
-    // SUBSCALE_CLI names the binary where the build folder has moved (the GPU bundle).
-    const char* cli = std::getenv("SUBSCALE_CLI");
-    const std::string command = (cli ? std::string(cli) : std::string(SUBSCALE_BINARY_DIR) + "/subscale") + " " +
-                                arguments + " > " + (folder_ / "out.txt").string() + " 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream in(folder_ / "out.txt");
-    std::stringstream text;
-    text << in.rdbuf();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-  }
-
   Outcome run_into(const fs::path& config_file, const std::string& name, const std::string& overrides = "") {
     return run("run " + config_file.string() + " " + overrides + " --out " + (folder_ / name).string() + " -q");
   }
 
-  std::string read(const fs::path& file) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
+  std::string read(const fs::path& file) { return subscale::testing::read_text(file); }
 
   std::vector<std::string> lines(const fs::path& file) {
     std::vector<std::string> out;
@@ -138,8 +106,6 @@ class JoinSection : public ::testing::Test {
       if (!line.empty()) out.push_back(line);
     return out;
   }
-
-  fs::path folder_;
 };
 
 const std::string kClusterLine = "{2, 3}-[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]";
