@@ -134,12 +134,7 @@ std::size_t choose_label(const std::vector<Attribute>& attributes, const ArffOpt
 }  // namespace
 
 Dataset read_arff(const std::string& path, const ArffOptions& options) {
-  if (!std::filesystem::exists(path))
-    throw InputError(path + ": file not found; check the input path (relative paths start from the current folder)");
-  if (std::filesystem::is_directory(path))
-    throw InputError(path + ": is a folder, not a file; give the ARFF file itself");
-  std::ifstream input(path, std::ios::binary);
-  if (!input) throw InputError(path + ": cannot open the file for reading; check its permissions");
+  std::ifstream input = open_input_file(path, "ARFF");
   return read_arff(input, path, options);
 }
 

@@ -77,12 +77,7 @@ CsvSeparator detect_csv_separator(std::string_view line) {
 }
 
 Dataset read_csv(const std::string& path, const CsvOptions& options) {
-  if (!std::filesystem::exists(path))
-    throw InputError(path + ": file not found; check the input path (relative paths start from the current folder)");
-  if (std::filesystem::is_directory(path))
-    throw InputError(path + ": is a folder, not a file; give the CSV file itself");
-  std::ifstream input(path, std::ios::binary);
-  if (!input) throw InputError(path + ": cannot open the file for reading; check its permissions");
+  std::ifstream input = open_input_file(path, "CSV");
   return read_csv(input, path, options);
 }
 

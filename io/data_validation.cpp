@@ -2,11 +2,22 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include "common/error.hpp"
 
 namespace subscale::io {
+
+std::ifstream open_input_file(const std::string& path, const std::string& kind) {
+  if (!std::filesystem::exists(path))
+    throw InputError(path + ": file not found; check the input path (relative paths start from the current folder)");
+  if (std::filesystem::is_directory(path))
+    throw InputError(path + ": is a folder, not a file; give the " + kind + " file itself");
+  std::ifstream input(path, std::ios::binary);
+  if (!input) throw InputError(path + ": cannot open the file for reading; check its permissions");
+  return input;
+}
 
 std::string describe_location(const std::string& file, const CellLocation& where) {
   std::string text = file;

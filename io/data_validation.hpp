@@ -3,6 +3,7 @@
 // an InputError that names the file, the row and the column as a user sees them, what is wrong
 // and what to do about it.
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,10 @@ struct CellLocation {
     return {RowKind::line, line_number, column, std::move(column_name), {}};
   }
 };
+
+// Opens a text input file; an InputError names the file when it is missing, a folder, or
+// unreadable. `kind` ("CSV", "ARFF") completes the message.
+std::ifstream open_input_file(const std::string& path, const std::string& kind);
 
 // "data.csv, line 7, column 3 (dim2)"
 std::string describe_location(const std::string& file, const CellLocation& where);
