@@ -19,6 +19,10 @@ struct UnitSpaceView {
   const std::uint32_t* window_end = nullptr;    // windows: end position h of window w (exclusive)
   const std::uint64_t* sorted_keys = nullptr;   // windows: key of the point at position i of dimension j
   combinadic::BinomialTable binomials;
+  // Optional: bucket_window[b] is the window of flat index b << bucket_shift (the last bucket's
+  // successor holds the last window), so a search starts from a bucket's few windows.
+  const std::uint64_t* bucket_window = nullptr;
+  std::uint32_t bucket_shift = 0;
   std::uint32_t points = 0;
   std::uint32_t dimensions = 0;
   std::uint32_t k = 0;  // m - 1
@@ -30,6 +34,11 @@ struct UnitSpaceView {
 // share their start with the next one, so this skips them).
 SUBSCALE_HD std::uint64_t window_of(const UnitSpaceView& space, std::uint64_t flat) {
   std::uint64_t lo = 0, hi = space.windows();  // window_start[lo] <= flat < window_start[hi]
+  if (space.bucket_window) {
+    const std::uint64_t bucket = flat >> space.bucket_shift;
+    lo = space.bucket_window[bucket];
+    hi = space.bucket_window[bucket + 1] + 1;
+  }
   while (hi - lo > 1) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
     if (space.window_start[mid] <= flat)
@@ -40,12 +49,18 @@ SUBSCALE_HD std::uint64_t window_of(const UnitSpaceView& space, std::uint64_t fl
   return lo;
 }
 
-// visit(flat, signature) for every unit with flat index in [begin, end).
-template <class Visit>
-SUBSCALE_HD void walk_units(const UnitSpaceView& space, std::uint64_t begin, std::uint64_t end, Visit&& visit) {
+// visit(flat, signature) for the units with flat index in [begin, end) that fall to walker `lane`
+// of Lanes walkers going through the range in step: every run of the lowest element is dealt out
+// among them, so together they visit each unit once, and neighbouring walkers read neighbouring
+// keys (coalesced loads on a GPU, where the walkers are the lanes of a warp). K, when not 0, is
+// space.k known at compile time: the subset then lives in registers and its loops unroll.
+template <std::uint32_t K = 0, std::uint32_t Lanes = 1, class Visit>
+SUBSCALE_HD void walk_units_dealt(const UnitSpaceView& space, std::uint64_t begin, std::uint64_t end,
+                                  std::uint32_t lane, Visit&& visit) {
+  static_assert(K <= kMaxWalkerK);
   if (begin >= end) return;
-  const std::uint32_t k = space.k;
-  std::uint32_t c[kMaxWalkerK];
+  const std::uint32_t k = K != 0 ? K : space.k;
+  std::uint32_t c[K != 0 ? K : kMaxWalkerK];
   std::uint64_t w = window_of(space, begin);
   std::uint64_t rank = begin - space.window_start[w];
   std::uint64_t flat = begin;
@@ -60,12 +75,16 @@ SUBSCALE_HD void walk_units(const UnitSpaceView& space, std::uint64_t begin, std
       std::uint64_t base = lowest;
       for (std::uint32_t t = 1; t < k; ++t) base += keys[c[t]];
       const std::uint32_t limit = k > 1 ? c[1] : following;
-      std::uint32_t c0 = c[0];
-      for (; c0 < limit && remaining > 0 && flat < end; ++c0) {
-        visit(flat, base + keys[c0]);
-        ++flat;
-        --remaining;
-      }
+      // The lowest element runs up to the next one; one count bounds the loop, so its body is
+      // only the visit.
+      std::uint64_t count = limit - c[0];
+      if (count > remaining) count = remaining;
+      if (count > end - flat) count = end - flat;
+      const std::uint64_t* run_keys = keys + c[0];
+      for (std::uint32_t t = lane; t < static_cast<std::uint32_t>(count); t += Lanes)
+        visit(flat + t, base + run_keys[t]);
+      flat += count;
+      remaining -= count;
       if (remaining == 0 || flat >= end) break;
       c[0] = limit - 1;
       combinadic::next_colex(c, k, following);
@@ -76,6 +95,12 @@ SUBSCALE_HD void walk_units(const UnitSpaceView& space, std::uint64_t begin, std
     } while (flat < end && space.window_start[w + 1] == space.window_start[w]);
     rank = 0;
   }
+}
+
+// visit(flat, signature) for every unit with flat index in [begin, end), by one walker.
+template <std::uint32_t K = 0, class Visit>
+SUBSCALE_HD void walk_units(const UnitSpaceView& space, std::uint64_t begin, std::uint64_t end, Visit&& visit) {
+  walk_units_dealt<K, 1>(space, begin, end, 0, visit);
 }
 
 }  // namespace subscale::enumeration

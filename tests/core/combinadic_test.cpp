@@ -69,9 +69,44 @@ TEST(Unrank, LargestIndicesNearTwoToThe63) {
     EXPECT_EQ(rank_direct(c, 4), r);
     EXPECT_LT(c[3], n);
   }
+  // The table's unrank (a guess, then a few steps) agrees at the top of the range too.
+  std::vector<std::uint64_t> values(std::uint64_t{n + 1} * 5);
+  fill_binomial_table(values.data(), n + 1, 4);
+  const BinomialTable table{values.data(), n + 1, 4};
+  for (std::uint64_t r : {count - 1, count - 2, count / 2, (std::uint64_t{1} << 62) + 12345, std::uint64_t{0}}) {
+    std::uint32_t direct[4], guessed[4];
+    unrank_direct(r, n, 4, direct);
+    unrank(table, r, n, 4, guessed);
+    EXPECT_EQ(std::vector<std::uint32_t>(guessed, guessed + 4), std::vector<std::uint32_t>(direct, direct + 4))
+        << "r=" << r;
+  }
   std::uint32_t last[4];
   unrank_direct(count - 1, n, 4, last);
   EXPECT_EQ(std::vector<std::uint32_t>(last, last + 4), (std::vector<std::uint32_t>{n - 4, n - 3, n - 2, n - 1}));
+}
+
+// Every subset size the walkers use, over windows of up to 3000 points: the guessed unrank
+// equals the direct one on spread-out ranks.
+TEST(Unrank, GuessedEqualsDirectOnLargeWindows) {
+  constexpr std::uint32_t kRows = 3001, kMaxK = 15;
+  std::vector<std::uint64_t> values(std::uint64_t{kRows} * (kMaxK + 1));
+  fill_binomial_table(values.data(), kRows, kMaxK);
+  const BinomialTable table{values.data(), kRows, kMaxK};
+  std::uint64_t state = 99;
+  for (std::uint32_t k = 1; k <= kMaxK; ++k) {
+    for (std::uint32_t n : {k, k + 1, 50u, 700u, 3000u}) {
+      const std::uint64_t count = binomial(n, k);
+      if (count == kSaturated) continue;
+      for (int trial = 0; trial < 200; ++trial) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const std::uint64_t r = trial == 0 ? count - 1 : trial == 1 ? 0 : (state >> 1) % count;
+        std::vector<std::uint32_t> direct(k), guessed(k);
+        unrank_direct(r, n, k, direct.data());
+        unrank(table, r, n, k, guessed.data());
+        ASSERT_EQ(guessed, direct) << "n=" << n << " k=" << k << " r=" << r;
+      }
+    }
+  }
 }
 
 }  // namespace

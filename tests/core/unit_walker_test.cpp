@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "stages/dense_units/unit_enumerator.hpp"
 #include "stages/dense_units/unit_space.hpp"
 #include "tests/core/core_test_data.hpp"
@@ -25,12 +27,40 @@ TEST(UnitWalker, MatchesTheCpuEnumeratorFromEveryKindOfStart) {
     ASSERT_EQ(expected.size(), plan.total_units());
     ASSERT_GT(expected.size(), 1000u);
     for (std::uint64_t run : {1ull, 7ull, 32ull, 1000ull}) {
-      std::vector<std::pair<std::uint64_t, std::uint64_t>> walked;
+      // The subset size at run time, and fixed at compile time as the GPU kernels have it.
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> walked, walked_fixed;
+      for (std::uint64_t begin = 0; begin < plan.total_units(); begin += run) {
+        const std::uint64_t end = std::min(plan.total_units(), begin + run);
+        auto record = [](auto& into) {
+          return [&into](std::uint64_t flat, std::uint64_t signature) { into.emplace_back(flat, signature); };
+        };
+        enumeration::walk_units(space, begin, end, record(walked));
+        switch (m) {
+          case 2:
+            enumeration::walk_units<1>(space, begin, end, record(walked_fixed));
+            break;
+          case 3:
+            enumeration::walk_units<2>(space, begin, end, record(walked_fixed));
+            break;
+          case 4:
+            enumeration::walk_units<3>(space, begin, end, record(walked_fixed));
+            break;
+          default:
+            enumeration::walk_units<5>(space, begin, end, record(walked_fixed));
+            break;
+        }
+      }
+      // Four walkers dealing out each run of the lowest element visit every unit once.
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> dealt;
       for (std::uint64_t begin = 0; begin < plan.total_units(); begin += run)
-        enumeration::walk_units(
-            space, begin, std::min(plan.total_units(), begin + run),
-            [&](std::uint64_t flat, std::uint64_t signature) { walked.emplace_back(flat, signature); });
+        for (std::uint32_t lane = 0; lane < 4; ++lane)
+          enumeration::walk_units_dealt<0, 4>(
+              space, begin, std::min(plan.total_units(), begin + run), lane,
+              [&](std::uint64_t flat, std::uint64_t signature) { dealt.emplace_back(flat, signature); });
+      std::sort(dealt.begin(), dealt.end());
+      EXPECT_EQ(dealt, expected) << "m=" << m << " run=" << run << " (dealt to 4 walkers)";
       EXPECT_EQ(walked, expected) << "m=" << m << " run=" << run;
+      EXPECT_EQ(walked_fixed, expected) << "m=" << m << " run=" << run << " (compile-time subset size)";
     }
   }
 }
