@@ -112,6 +112,20 @@ void SubspaceAccumulator::add(const MaximalUnits& batch) {
   });
 }
 
+void SubspaceAccumulator::add(const std::vector<SubspaceCluster>& subspaces) {
+  LocalSubspaces& local = state_->locals.local();
+  for (const auto& subspace : subspaces) {
+    const std::span<const std::uint32_t> dims(subspace.dimensions);
+    auto where = local.index.find(dims);
+    if (where == local.index.end()) {
+      local.dims.push_back(subspace.dimensions);
+      local.points.emplace_back(state_->points);
+      where = local.index.emplace(std::span<const std::uint32_t>(local.dims.back()), local.dims.size() - 1).first;
+    }
+    local.points[where->second].add(subspace.points);
+  }
+}
+
 std::vector<SubspaceCluster> SubspaceAccumulator::finish() {
   // Merge the threads' lists per subspace, in parallel.
   SubspaceIndex global;

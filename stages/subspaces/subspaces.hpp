@@ -26,6 +26,8 @@ class SubspaceAccumulator {
   SubspaceAccumulator& operator=(const SubspaceAccumulator&) = delete;
 
   void add(const MaximalUnits& batch);
+  // Subspaces grouped elsewhere (the GPU backend): each one's points join those seen so far.
+  void add(const std::vector<SubspaceCluster>& subspaces);
   // The subspaces so far, sorted by |S| descending, then S.
   std::vector<SubspaceCluster> finish();
 

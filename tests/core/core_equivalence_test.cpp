@@ -120,5 +120,29 @@ TEST(CoreEquivalence, BadParametersAreRefusedBeforeWork) {
   EXPECT_THROW(pipeline::run_core(values, params_for(0.1, 11, TableMode::signature)), UsageError);
 }
 
+// The GPU backend hands over (S, points) pairs instead of units; the accumulator must join
+// them with units of the same subspace exactly as it joins units.
+TEST(SubspaceAccumulator, SubspacePairsJoinLikeUnits) {
+  MaximalUnits units;
+  units.min_points = 3;
+  const std::vector<std::uint32_t> s01{0, 1}, s234{2, 3, 4};
+  units.add(std::vector<std::uint32_t>{1, 2, 3}, s01);
+  units.add(std::vector<std::uint32_t>{3, 4, 5}, s01);
+  units.add(std::vector<std::uint32_t>{0, 1, 9}, s234);
+  SubspaceAccumulator from_units(10);
+  from_units.add(units);
+  MaximalUnits first;
+  first.min_points = 3;
+  first.add(units.unit_points(0), s01);
+  SubspaceAccumulator mixed(10);
+  mixed.add(first);
+  mixed.add(std::vector<SubspaceCluster>{{s01, {3, 4, 5}}, {s234, {0, 1}}});
+  mixed.add(std::vector<SubspaceCluster>{{s234, {1, 9}}});
+  const auto expected = from_units.finish();
+  ASSERT_EQ(expected.size(), 2u);
+  EXPECT_EQ(expected[0], (SubspaceCluster{s234, {0, 1, 9}}));
+  EXPECT_EQ(mixed.finish(), expected);
+}
+
 }  // namespace
 }  // namespace subscale
