@@ -76,9 +76,15 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
     accumulator.add(batch);
     accumulate_seconds += seconds_since(begin);
   };
-  result.dense_units = result.backend_used == Backend::cuda
-                           ? run_dense_units_gpu(plan, result.density, keys, params.units, on_units, sink)
-                           : run_dense_units_cpu(plan, result.density, keys, params.units, on_units, sink);
+  const SubspaceSink subspace_sink = [&](const std::vector<SubspaceCluster>& subspaces) {
+    const auto begin = std::chrono::steady_clock::now();
+    accumulator.add(subspaces);
+    accumulate_seconds += seconds_since(begin);
+  };
+  result.dense_units =
+      result.backend_used == Backend::cuda
+          ? run_dense_units_gpu(plan, result.density, keys, params.units, on_units, sink, subspace_sink)
+          : run_dense_units_cpu(plan, result.density, keys, params.units, on_units, sink);
   result.timings.dense_units_seconds = seconds_since(start) - accumulate_seconds;
 
   start = std::chrono::steady_clock::now();

@@ -385,6 +385,10 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
               std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + "), " +
               format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units) / std::max(elapsed, 1e-9))) +
               " units/s on " + to_string(so_far.backend_used));
+          if (du.partition_splits > 0)
+            log.line("dense_units " + std::to_string(du.partition_splits) +
+                     " partition(s) overflowed the device table and were split and redone");
+          for (const auto& note : du.notes) log.line("dense_units " + note);
         }
         start = Clock::now();
       },

@@ -5,6 +5,7 @@
 //   core_bench FILE --epsilon 0.005 --min-points 4 [--mode signature|exact] [--bits 128]
 //              [--keys uniform|subscale] [--scheme adaptive|equal] [--partitions N]
 //              [--backend cpu|cuda] [--threads T] [--header]
+//              [--units-per-run N] [--walk-lanes 1|32] [--resolve-chunk N]   (GPU tuning; 0 = automatic)
 #include <sys/resource.h>
 #include <tbb/task_arena.h>
 
@@ -29,6 +30,8 @@ int main(int argc, char** argv) {
   std::size_t partitions = 0;
   int threads = 0;
   bool header = false;
+  std::uint32_t units_per_run = 0, walk_lanes = 0;
+  std::uint64_t resolve_chunk = 0;
   app.add_option("file", file, "ARFF, CSV or HDF5 dataset")->required();
   app.add_option("--epsilon", epsilon);
   app.add_option("--min-points", min_points);
@@ -40,6 +43,9 @@ int main(int argc, char** argv) {
   app.add_option("--backend", backend);
   app.add_option("--threads", threads, "0 = all cores");
   app.add_flag("--header", header, "print the table header first");
+  app.add_option("--units-per-run", units_per_run, "GPU: units a thread walks per search and unrank (0 = auto)");
+  app.add_option("--walk-lanes", walk_lanes, "GPU: 1 (thread walks) or 32 (warp walks); 0 = by window size");
+  app.add_option("--resolve-chunk", resolve_chunk, "GPU: duplicates resolved per chunk (0 = auto)");
   CLI11_PARSE(app, argc, argv);
   try {
     load::LoadOptions load_options;
@@ -55,6 +61,9 @@ int main(int argc, char** argv) {
     params.units.scheme = parse_partition_scheme(scheme);
     params.units.partitions = partitions;
     params.units.seed = 1;
+    params.units.device_units_per_run = units_per_run;
+    params.units.device_resolve_chunk = resolve_chunk;
+    params.units.device_walk_lanes = walk_lanes;
     params.backend = backend == "cuda" ? pipeline::Backend::cuda : pipeline::Backend::cpu;
     if (params.backend == pipeline::Backend::cuda) {
       // Create the CUDA context before the clock starts: a once-per-process cost, reported apart.
@@ -77,8 +86,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "phases (%s):", backend.c_str());
     for (const auto& [phase, seconds] : result.dense_units.phase_seconds)
       std::fprintf(stderr, " %s %.3f s;", phase.c_str(), seconds);
-    std::fprintf(stderr, " splits %u, multi-dimension units %zu\n", result.dense_units.partition_splits,
-                 static_cast<std::size_t>(result.dense_units.distinct_multi_units));
+    const auto& du = result.dense_units;
+    std::fprintf(
+        stderr,
+        " passes %.0f, splits %u, multi-dimension units %zu, device memory %.0f MiB, subspaces on device "
+        "%zu, resolved members %zu\n",
+        result.total_units ? static_cast<double>(du.enumerated_units) / static_cast<double>(result.total_units) : 0.0,
+        du.partition_splits, static_cast<std::size_t>(du.distinct_multi_units),
+        static_cast<double>(du.device_bytes) / 1048576.0, static_cast<std::size_t>(du.device_subspaces),
+        static_cast<std::size_t>(du.resolved_members));
+    for (const auto& note : du.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
     if (header) {
       std::printf(
           "| file | eps | m | backend | threads | mode | bits | keys | scheme | partitions | dense units | "

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/subspace_cluster.hpp"
 #include "stages/dense_units/maximal_units.hpp"
 #include "stages/dense_units/partition_plan.hpp"
 #include "stages/dense_units/signature_keys.hpp"
@@ -34,6 +35,12 @@ struct DenseUnitsParams {
   std::uint64_t host_bytes = 0;          // memory budget for one partition's table
   std::uint64_t device_bytes = 0;        // GPU: budget for table and buffers (0: most of the free memory)
   std::uint64_t device_table_slots = 0;  // GPU: cap on the table's slots (0: as the budget allows)
+  // GPU tuning and test knobs, 0 for automatic: units a thread walks per search and unrank,
+  // duplicates the resolver takes per chunk, subspaces the device accumulator holds.
+  std::uint32_t device_units_per_run = 0;
+  std::uint32_t device_walk_lanes = 0;  // walkers sharing a run: 1 (a thread) or 32 (a warp); 0: by window size
+  std::uint64_t device_resolve_chunk = 0;
+  std::uint64_t device_subspace_capacity = 0;
 };
 
 struct PartitionFill {
@@ -50,6 +57,10 @@ struct DenseUnitsResult {
   double false_match_probability = 0;      // for the chosen signature width (0 in exact mode)
   std::uint64_t table_bytes = 0;           // peak bytes of the largest partition's table
   std::uint32_t partition_splits = 0;      // GPU: partitions that overflowed and were split and redone
+  std::uint64_t device_bytes = 0;          // GPU: device memory the stage allocated (peak)
+  std::uint64_t device_subspaces = 0;      // GPU: subspaces accumulated on the device
+  std::uint64_t resolved_members = 0;      // GPU: units resolved from duplicate groups (first + duplicates)
+  std::vector<std::string> notes;          // what the run adapted to (said in the log)
   std::vector<std::pair<std::string, double>> phase_seconds;  // where the stage's time went
 };
 
@@ -71,6 +82,10 @@ using UnitProgress = std::function<void(std::uint64_t)>;
 // units are handed over and not kept in DenseUnitsResult::units (only counted), so a run never
 // holds all of them at once; the batch is only valid during the call.
 using UnitSink = std::function<void(const MaximalUnits& batch)>;
+
+// Receives (S, points of S) pairs from a backend that groups units into subspaces itself (the GPU
+// backend does so on the device); a subspace may arrive more than once, its points to be joined.
+using SubspaceSink = std::function<void(const std::vector<SubspaceCluster>& subspaces)>;
 
 DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
                                      const DenseUnitsParams& params, const UnitProgress& progress = {},

@@ -4,9 +4,11 @@
 
 namespace subscale {
 
-// Throws ResourceError (exit 4) when the build has no CUDA backend or no device is usable.
+// Throws ResourceError (exit 4) when the build has no CUDA backend or no device is usable. With a
+// subspace sink, units are grouped into subspaces on the device and handed over as (S, points)
+// at the end; only units of subspaces beyond the device's room go to the unit sink.
 DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
                                      const DenseUnitsParams& params, const UnitProgress& progress = {},
-                                     const UnitSink& sink = {});
+                                     const UnitSink& sink = {}, const SubspaceSink& subspace_sink = {});
 
 }  // namespace subscale

@@ -5,7 +5,8 @@
 namespace subscale {
 
 DenseUnitsResult run_dense_units_gpu(const UnitPlan&, const Density1dResult&, const SignatureKeys&,
-                                     const DenseUnitsParams&, const UnitProgress&, const UnitSink&) {
+                                     const DenseUnitsParams&, const UnitProgress&, const UnitSink&,
+                                     const SubspaceSink&) {
   throw ResourceError(
       "backend: cuda was asked for, but this build has no CUDA backend (nvcc was not found when it was "
       "configured); use backend: cpu or auto, or rebuild on a machine with the CUDA toolkit");

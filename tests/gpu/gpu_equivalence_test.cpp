@@ -85,6 +85,38 @@ TEST(GpuEquivalence, OverflowingPartitionIsSplitAndRedone) {
   EXPECT_EQ(subspaces_text(result.subspaces), cpu);
 }
 
+// The device resolver's chunks, the accumulator's overflow to the host, and every walker run
+// length leave the subspaces unchanged.
+TEST(GpuEquivalence, ChunksOverflowAndRunLengths) {
+  SKIP_WITHOUT_GPU();
+  const Matrix values = testing::tied_data(1500, 8, 12, 400);
+  CoreParams params = params_for(0.02, 4);
+  const std::string cpu = subspaces_with(values, params, Backend::cpu);
+  ASSERT_FALSE(cpu.empty());
+  struct Knobs {
+    std::uint64_t chunk, subspace_capacity;
+    std::uint32_t run, lanes;
+    std::size_t partitions;
+  };
+  for (const Knobs& k :
+       {Knobs{1, 0, 0, 0, 0}, Knobs{0, 3, 0, 0, 0}, Knobs{1, 5, 0, 0, 2}, Knobs{0, 0, 1, 1, 0}, Knobs{0, 0, 13, 1, 3},
+        Knobs{0, 0, 4096, 1, 0}, Knobs{0, 0, 1, 32, 0}, Knobs{0, 0, 13, 32, 3}, Knobs{0, 0, 4096, 32, 0}}) {
+    params.units.device_resolve_chunk = k.chunk;
+    params.units.device_subspace_capacity = k.subspace_capacity;
+    params.units.device_units_per_run = k.run;
+    params.units.device_walk_lanes = k.lanes;
+    params.units.partitions = k.partitions;
+    params.backend = Backend::cuda;
+    const auto result = pipeline::run_core(values, params);
+    EXPECT_EQ(subspaces_text(result.subspaces), cpu)
+        << "chunk=" << k.chunk << " capacity=" << k.subspace_capacity << " run=" << k.run << " lanes=" << k.lanes
+        << " partitions=" << k.partitions;
+    if (k.subspace_capacity > 0) {
+      EXPECT_EQ(result.dense_units.device_subspaces, k.subspace_capacity);
+    }
+  }
+}
+
 // Small enough for compute-sanitizer: 233 K units against a table of 65536 slots forces a few
 // splits and redos, and a few partitions and both widths cover the ordinary path.
 TEST(GpuEquivalence, SanitizerSized) {
@@ -97,6 +129,13 @@ TEST(GpuEquivalence, SanitizerSized) {
   EXPECT_EQ(subspaces_with(values, params, Backend::cuda), cpu);
   params.units.signature_bits = 64;
   EXPECT_EQ(subspaces_with(values, params, Backend::cuda), cpu);
+  params.units.device_resolve_chunk = 1;  // the smallest chunk
+  params.units.device_subspace_capacity = 4;
+  params.units.device_walk_lanes = 32;
+  EXPECT_EQ(subspaces_with(values, params, Backend::cuda), cpu);
+  params.units.device_resolve_chunk = 0;
+  params.units.device_subspace_capacity = 0;
+  params.units.device_walk_lanes = 0;
   params.units.partitions = 1;
   params.units.device_table_slots = 65536;
   params.backend = Backend::cuda;
