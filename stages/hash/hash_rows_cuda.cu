@@ -52,21 +52,30 @@ __device__ __forceinline__ void unpack(const uint4& v, std::uint32_t* w) {
   w[3] = v.w;
 }
 
-// Rows of K <= 4 words: one uint4 holds 4/K whole rows. Thread t of the grid takes uint4 number
-// t, t + stride, ... so every load instruction of a warp reads 512 contiguous bytes.
-template <hash::HashFunction F, class H, int K>
-__global__ void hash_narrow_rows(const uint4* __restrict__ vectors, std::size_t vector_count, int rounds,
+__device__ __forceinline__ void unpack(const uint2& v, std::uint32_t* w) {
+  w[0] = v.x;
+  w[1] = v.y;
+}
+
+// Rows of K <= 4 words: one vector (uint4, or uint2 for 1-word rows with 64-bit hashes) holds
+// whole rows. Thread t of the grid takes vector number t, t + stride, ... so every load
+// instruction of a warp reads contiguous bytes. The vector is chosen so that a thread's hashes
+// are at most 16 bytes: then every store instruction of a warp writes contiguous bytes too (a
+// uint4 of 1-word rows would make 32 bytes of 64-bit hashes a thread, two half-filled stores).
+template <hash::HashFunction F, class H, int K, class Vector = uint4>
+__global__ void hash_narrow_rows(const Vector* __restrict__ vectors, std::size_t vector_count, int rounds,
                                  H* __restrict__ out) {
-  constexpr int kRowsPerVector = 4 / K;
+  constexpr int kRowsPerVector = static_cast<int>(sizeof(Vector) / 4) / K;
+  constexpr int kLoads = kLoadsPerStep * 16 / static_cast<int>(sizeof(Vector));  // same bytes in flight
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   std::size_t v = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; v + (kLoadsPerStep - 1) * stride < vector_count; v += kLoadsPerStep * stride) {
-    uint4 loaded[kLoadsPerStep];
+  for (; v + (kLoads - 1) * stride < vector_count; v += kLoads * stride) {
+    Vector loaded[kLoads];
 #pragma unroll
-    for (int j = 0; j < kLoadsPerStep; ++j) loaded[j] = vectors[v + j * stride];
+    for (int j = 0; j < kLoads; ++j) loaded[j] = vectors[v + j * stride];
 #pragma unroll
-    for (int j = 0; j < kLoadsPerStep; ++j) {
-      std::uint32_t w[4];
+    for (int j = 0; j < kLoads; ++j) {
+      std::uint32_t w[sizeof(Vector) / 4];
       unpack(loaded[j], w);
       H h[kRowsPerVector];
 #pragma unroll
@@ -75,7 +84,7 @@ __global__ void hash_narrow_rows(const uint4* __restrict__ vectors, std::size_t 
     }
   }
   for (; v < vector_count; v += stride) {  // the last partial step
-    std::uint32_t w[4];
+    std::uint32_t w[sizeof(Vector) / 4];
     unpack(vectors[v], w);
     H h[kRowsPerVector];
 #pragma unroll
@@ -145,11 +154,16 @@ void launch(const std::uint32_t* d_words, std::size_t rows, int k, int rounds, H
   }
   const auto* vectors = reinterpret_cast<const uint4*>(d_words);
   if (k <= 4) {
-    const std::size_t rows_per_vector = 4 / static_cast<std::size_t>(k);
+    const bool half_vectors = k == 1 && sizeof(H) == 8;
+    const std::size_t rows_per_vector = (half_vectors ? 2 : 4) / static_cast<std::size_t>(k);
     const std::size_t vector_count = rows / rows_per_vector;
-    const unsigned grid = grid_for(vector_count / kLoadsPerStep + 1);
+    const std::size_t loads_per_step = half_vectors ? 2 * kLoadsPerStep : kLoadsPerStep;
+    const unsigned grid = grid_for(vector_count / loads_per_step + 1);
     if (vector_count > 0) {
-      if (k == 1)
+      if (half_vectors)
+        hash_narrow_rows<F, H, 1, uint2>
+            <<<grid, kThreads, 0, stream>>>(reinterpret_cast<const uint2*>(d_words), vector_count, rounds, d_out);
+      else if (k == 1)
         hash_narrow_rows<F, H, 1><<<grid, kThreads, 0, stream>>>(vectors, vector_count, rounds, d_out);
       else if (k == 2)
         hash_narrow_rows<F, H, 2><<<grid, kThreads, 0, stream>>>(vectors, vector_count, rounds, d_out);

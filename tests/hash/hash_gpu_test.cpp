@@ -42,7 +42,8 @@ void expect_gpu_equals_cpu(const hash::HashSpec& spec, const RowTableView& table
 TEST(HashRowsGpu, EqualsCpuForEveryFunction) {
   SKIP_WITHOUT_GPU();
   for (int k : {1, 2, 3, 4, 8, 16, 6}) {
-    for (std::size_t rows : {std::size_t{1}, std::size_t{4099}}) {  // 4099: partial last vectors
+    // 4099: partial last vectors; 3 M one-word rows: enough for the kernels' full loop steps.
+    for (std::size_t rows : {std::size_t{1}, std::size_t{4099}, std::size_t{k == 1 ? 3u << 20 : 1}}) {
       const auto words = generate_rows({InputDistribution::normal, rows, k, 9});
       const RowTableView table{words.data(), rows, k};
       for (const auto& name : hash::hash_function_names()) {
