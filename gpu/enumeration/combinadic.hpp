@@ -86,13 +86,23 @@ SUBSCALE_HD std::uint32_t largest_with_binomial_guessed(const BinomialTable& tab
   return largest_with_binomial_at_most(table, j, r, lo, hi);
 }
 
+// Device code guesses (its look-ups wait on memory, its arithmetic is cheap); host code searches
+// (the table sits in cache there, and exp2/log2 cost more than the look-ups they save).
+#if defined(__CUDA_ARCH__)
+inline constexpr bool kGuessByDefault = true;
+#else
+inline constexpr bool kGuessByDefault = false;
+#endif
+
 // Writes the rank-r k-subset of {0, ..., n-1} to c[0..k-1], ascending. Requires r < C(n, k)
 // and n < table.rows.
+template <bool Guess = kGuessByDefault>
 SUBSCALE_HD void unrank(const BinomialTable& table, std::uint64_t r, std::uint32_t n, std::uint32_t k,
                         std::uint32_t* c) {
   std::uint32_t upper = n;
   for (std::uint32_t j = k; j >= 1; --j) {
-    const std::uint32_t cj = largest_with_binomial_guessed(table, j, r, j - 1, upper);
+    const std::uint32_t cj = Guess ? largest_with_binomial_guessed(table, j, r, j - 1, upper)
+                                   : largest_with_binomial_at_most(table, j, r, j - 1, upper);
     c[j - 1] = cj;
     r -= table(cj, j);
     upper = cj;

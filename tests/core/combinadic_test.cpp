@@ -37,9 +37,12 @@ TEST(Unrank, BijectionMatchesColexSteppingExhaustively) {
       const std::uint64_t count = binomial(n, k);
       for (std::uint64_t r = 0; r < count; ++r) {
         std::vector<std::uint32_t> from_table(k), direct(k);
+        std::vector<std::uint32_t> guessed(k);
         unrank(table, r, n, k, from_table.data());
+        unrank<true>(table, r, n, k, guessed.data());
         unrank_direct(r, n, k, direct.data());
         ASSERT_EQ(from_table, step) << "n=" << n << " k=" << k << " r=" << r;
+        ASSERT_EQ(guessed, step) << "n=" << n << " k=" << k << " r=" << r << " (guessed)";
         ASSERT_EQ(direct, step);
         ASSERT_EQ(rank_direct(step.data(), k), r);
         for (std::uint32_t i = 0; i < k; ++i) {
@@ -76,7 +79,7 @@ TEST(Unrank, LargestIndicesNearTwoToThe63) {
   for (std::uint64_t r : {count - 1, count - 2, count / 2, (std::uint64_t{1} << 62) + 12345, std::uint64_t{0}}) {
     std::uint32_t direct[4], guessed[4];
     unrank_direct(r, n, 4, direct);
-    unrank(table, r, n, 4, guessed);
+    unrank<true>(table, r, n, 4, guessed);
     EXPECT_EQ(std::vector<std::uint32_t>(guessed, guessed + 4), std::vector<std::uint32_t>(direct, direct + 4))
         << "r=" << r;
   }
@@ -85,8 +88,8 @@ TEST(Unrank, LargestIndicesNearTwoToThe63) {
   EXPECT_EQ(std::vector<std::uint32_t>(last, last + 4), (std::vector<std::uint32_t>{n - 4, n - 3, n - 2, n - 1}));
 }
 
-// Every subset size the walkers use, over windows of up to 3000 points: the guessed unrank
-// equals the direct one on spread-out ranks.
+// Every subset size the walkers use, over windows of up to 3000 points: the guessed unrank (the
+// device's) and the searched one (the host's) equal the direct one on spread-out ranks.
 TEST(Unrank, GuessedEqualsDirectOnLargeWindows) {
   constexpr std::uint32_t kRows = 3001, kMaxK = 15;
   std::vector<std::uint64_t> values(std::uint64_t{kRows} * (kMaxK + 1));
@@ -102,8 +105,11 @@ TEST(Unrank, GuessedEqualsDirectOnLargeWindows) {
         const std::uint64_t r = trial == 0 ? count - 1 : trial == 1 ? 0 : (state >> 1) % count;
         std::vector<std::uint32_t> direct(k), guessed(k);
         unrank_direct(r, n, k, direct.data());
-        unrank(table, r, n, k, guessed.data());
+        std::vector<std::uint32_t> searched(k);
+        unrank<true>(table, r, n, k, guessed.data());
+        unrank<false>(table, r, n, k, searched.data());
         ASSERT_EQ(guessed, direct) << "n=" << n << " k=" << k << " r=" << r;
+        ASSERT_EQ(searched, direct) << "n=" << n << " k=" << k << " r=" << r;
       }
     }
   }
