@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/dense_units/dense_units_gpu.hpp"
+#include "stages/density1d/density1d_gpu.hpp"
 #include "stages/subspaces/subspaces.hpp"
 
 namespace subscale::pipeline {
@@ -47,7 +48,13 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
   };
   auto start = std::chrono::steady_clock::now();
   notify("density1d");
-  result.density = run_density1d(values, {params.epsilon, params.min_points});
+  // density1d runs on the GPU only where it pays: the copies outweigh the CPU's sort on small
+  // inputs (bench/core/density1d_bench measures where the GPU starts to win).
+  const bool wants_gpu =
+      params.backend == Backend::cuda || (params.backend == Backend::automatic && gpu::query_device().available);
+  result.density1d_on_gpu = wants_gpu && static_cast<std::uint64_t>(values.size()) >= kGpuDensityValues;
+  result.density = result.density1d_on_gpu ? run_density1d_gpu(values, {params.epsilon, params.min_points})
+                                           : run_density1d(values, {params.epsilon, params.min_points});
   result.timings.density1d_seconds = seconds_since(start);
 
   start = std::chrono::steady_clock::now();

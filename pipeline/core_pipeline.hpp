@@ -21,6 +21,9 @@ const char* to_string(Backend backend);
 // Dense units below which `automatic` stays on the CPU: the GPU's start-up and transfers cost
 // more than they save on small plans.
 inline constexpr std::uint64_t kGpuWorthwhileUnits = 20'000'000;
+// Values (points x dimensions) from which density1d runs on the GPU when the backend is cuda or
+// automatic with a device (measured with bench/core/density1d_bench, see bench/RESULTS.md).
+inline constexpr std::uint64_t kGpuDensityValues = 4'000'000;
 
 struct CoreParams {
   double epsilon = 0;
@@ -35,6 +38,7 @@ struct CoreTimings {
 
 struct CoreResult {
   Density1dResult density;
+  bool density1d_on_gpu = false;
   std::vector<std::uint64_t> units_per_dimension;
   std::uint64_t total_units = 0;
   std::uint64_t largest_window_units = 0;  // dense units of the fullest single window

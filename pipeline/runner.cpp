@@ -369,7 +369,7 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
           std::uint64_t clusters = 0;
           for (const auto& d : so_far.density.dimensions) clusters += d.clusters;
           log.line("density1d   " + std::to_string(clusters) + " 1-D clusters over " + std::to_string(values.cols()) +
-                   " dimensions");
+                   " dimensions" + (so_far.density1d_on_gpu ? " (on the GPU)" : ""));
         } else if (step == "dense_units") {
           report.stage_seconds.emplace_back("plan", elapsed);
           planned_units = so_far.total_units;

@@ -117,6 +117,23 @@ TEST(GpuEquivalence, ChunksOverflowAndRunLengths) {
   }
 }
 
+// Data large enough for density1d on the GPU: the whole core through run_core equals the CPU's.
+TEST(GpuEquivalence, LargeDataTakesDensity1dOnTheGpu) {
+  SKIP_WITHOUT_GPU();
+  const Matrix values = testing::tied_data(200000, 24, 17, 100000);
+  ASSERT_GE(static_cast<std::uint64_t>(values.size()), pipeline::kGpuDensityValues);
+  CoreParams params = params_for(0.00002, 3);
+  params.backend = Backend::cpu;
+  const auto cpu = pipeline::run_core(values, params);
+  EXPECT_FALSE(cpu.density1d_on_gpu);
+  params.backend = Backend::cuda;
+  const auto gpu = pipeline::run_core(values, params);
+  EXPECT_TRUE(gpu.density1d_on_gpu);
+  EXPECT_GT(gpu.total_units, 0u);
+  EXPECT_EQ(gpu.total_units, cpu.total_units);
+  EXPECT_EQ(subspaces_text(gpu.subspaces), subspaces_text(cpu.subspaces));
+}
+
 // Small enough for compute-sanitizer: 233 K units against a table of 65536 slots forces a few
 // splits and redos, and a few partitions and both widths cover the ordinary path.
 TEST(GpuEquivalence, SanitizerSized) {

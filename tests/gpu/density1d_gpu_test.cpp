@@ -1,0 +1,59 @@
+// density1d on the GPU gives the CPU's result bit for bit: the same sorted order (ties by point
+// id, -0.0 with +0.0), window ends, labels, cluster and core counts, in one batch or many.
+// Skips where no CUDA device is usable.
+#include "stages/density1d/density1d_gpu.hpp"
+
+#include <gtest/gtest.h>
+
+#include "gpu/device_info.hpp"
+#include "tests/core/core_test_data.hpp"
+
+namespace subscale {
+namespace {
+
+void expect_same(const Density1dResult& gpu, const Density1dResult& cpu, const std::string& what) {
+  ASSERT_EQ(gpu.dimensions.size(), cpu.dimensions.size()) << what;
+  for (std::size_t j = 0; j < cpu.dimensions.size(); ++j) {
+    const auto& g = gpu.dimensions[j];
+    const auto& c = cpu.dimensions[j];
+    EXPECT_EQ(g.order, c.order) << what << " dimension " << j;
+    EXPECT_EQ(g.window_end, c.window_end) << what << " dimension " << j;
+    EXPECT_EQ(g.labels, c.labels) << what << " dimension " << j;
+    EXPECT_EQ(g.clusters, c.clusters) << what << " dimension " << j;
+    EXPECT_EQ(g.core_points, c.core_points) << what << " dimension " << j;
+  }
+}
+
+TEST(Density1dGpu, EqualsCpuWithTiesSignedZerosAndBatches) {
+  const auto device = gpu::query_device();
+  if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason;
+  for (std::uint64_t seed : {3u, 4u}) {
+    Matrix values = testing::tied_data(2000, 7, seed, 150);
+    // Zeros of both signs in one dimension: the CPU's comparison finds them equal.
+    for (Eigen::Index i = 0; i < values.rows(); i += 3) values(i, 2) = (i % 2) ? -0.0 : 0.0;
+    for (double eps : {0.004, 0.02, 0.1}) {
+      for (std::uint32_t m : {2u, 4u, 9u}) {
+        const Density1dParams params{eps, m};
+        const Density1dResult cpu = run_density1d(values, params);
+        const std::string what =
+            "seed=" + std::to_string(seed) + " eps=" + std::to_string(eps) + " m=" + std::to_string(m);
+        expect_same(run_density1d_gpu(values, params), cpu, what);
+        expect_same(run_density1d_gpu(values, params, {.batch_values = 2 * 2000}), cpu, what + " batches of 2");
+        expect_same(run_density1d_gpu(values, params, {.batch_values = 1}), cpu, what + " batches of 1");
+      }
+    }
+  }
+}
+
+TEST(Density1dGpu, TinyInputs) {
+  const auto device = gpu::query_device();
+  if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason;
+  Matrix one(1, 3);
+  one << 0.5, 0.25, 0.0;
+  expect_same(run_density1d_gpu(one, {0.1, 2}), run_density1d(one, {0.1, 2}), "one point");
+  const Matrix same = Matrix::Constant(50, 2, 0.3);
+  expect_same(run_density1d_gpu(same, {0.1, 5}), run_density1d(same, {0.1, 5}), "all equal");
+}
+
+}  // namespace
+}  // namespace subscale
