@@ -91,7 +91,10 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
   result.dense_units =
       result.backend_used == Backend::cuda
           ? run_dense_units_gpu(plan, result.density, keys, params.units, on_units, sink, subspace_sink)
-          : run_dense_units_cpu(plan, result.density, keys, params.units, on_units, sink);
+          : run_dense_units_cpu(plan, result.density, keys, params.units, on_units, sink,
+                                [&](std::span<const std::uint32_t> points, std::span<const std::uint32_t> dims) {
+                                  accumulator.add_unit(points, dims);
+                                });
   result.timings.dense_units_seconds = seconds_since(start) - accumulate_seconds;
 
   start = std::chrono::steady_clock::now();

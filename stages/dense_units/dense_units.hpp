@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -83,13 +84,19 @@ using UnitProgress = std::function<void(std::uint64_t)>;
 // holds all of them at once; the batch is only valid during the call.
 using UnitSink = std::function<void(const MaximalUnits& batch)>;
 
+// Receives each unit found in >= 2 dimensions as soon as it is found, from many threads at once
+// (the CPU backend): no batch is built, so nothing is copied or allocated per unit.
+using ConcurrentUnitSink =
+    std::function<void(std::span<const std::uint32_t> points, std::span<const std::uint32_t> dimensions)>;
+
 // Receives (S, points of S) pairs from a backend that groups units into subspaces itself (the GPU
 // backend does so on the device); a subspace may arrive more than once, its points to be joined.
 using SubspaceSink = std::function<void(const std::vector<SubspaceCluster>& subspaces)>;
 
+// With a concurrent sink, units go there as they are found (and not to `sink` or the result).
 DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
                                      const DenseUnitsParams& params, const UnitProgress& progress = {},
-                                     const UnitSink& sink = {});
+                                     const UnitSink& sink = {}, const ConcurrentUnitSink& concurrent_sink = {});
 
 std::ostream& operator<<(std::ostream& out, const DenseUnitsResult& result);
 

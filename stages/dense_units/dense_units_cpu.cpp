@@ -69,7 +69,8 @@ class PartitionFiller {
   // chunk's records to its exclusive slots. Enumeration is cheap next to the memory traffic, so
   // enumerating twice costs less than growing buffers. Returns the number of records.
   template <class Record>
-  std::uint64_t fill(std::size_t p, PartitionTable<Record>& table, const UnitProgress& progress) {
+  std::uint64_t fill(std::size_t p, PartitionTable<Record>& table, const UnitProgress& progress, PhaseTimer& timer) {
+    timer.start("fill: count");
     const std::size_t buckets = std::size_t{1} << bits_;
     std::vector<std::uint32_t> counts(chunks_ * buckets, 0);
     tbb::parallel_for(std::uint64_t{0}, chunks_, [&](std::uint64_t c) {
@@ -88,7 +89,9 @@ class PartitionFiller {
       }
     }
     table.bucket_begin[buckets] = sum;
+    timer.start("fill: table memory");
     table.records.reserve(sum);  // uninitialised: every slot is written below
+    timer.start("fill: scatter");
     Record* records = table.records.get();
     tbb::parallel_for(std::uint64_t{0}, chunks_, [&](std::uint64_t c) {
       std::uint64_t* next = cursor.data() + c * buckets;
@@ -156,6 +159,40 @@ MaximalUnits group_partition(const UnitPlan& plan, const Density1dResult& densit
   return all;
 }
 
+// The same, handing each unit to a concurrent sink as it is found; returns how many.
+template <class Record>
+std::uint64_t group_partition_into(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
+                                   const DenseUnitsParams& params, const PartitionTable<Record>& table,
+                                   const ConcurrentUnitSink& sink) {
+  struct Forward {
+    const ConcurrentUnitSink& sink;
+    std::uint64_t units = 0;
+    void add(std::span<const std::uint32_t> points, std::span<const std::uint32_t> dimensions) {
+      sink(points, dimensions);
+      ++units;
+    }
+  };
+  struct Local {
+    GroupScratch scratch;
+    std::uint64_t units = 0;
+  };
+  tbb::enumerable_thread_specific<Local> locals;
+  const std::size_t bucket_count = table.bucket_begin.size() - 1;
+  tbb::parallel_for(std::size_t{0}, bucket_count, [&](std::size_t b) {
+    GroupResolver resolver(plan, density, keys, params);
+    Local& local = locals.local();
+    Forward forward{sink};
+    const Record* begin = table.records.get() + table.bucket_begin[b];
+    const auto size = static_cast<std::uint32_t>(table.bucket_begin[b + 1] - table.bucket_begin[b]);
+    find_equal_keys(begin, size, local.scratch,
+                    [&](const std::vector<UnitRecord>& group) { resolver.resolve(group, forward); });
+    local.units += forward.units;
+  });
+  std::uint64_t units = 0;
+  for (const auto& local : locals) units += local.units;
+  return units;
+}
+
 std::uint64_t host_budget_or_default(std::uint64_t budget) { return budget > 0 ? budget : std::uint64_t{8} << 30; }
 
 }  // namespace
@@ -219,8 +256,8 @@ PartitionPlan plan_partitions(const UnitPlan& plan, const Density1dResult& densi
 }
 
 DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                                     const DenseUnitsParams& params, const UnitProgress& progress,
-                                     const UnitSink& sink) {
+                                     const DenseUnitsParams& params, const UnitProgress& progress, const UnitSink& sink,
+                                     const ConcurrentUnitSink& concurrent_sink) {
   if (params.signature_bits != 64 && params.signature_bits != 128)
     throw UsageError("signature.bits is " + std::to_string(params.signature_bits) + "; valid values: 64, 128");
   if (plan.min_points() > 64) throw UsageError("min_points above 64 is not supported");
@@ -235,12 +272,15 @@ DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult
     using Record = decltype(record_type);
     PartitionTable<Record> table;
     for (std::size_t p = 0; p < partitions.count(); ++p) {
-      timer.start("fill");
-      const std::uint64_t kept = filler.fill(p, table, progress);
+      const std::uint64_t kept = filler.fill(p, table, progress, timer);
       timer.start("group");
       result.partitions.push_back({partitions.lower[p], kept});
       result.enumerated_units += plan.total_units();
       result.table_bytes = std::max(result.table_bytes, kept * sizeof(Record));
+      if (concurrent_sink) {
+        result.distinct_multi_units += group_partition_into(plan, density, keys, params, table, concurrent_sink);
+        continue;
+      }
       const MaximalUnits found = group_partition(plan, density, keys, params, table);
       result.distinct_multi_units += found.size();
       if (sink)

@@ -31,8 +31,9 @@ class GroupResolver {
       : plan_(plan), density_(density), keys_(keys), params_(params), subset_(plan.min_points() - 1) {}
 
   // Splits the group into true units (by S2 or by point ids) and adds those found in >= 2
-  // dimensions to `out`.
-  void resolve(const std::vector<UnitRecord>& group, MaximalUnits& out) {
+  // dimensions to `out` (a MaximalUnits, or anything with add(points, dimensions)).
+  template <class Out>
+  void resolve(const std::vector<UnitRecord>& group, Out& out) {
     // members_ only grows, so the members' point vectors keep their capacity between groups.
     if (members_.size() < group.size()) members_.resize(group.size());
     const auto members_end = members_.begin() + static_cast<std::ptrdiff_t>(group.size());
@@ -89,11 +90,5 @@ class GroupResolver {
   std::vector<ResolvedMember> members_;
   std::vector<std::uint32_t> dimensions_;
 };
-
-// Groups given flat: group g is records[group_begin[g] .. group_begin[g + 1]). Resolved in
-// parallel; the units come out in group order.
-MaximalUnits resolve_groups(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                            const DenseUnitsParams& params, const std::vector<UnitRecord>& records,
-                            const std::vector<std::uint64_t>& group_begin);
 
 }  // namespace subscale

@@ -43,17 +43,42 @@ UnitPlan::UnitPlan(const Density1dResult& density, std::uint32_t min_points) : m
                        "; lower epsilon or raise min_points");
     dimension_offset_[j + 1] = dimension_offset_[j] + per_dimension[j];
   }
+  build_bucket_index();
+}
+
+// The last window w in [lo, hi) with window_start(w) <= flat, given window_start(lo) <= flat <
+// window_start(hi) (window_start of the end is the total). Empty windows share their start with
+// the next one, so they are skipped.
+std::uint64_t UnitPlan::window_of(std::uint64_t flat, std::uint64_t lo, std::uint64_t hi) const {
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    if (window_start(mid) <= flat)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+void UnitPlan::build_bucket_index() {
+  const std::uint64_t total = total_units(), windows = std::uint64_t{n_} * dimensions();
+  if (total == 0 || windows == 0) return;
+  constexpr std::uint32_t kBucketBits = 16;  // 512 KiB of index: stays in cache
+  while (((total - 1) >> bucket_shift_) >= (std::uint64_t{1} << kBucketBits)) ++bucket_shift_;
+  const std::uint64_t buckets = ((total - 1) >> bucket_shift_) + 1;
+  bucket_window_.resize(buckets + 1);
+  tbb::parallel_for(std::uint64_t{0}, buckets,
+                    [&](std::uint64_t b) { bucket_window_[b] = window_of(b << bucket_shift_, 0, windows); });
+  bucket_window_[buckets] = windows - 1;
 }
 
 UnitLocation UnitPlan::locate(std::uint64_t flat) const {
+  const std::uint64_t bucket = flat >> bucket_shift_;
+  const std::uint64_t w = window_of(flat, bucket_window_[bucket], bucket_window_[bucket + 1] + 1);
   UnitLocation location;
-  const auto dimension = std::upper_bound(dimension_offset_.begin(), dimension_offset_.end(), flat) - 1;
-  location.dimension = static_cast<std::uint32_t>(dimension - dimension_offset_.begin());
-  const std::uint64_t within = flat - *dimension;
-  const std::uint64_t* offsets = window_offsets(location.dimension);
-  const auto window = std::upper_bound(offsets, offsets + n_ + 1, within) - 1;
-  location.position = static_cast<std::uint32_t>(window - offsets);
-  location.rank = within - *window;
+  location.dimension = static_cast<std::uint32_t>(w / n_);
+  location.position = static_cast<std::uint32_t>(w % n_);
+  location.rank = flat - window_start(w);
   return location;
 }
 

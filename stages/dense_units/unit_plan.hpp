@@ -40,7 +40,8 @@ class UnitPlan {
   // All window offsets, dimension after dimension (d * (n + 1) entries): for the GPU.
   const std::vector<std::uint64_t>& all_window_offsets() const noexcept { return window_offset_; }
 
-  // The location of flat index `flat` (binary searches).
+  // The location of flat index `flat`: a bucket index narrows it to a few windows, a binary
+  // search over those finds it.
   UnitLocation locate(std::uint64_t flat) const;
 
   // C(n, k) for n <= largest window, k <= m: the table the enumerators use.
@@ -52,6 +53,16 @@ class UnitPlan {
   std::vector<std::uint64_t> dimension_offset_;
   std::vector<std::uint64_t> window_offset_;
   std::vector<std::uint64_t> binomial_values_;
+  // bucket_window_[b]: the window (j * n + i) of flat index b << bucket_shift_; one more entry
+  // holds the last window.
+  std::vector<std::uint64_t> bucket_window_;
+  std::uint32_t bucket_shift_ = 0;
+
+  std::uint64_t window_start(std::uint64_t w) const {
+    return dimension_offset_[w / n_] + window_offset_[w / n_ * (n_ + 1) + w % n_];
+  }
+  std::uint64_t window_of(std::uint64_t flat, std::uint64_t lo, std::uint64_t hi) const;
+  void build_bucket_index();
 };
 
 std::ostream& operator<<(std::ostream& out, const UnitLocation& location);

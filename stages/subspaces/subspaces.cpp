@@ -95,35 +95,37 @@ SubspaceAccumulator::SubspaceAccumulator(std::uint32_t points) : state_(std::mak
 
 SubspaceAccumulator::~SubspaceAccumulator() = default;
 
+namespace {
+
+// Adds points to subspace `dims` of one thread's lists.
+void add_to(LocalSubspaces& local, std::uint32_t id_limit, std::span<const std::uint32_t> dims,
+            std::span<const std::uint32_t> points) {
+  auto where = local.index.find(dims);
+  if (where == local.index.end()) {
+    local.dims.emplace_back(dims.begin(), dims.end());  // the key below points into this copy
+    local.points.emplace_back(id_limit);
+    where = local.index.emplace(std::span<const std::uint32_t>(local.dims.back()), local.dims.size() - 1).first;
+  }
+  local.points[where->second].add(points);
+}
+
+}  // namespace
+
 void SubspaceAccumulator::add(const MaximalUnits& batch) {
-  const std::uint32_t id_limit = state_->points;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, batch.size(), 1 << 14), [&](const auto& range) {
     LocalSubspaces& local = state_->locals.local();
-    for (std::size_t u = range.begin(); u < range.end(); ++u) {
-      const auto dims = batch.unit_dimensions(u);
-      auto where = local.index.find(dims);
-      if (where == local.index.end()) {
-        local.dims.emplace_back(dims.begin(), dims.end());  // the key below points into this copy
-        local.points.emplace_back(id_limit);
-        where = local.index.emplace(std::span<const std::uint32_t>(local.dims.back()), local.dims.size() - 1).first;
-      }
-      local.points[where->second].add(batch.unit_points(u));
-    }
+    for (std::size_t u = range.begin(); u < range.end(); ++u)
+      add_to(local, state_->points, batch.unit_dimensions(u), batch.unit_points(u));
   });
+}
+
+void SubspaceAccumulator::add_unit(std::span<const std::uint32_t> points, std::span<const std::uint32_t> dimensions) {
+  add_to(state_->locals.local(), state_->points, dimensions, points);
 }
 
 void SubspaceAccumulator::add(const std::vector<SubspaceCluster>& subspaces) {
   LocalSubspaces& local = state_->locals.local();
-  for (const auto& subspace : subspaces) {
-    const std::span<const std::uint32_t> dims(subspace.dimensions);
-    auto where = local.index.find(dims);
-    if (where == local.index.end()) {
-      local.dims.push_back(subspace.dimensions);
-      local.points.emplace_back(state_->points);
-      where = local.index.emplace(std::span<const std::uint32_t>(local.dims.back()), local.dims.size() - 1).first;
-    }
-    local.points[where->second].add(subspace.points);
-  }
+  for (const auto& subspace : subspaces) add_to(local, state_->points, subspace.dimensions, subspace.points);
 }
 
 std::vector<SubspaceCluster> SubspaceAccumulator::finish() {

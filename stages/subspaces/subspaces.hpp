@@ -5,6 +5,7 @@
 // what the original SUBSCALE code writes to maximaldense.csv.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ class SubspaceAccumulator {
   SubspaceAccumulator& operator=(const SubspaceAccumulator&) = delete;
 
   void add(const MaximalUnits& batch);
+  // One unit, from any thread (each thread keeps its own subspaces until finish()).
+  void add_unit(std::span<const std::uint32_t> points, std::span<const std::uint32_t> dimensions);
   // Subspaces grouped elsewhere (the GPU backend): each one's points join those seen so far.
   void add(const std::vector<SubspaceCluster>& subspaces);
   // The subspaces so far, sorted by |S| descending, then S.

@@ -120,6 +120,21 @@ TEST(CoreEquivalence, BadParametersAreRefusedBeforeWork) {
   EXPECT_THROW(pipeline::run_core(values, params_for(0.1, 11, TableMode::signature)), UsageError);
 }
 
+// The pipeline streams units straight into the accumulator from many threads; a caller without a
+// sink gets them in the result instead. Both give the same units and subspaces.
+TEST(CoreEquivalence, UnitsKeptInTheResultGroupLikeTheStreamedOnes) {
+  const Matrix values = testing::tied_data(400, 6, 8, 150);
+  const CoreParams params = params_for(0.03, 4, TableMode::signature);
+  const auto streamed = pipeline::run_core(values, params);
+  const Density1dResult density = run_density1d(values, {params.epsilon, params.min_points});
+  const UnitPlan plan(density, params.min_points);
+  const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);
+  const DenseUnitsResult kept = run_dense_units_cpu(plan, density, keys, params.units);
+  ASSERT_GT(kept.units.size(), 0u);
+  EXPECT_EQ(kept.units.size(), streamed.dense_units.distinct_multi_units);
+  EXPECT_EQ(subspaces_text(group_subspaces(kept.units)), subspaces_text(streamed.subspaces));
+}
+
 // The GPU backend hands over (S, points) pairs instead of units; the accumulator must join
 // them with units of the same subspace exactly as it joins units.
 TEST(SubspaceAccumulator, SubspacePairsJoinLikeUnits) {

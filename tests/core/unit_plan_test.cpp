@@ -42,17 +42,30 @@ TEST(UnitPlan, CountsEqualBruteForceOnTiedData) {
 }
 
 TEST(UnitPlan, LocateInvertsTheFlatIndex) {
-  const Matrix values = testing::tied_data(60, 3, 9, 40);
-  const Density1dResult density = run_density1d(values, {0.06, 3});
-  const UnitPlan plan(density, 3);
-  ASSERT_GT(plan.total_units(), 0u);
-  for (std::uint64_t flat = 0; flat < plan.total_units(); flat += 7) {
-    const UnitLocation at = plan.locate(flat);
-    const std::uint64_t back =
-        plan.dimension_offsets()[at.dimension] + plan.window_offsets(at.dimension)[at.position] + at.rank;
-    ASSERT_EQ(back, flat);
-    ASSERT_LT(at.rank,
-              plan.window_offsets(at.dimension)[at.position + 1] - plan.window_offsets(at.dimension)[at.position]);
+  // A small plan (one bucket of the index per unit) and one of millions of units (buckets of
+  // many units and windows), both with empty windows.
+  struct Case {
+    std::uint32_t n, d, grid;
+    double eps;
+    std::uint32_t m;
+    std::uint64_t stride;
+  };
+  for (const Case& c : {Case{60, 3, 40, 0.06, 3, 7}, Case{3000, 5, 300, 0.02, 4, 9973}}) {
+    const Matrix values = testing::tied_data(c.n, c.d, 9, c.grid);
+    const Density1dResult density = run_density1d(values, {c.eps, c.m});
+    const UnitPlan plan(density, c.m);
+    ASSERT_GT(plan.total_units(), 0u);
+    if (c.n > 1000) {
+      ASSERT_GT(plan.total_units(), std::uint64_t{1} << 20);
+    }
+    for (std::uint64_t flat = 0; flat < plan.total_units(); flat += c.stride) {
+      const UnitLocation at = plan.locate(flat);
+      const std::uint64_t back =
+          plan.dimension_offsets()[at.dimension] + plan.window_offsets(at.dimension)[at.position] + at.rank;
+      ASSERT_EQ(back, flat);
+      ASSERT_LT(at.rank,
+                plan.window_offsets(at.dimension)[at.position + 1] - plan.window_offsets(at.dimension)[at.position]);
+    }
   }
 }
 
