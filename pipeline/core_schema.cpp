@@ -96,11 +96,12 @@ ConfigSchema core_config_schema() {
   key({.path = "memory.device_bytes",
        .kind = ValueKind::bytes,
        .default_value = "auto",
-       .help = "device memory for one partition's table (auto: most of the free device memory)",
+       .help = "device memory the GPU stages may allocate: table, resolver, subspace bitmaps (auto: 90% of the "
+               "free device memory)",
        .allow_auto = true});
   key({.path = "backend",
        .default_value = "auto",
-       .help = "where dense_units runs (auto: the GPU when there is one and the work is large)",
+       .help = "where the core runs (auto: the GPU when there is one and the work is large)",
        .choices = {"auto", "cpu", "cuda"}});
   key({.path = "threads",
        .kind = ValueKind::integer,
