@@ -84,6 +84,11 @@ __global__ void claim_subspaces(DeviceUnitsView units, const std::uint32_t* list
   }
 }
 
+__global__ void set_slots(const unsigned long long* pairs, std::uint64_t count, unsigned long long* slots) {
+  const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < count) slots[pairs[2 * i]] = pairs[2 * i + 1];
+}
+
 // Copies the dimensions of each owner to a row of `stride` entries (the first holds the count).
 __global__ void gather_dimensions(DeviceUnitsView units, const std::uint32_t* owners, std::uint64_t count,
                                   std::uint32_t stride, std::uint32_t* rows) {
@@ -171,21 +176,35 @@ bool DeviceSubspaceAccumulator::insert_host(const std::uint32_t* dims, std::uint
   if (this->count() == max_subspaces_) return false;
   const std::uint64_t id = this->count();
   table_host_[slot] = ((h >> 32) << 32) | id;
+  new_slots_.push_back(slot);
   arena_host_.insert(arena_host_.end(), dims, dims + count);
   offsets_host_.push_back(static_cast<std::uint32_t>(arena_host_.size()));
-  dirty_ = true;
   return true;
 }
 
+// Sends what insert_host added since the last upload: the new table slots (scattered by a
+// kernel), and the new ends of the dimension lists and their offsets. The table is far larger
+// than what one round changes, and rounds happen in many chunks.
 void DeviceSubspaceAccumulator::upload() {
-  if (!dirty_) return;
-  if (arena_.size() < arena_host_.size())
+  if (new_slots_.empty()) return;
+  std::size_t arena_from = arena_uploaded_;
+  if (arena_.size() < arena_host_.size()) {
     arena_ = gpu::DeviceBuffer<std::uint32_t>(std::max<std::size_t>(2 * arena_host_.size(), 1 << 16));
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(arena_.data(), arena_host_.data(), arena_host_.size() * 4, cudaMemcpyHostToDevice));
-  SUBSCALE_CUDA_CHECK(
-      cudaMemcpy(offsets_.data(), offsets_host_.data(), offsets_host_.size() * 4, cudaMemcpyHostToDevice));
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(table_.data(), table_host_.data(), table_.bytes(), cudaMemcpyHostToDevice));
-  dirty_ = false;
+    arena_from = 0;
+  }
+  SUBSCALE_CUDA_CHECK(cudaMemcpy(arena_.data() + arena_from, arena_host_.data() + arena_from,
+                                 (arena_host_.size() - arena_from) * 4, cudaMemcpyHostToDevice));
+  SUBSCALE_CUDA_CHECK(cudaMemcpy(offsets_.data() + offsets_uploaded_, offsets_host_.data() + offsets_uploaded_,
+                                 (offsets_host_.size() - offsets_uploaded_) * 4, cudaMemcpyHostToDevice));
+  std::vector<unsigned long long> pairs;  // (slot, word) pairs
+  for (auto slot : new_slots_) pairs.insert(pairs.end(), {slot, table_host_[slot]});
+  const auto device_pairs = gpu::DeviceBuffer<unsigned long long>::from_host(pairs);
+  set_slots<<<blocks_for(new_slots_.size()), kThreads>>>(device_pairs.data(), new_slots_.size(), table_.data());
+  SUBSCALE_CUDA_CHECK_LAUNCH(set_slots);
+  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+  arena_uploaded_ = arena_host_.size();
+  offsets_uploaded_ = offsets_host_.size();
+  new_slots_.clear();
 }
 
 // One round of new subspaces from the unknown units; false when none could be added (full).

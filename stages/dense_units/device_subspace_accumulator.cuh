@@ -60,7 +60,9 @@ class DeviceSubspaceAccumulator {
   // Host copies of the table and the dimension lists: the host is the only writer.
   std::vector<unsigned long long> table_host_;
   std::vector<std::uint32_t> arena_host_, offsets_host_{0};
-  bool dirty_ = false;
+  // Not yet on the device: these table slots, and the arena and offsets from these sizes on.
+  std::vector<std::uint64_t> new_slots_;
+  std::size_t arena_uploaded_ = 0, offsets_uploaded_ = 0;
   gpu::DeviceBuffer<unsigned long long> table_;
   gpu::DeviceBuffer<std::uint32_t> arena_, offsets_;
   gpu::DeviceBuffer<std::uint32_t> bitmaps_;
