@@ -133,6 +133,14 @@ SUBSCALE_HD std::uint64_t fmix64_words(const std::uint32_t* words, int count) {
   return h;
 }
 
+// A set of dimensions (ascending ids) as a key: the count, then each id folded in by fmix64.
+// Keys the subspace tables on the host and the device alike.
+SUBSCALE_HD std::uint64_t fmix64_dimensions(const std::uint32_t* dims, std::uint32_t count) {
+  std::uint64_t h = count;
+  for (std::uint32_t i = 0; i < count; ++i) h = fmix64(h ^ dims[i]);
+  return h;
+}
+
 // ---- The seed's families: Add, Mult, XOR, Mult-XOR, each plain, Shift and HW ---------------
 // The seed (a thesis on GPU hashing) defines them over "octets"; its GPU kernels use 32-bit words
 // as the octets, and so do these. H (uint32_t or uint64_t) is the hash width; all arithmetic is

@@ -40,7 +40,7 @@ __global__ void add_known_units(DeviceUnitsView units, const std::uint32_t* list
   const std::uint32_t u = list ? list[i] : static_cast<std::uint32_t>(i);
   const std::uint32_t* dims = units.dims + units.dim_start[u];
   const std::uint32_t size = units.dim_count[u];
-  const std::uint64_t h = dimensions_hash(dims, size);
+  const std::uint64_t h = hash::fmix64_dimensions(dims, size);
   for (std::uint64_t slot = h & table.mask;; slot = (slot + 1) & table.mask) {
     const unsigned long long held = table.slots[slot];
     if (held == kEmpty) {
@@ -72,7 +72,7 @@ __global__ void claim_subspaces(DeviceUnitsView units, const std::uint32_t* list
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (i >= count) return;
   const std::uint32_t u = list[i];
-  std::uint64_t h = dimensions_hash(units.dims + units.dim_start[u], units.dim_count[u]);
+  std::uint64_t h = hash::fmix64_dimensions(units.dims + units.dim_start[u], units.dim_count[u]);
   if (h == kEmpty) h = 0;
   std::uint64_t slot = h & mask;
   for (std::uint32_t probe = 0; probe < kClaimProbes; ++probe, slot = (slot + 1) & mask) {
@@ -163,7 +163,7 @@ std::uint64_t DeviceSubspaceAccumulator::lookup(const DeviceUnitsView& units, co
 
 // Adds (S, id) to the host copies unless S is there already or the capacity is reached.
 bool DeviceSubspaceAccumulator::insert_host(const std::uint32_t* dims, std::uint32_t count) {
-  const std::uint64_t h = dimensions_hash(dims, count);
+  const std::uint64_t h = hash::fmix64_dimensions(dims, count);
   std::uint64_t slot = h & table_mask_;
   for (;; slot = (slot + 1) & table_mask_) {
     const unsigned long long held = table_host_[slot];

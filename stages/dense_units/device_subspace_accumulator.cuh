@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/host_device.hpp"
 #include "common/subspace_cluster.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/hash/hash_functions.hpp"
@@ -20,13 +19,6 @@
 #include "stages/dense_units/maximal_units.hpp"
 
 namespace subscale::gpu_dense {
-
-// The hash of a dimension list that keys the subspace tables.
-SUBSCALE_HD std::uint64_t dimensions_hash(const std::uint32_t* dims, std::uint32_t count) {
-  std::uint64_t h = count;
-  for (std::uint32_t i = 0; i < count; ++i) h = hash::fmix64(h ^ dims[i]);
-  return h;
-}
 
 class DeviceSubspaceAccumulator {
  public:

@@ -25,9 +25,7 @@ namespace {
 
 struct DimsHash {
   std::size_t operator()(std::span<const std::uint32_t> dims) const noexcept {
-    std::uint64_t h = dims.size();
-    for (auto d : dims) h = hash::fmix64(h ^ d);
-    return static_cast<std::size_t>(h);
+    return static_cast<std::size_t>(hash::fmix64_dimensions(dims.data(), static_cast<std::uint32_t>(dims.size())));
   }
 };
 struct DimsEqual {
