@@ -137,22 +137,30 @@ class PartitionFiller {
   std::uint64_t chunk_ = 0, chunks_ = 0;
 };
 
-// Finds the equal keys of every bucket and resolves them into maximal units, in bucket order so
-// the output does not depend on the thread count.
-template <class Record>
-MaximalUnits group_partition(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-                             const DenseUnitsParams& params, const PartitionTable<Record>& table) {
-  const std::size_t bucket_count = table.bucket_begin.size() - 1;
-  std::vector<MaximalUnits> found(bucket_count);
+// Finds the equal keys of every bucket, in parallel, and resolves each group into out_for(b), the
+// output of bucket b (anything with add(points, dimensions)).
+template <class Record, class OutFor>
+void resolve_buckets(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
+                     const DenseUnitsParams& params, const PartitionTable<Record>& table, OutFor&& out_for) {
   tbb::enumerable_thread_specific<GroupScratch> scratches;
-  tbb::parallel_for(std::size_t{0}, bucket_count, [&](std::size_t b) {
+  tbb::parallel_for(std::size_t{0}, table.bucket_begin.size() - 1, [&](std::size_t b) {
     GroupResolver resolver(plan, density, keys, params);
-    found[b].min_points = plan.min_points();
+    auto&& out = out_for(b);
     const Record* begin = table.records.get() + table.bucket_begin[b];
     const auto size = static_cast<std::uint32_t>(table.bucket_begin[b + 1] - table.bucket_begin[b]);
     find_equal_keys(begin, size, scratches.local(),
-                    [&](const std::vector<UnitRecord>& group) { resolver.resolve(group, found[b]); });
+                    [&](const std::vector<UnitRecord>& group) { resolver.resolve(group, out); });
   });
+}
+
+// The maximal units of a partition, in bucket order so the output does not depend on the thread
+// count.
+template <class Record>
+MaximalUnits group_partition(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
+                             const DenseUnitsParams& params, const PartitionTable<Record>& table) {
+  std::vector<MaximalUnits> found(table.bucket_begin.size() - 1);
+  for (auto& part : found) part.min_points = plan.min_points();
+  resolve_buckets(plan, density, keys, params, table, [&](std::size_t b) -> MaximalUnits& { return found[b]; });
   MaximalUnits all;
   all.min_points = plan.min_points();
   for (const auto& part : found) all.append(part);
@@ -166,31 +174,17 @@ std::uint64_t group_partition_into(const UnitPlan& plan, const Density1dResult& 
                                    const ConcurrentUnitSink& sink) {
   struct Forward {
     const ConcurrentUnitSink& sink;
-    std::uint64_t units = 0;
+    std::uint64_t& units;  // the thread's count
     void add(std::span<const std::uint32_t> points, std::span<const std::uint32_t> dimensions) {
       sink(points, dimensions);
       ++units;
     }
   };
-  struct Local {
-    GroupScratch scratch;
-    std::uint64_t units = 0;
-  };
-  tbb::enumerable_thread_specific<Local> locals;
-  const std::size_t bucket_count = table.bucket_begin.size() - 1;
-  tbb::parallel_for(std::size_t{0}, bucket_count, [&](std::size_t b) {
-    GroupResolver resolver(plan, density, keys, params);
-    Local& local = locals.local();
-    Forward forward{sink};
-    const Record* begin = table.records.get() + table.bucket_begin[b];
-    const auto size = static_cast<std::uint32_t>(table.bucket_begin[b + 1] - table.bucket_begin[b]);
-    find_equal_keys(begin, size, local.scratch,
-                    [&](const std::vector<UnitRecord>& group) { resolver.resolve(group, forward); });
-    local.units += forward.units;
-  });
-  std::uint64_t units = 0;
-  for (const auto& local : locals) units += local.units;
-  return units;
+  tbb::enumerable_thread_specific<std::uint64_t> units(0);
+  resolve_buckets(plan, density, keys, params, table, [&](std::size_t) { return Forward{sink, units.local()}; });
+  std::uint64_t total = 0;
+  for (auto count : units) total += count;
+  return total;
 }
 
 std::uint64_t host_budget_or_default(std::uint64_t budget) { return budget > 0 ? budget : std::uint64_t{8} << 30; }
