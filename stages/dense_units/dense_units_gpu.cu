@@ -62,7 +62,7 @@ struct DeviceInputs {
         binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values())),
         primary(DeviceBuffer<std::uint64_t>::from_host(keys.primary)),
         secondary(DeviceBuffer<std::uint64_t>::from_host(keys.secondary)),
-        bucket_window(DeviceBuffer<std::uint64_t>::from_host(arrays.bucket_window)),
+        bucket_window(DeviceBuffer<std::uint64_t>::from_host(plan.bucket_window())),
         window_end(DeviceBuffer<std::uint32_t>::from_host(arrays.window_end)) {
     // The resolver's 1-D orders: point id at position i of dimension j, window by window.
     std::vector<std::uint32_t> host_orders(std::size_t{plan.points()} * plan.dimensions());
@@ -75,7 +75,7 @@ struct DeviceInputs {
     view.space.sorted_keys = sorted_keys.data();
     view.space.window_end = window_end.data();
     view.space.binomials.values = binomials.data();
-    view.space.bucket_window = arrays.bucket_window.empty() ? nullptr : bucket_window.data();
+    view.space.bucket_window = plan.bucket_window().empty() ? nullptr : bucket_window.data();
     view.order = orders.data();
     view.primary_keys = primary.data();
     view.secondary_keys = secondary.data();
@@ -84,7 +84,7 @@ struct DeviceInputs {
 
   static std::uint64_t bytes_for(const UnitPlan& plan, const UnitSpaceArrays& arrays) {
     return arrays.window_start.size() * 8 + arrays.sorted_keys.size() * 8 + arrays.window_end.size() * 4 +
-           arrays.bucket_window.size() * 8 + plan.binomial_values().size() * 8 +
+           plan.bucket_window().size() * 8 + plan.binomial_values().size() * 8 +
            std::uint64_t{plan.points()} * (16 + 4ull * plan.dimensions());
   }
   std::uint64_t bytes() const {

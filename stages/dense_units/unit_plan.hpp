@@ -44,6 +44,11 @@ class UnitPlan {
   // search over those finds it.
   UnitLocation locate(std::uint64_t flat) const;
 
+  // bucket_window()[b]: the window (j * n + i) of flat index b << bucket_shift(); one more entry
+  // holds the last window. Empty when the plan has no units.
+  const std::vector<std::uint64_t>& bucket_window() const noexcept { return bucket_window_; }
+  std::uint32_t bucket_shift() const noexcept { return bucket_shift_; }
+
   // C(n, k) for n <= largest window, k <= m: the table the enumerators use.
   combinadic::BinomialTable binomials() const noexcept { return {binomial_values_.data(), largest_window_ + 1, m_}; }
   const std::vector<std::uint64_t>& binomial_values() const noexcept { return binomial_values_; }
@@ -53,8 +58,6 @@ class UnitPlan {
   std::vector<std::uint64_t> dimension_offset_;
   std::vector<std::uint64_t> window_offset_;
   std::vector<std::uint64_t> binomial_values_;
-  // bucket_window_[b]: the window (j * n + i) of flat index b << bucket_shift_; one more entry
-  // holds the last window.
   std::vector<std::uint64_t> bucket_window_;
   std::uint32_t bucket_shift_ = 0;
 

@@ -19,23 +19,6 @@ UnitSpaceArrays::UnitSpaceArrays(const UnitPlan& plan, const Density1dResult& de
     }
   });
   window_start[n * d] = plan.total_units();
-  build_bucket_index(plan.total_units());
-}
-
-// About 2^20 buckets of 2^bucket_shift flat indices, each with the window of its first index.
-void UnitSpaceArrays::build_bucket_index(std::uint64_t total) {
-  if (total == 0 || window_end.empty()) return;
-  constexpr std::uint32_t kBucketBits = 20;
-  while (((total - 1) >> bucket_shift) >= (std::uint64_t{1} << kBucketBits)) ++bucket_shift;
-  const std::uint64_t buckets = ((total - 1) >> bucket_shift) + 1;
-  bucket_window.resize(buckets + 1);
-  enumeration::UnitSpaceView plain;
-  plain.window_start = window_start.data();
-  plain.points = static_cast<std::uint32_t>(window_end.size());  // one row of all windows
-  plain.dimensions = 1;
-  tbb::parallel_for(std::uint64_t{0}, buckets,
-                    [&](std::uint64_t b) { bucket_window[b] = enumeration::window_of(plain, b << bucket_shift); });
-  bucket_window[buckets] = window_end.size() - 1;
 }
 
 enumeration::UnitSpaceView UnitSpaceArrays::view(const UnitPlan& plan) const {
@@ -44,8 +27,9 @@ enumeration::UnitSpaceView UnitSpaceArrays::view(const UnitPlan& plan) const {
   view.window_end = window_end.data();
   view.sorted_keys = sorted_keys.data();
   view.binomials = plan.binomials();
-  view.bucket_window = bucket_window.empty() ? nullptr : bucket_window.data();
-  view.bucket_shift = bucket_shift;
+  // The plan's index over the same flat space and the same window numbers (j * n + i).
+  view.bucket_window = plan.bucket_window().empty() ? nullptr : plan.bucket_window().data();
+  view.bucket_shift = plan.bucket_shift();
   view.points = plan.points();
   view.dimensions = plan.dimensions();
   view.k = plan.min_points() - 1;

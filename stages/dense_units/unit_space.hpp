@@ -14,15 +14,10 @@ struct UnitSpaceArrays {
   std::vector<std::uint64_t> window_start;
   std::vector<std::uint32_t> window_end;
   std::vector<std::uint64_t> sorted_keys;
-  std::vector<std::uint64_t> bucket_window;  // see UnitSpaceView::bucket_window
-  std::uint32_t bucket_shift = 0;
 
   UnitSpaceArrays(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys);
   // A view over these host arrays (the GPU backend makes one over its device copies).
   enumeration::UnitSpaceView view(const UnitPlan& plan) const;
-
- private:
-  void build_bucket_index(std::uint64_t total);
 };
 
 }  // namespace subscale
