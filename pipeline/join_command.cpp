@@ -14,6 +14,7 @@
 #include "io/atomic_output.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/config_subcommand.hpp"
+#include "pipeline/join_table_reader.hpp"
 #include "stages/join/hash_join.hpp"
 #include "stages/join/join_generators.hpp"
 #include "stages/join/join_memory.hpp"
@@ -63,49 +64,6 @@ ConfigSchema join_command_schema() {
   s.add(out);
   s.add(config_key("output.json", path, "", "JSON summary; default: output.file with the extension .json"));
   return s;
-}
-
-namespace {
-
-std::vector<std::uint64_t> read_keys(const io::Hdf5File& file, const std::string& dataset) {
-  const std::string where = file.path() + ":" + dataset;
-  if (!file.exists(dataset)) throw InputError(where + ": no such dataset; set the table's key (e.g. r.key=/ids)");
-  const auto info = file.info(dataset);
-  if (info.shape.size() != 1)
-    throw InputError(where + ": a key column must be 1-D, it has " + std::to_string(info.shape.size()) + " dimensions");
-  if (info.element_class == io::ElementClass::unsigned_integer) return file.read<std::uint64_t>(dataset).data;
-  if (info.element_class == io::ElementClass::signed_integer) {
-    // Signed keys keep their bit patterns: equal values stay equal, which is all a join needs.
-    const auto values = file.read<std::int64_t>(dataset).data;
-    return std::vector<std::uint64_t>(values.begin(), values.end());
-  }
-  throw InputError(where + ": a join key must be an integer column (floating-point keys do not compare exactly)");
-}
-
-}  // namespace
-
-join::ColumnTable read_join_table(const std::filesystem::path& path, const std::string& key_dataset,
-                                  const std::string& data_dataset, const std::string& prefix) {
-  const io::Hdf5File file(path.string(), io::Hdf5File::Mode::read);
-  join::ColumnTable table;
-  table.keys = read_keys(file, key_dataset);
-  if (data_dataset.empty()) return table;
-  const std::string where = file.path() + ":" + data_dataset;
-  if (!file.exists(data_dataset))
-    throw InputError(where + ": no such dataset; set the table's data path, or \"\" for no columns");
-  const auto info = file.info(data_dataset);
-  if (info.shape.empty() || info.shape.size() > 2 || info.element_class == io::ElementClass::other)
-    throw InputError(where + ": the columns must be a numeric 1-D or 2-D (rows, columns) dataset");
-  if (info.shape[0] != table.rows())
-    throw InputError(where + ": " + std::to_string(info.shape[0]) + " rows, but the key column " + key_dataset +
-                     " has " + std::to_string(table.rows()));
-  const std::size_t columns = info.shape.size() == 2 ? static_cast<std::size_t>(info.shape[1]) : 1;
-  const auto values = file.read<double>(data_dataset).data;  // row-major
-  table.columns.assign(columns, std::vector<double>(table.rows()));
-  for (std::size_t i = 0; i < table.rows(); ++i)
-    for (std::size_t c = 0; c < columns; ++c) table.columns[c][i] = values[i * columns + c];
-  for (std::size_t c = 0; c < columns; ++c) table.names.push_back(prefix + std::to_string(c));
-  return table;
 }
 
 namespace {
@@ -201,8 +159,17 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
     source = "generated " + distribution + " keys (seed " + std::to_string(seed) + ")";
   } else {
     const bool attach = mode == "attach";
-    r = read_join_table(config.file_path("r.file"), config.string("r.key"), attach ? config.string("r.data") : "", "r");
-    s = read_join_table(config.file_path("s.file"), config.string("s.key"), attach ? config.string("s.data") : "", "s");
+    auto table = [&](const std::string& name) {
+      return read_join_table({.path = config.file_path(name + ".file"),
+                              .key_dataset = config.string(name + ".key"),
+                              .data_dataset = attach ? config.string(name + ".data") : "",
+                              .path_setting = name + ".file",
+                              .key_setting = name + ".key",
+                              .data_setting = name + ".data",
+                              .column_prefix = name});
+    };
+    r = table("r");
+    s = table("s");
     if (attach && !config.string("s.data").empty())
       s_labels = read_labels_beside(config.file_path("s.file"), config.string("s.data"), s.rows());
     source = config.file_path("r.file").string() + " (R) and " + config.file_path("s.file").string() + " (S)";

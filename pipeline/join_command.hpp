@@ -21,12 +21,6 @@ namespace subscale::pipeline {
 // The keys the join command accepts (r.*, s.*, generate.*, join.*, output.*).
 ConfigSchema join_command_schema();
 
-// Reads a table for a join: a 1-D integer key dataset and, unless data_dataset is empty, a 1-D
-// or 2-D (rows, columns) numeric dataset read as float64, one row per key. Columns are named
-// <prefix>0, <prefix>1, ... InputError names the file and dataset for anything else.
-join::ColumnTable read_join_table(const std::filesystem::path& file, const std::string& key_dataset,
-                                  const std::string& data_dataset, const std::string& prefix);
-
 struct JoinCommandResult {
   std::filesystem::path output_file;
   std::filesystem::path json_file;

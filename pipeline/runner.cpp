@@ -16,11 +16,10 @@
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
-#include "io/data_validation.hpp"
 #include "io/ground_truth.hpp"
-#include "io/hdf5_file.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_schema.hpp"
+#include "pipeline/join_table_reader.hpp"
 #include "pipeline/progress.hpp"
 #include "pipeline/results_writer.hpp"
 #include "pipeline/run_log.hpp"
@@ -206,67 +205,6 @@ struct LoadedInput {
   std::optional<io::GroundTruth> truth;
 };
 
-// The second table of the join section. (pipeline/join_command.cpp reads the same layout for
-// `subscale join`, but it is part of the executable, not of this library, and does not refuse
-// NaN or Inf, which clustering must.)
-struct JoinTable {
-  std::vector<std::uint64_t> ids;
-  std::vector<std::string> names;
-  std::vector<std::vector<double>> columns;
-};
-
-JoinTable read_join_table(const JoinSection& section) {
-  if (!std::filesystem::exists(section.path))
-    throw InputError(section.path.string() + ": file not found (join.path); give the HDF5 table to attach, or " +
-                     "remove join.path to run without a join");
-  const io::Hdf5File file(section.path.string(), io::Hdf5File::Mode::read);
-  auto info_of = [&](const std::string& dataset, const std::string& key) {
-    if (!file.exists(dataset))
-      throw InputError(file.path() + ": no dataset '" + dataset + "' (" + key + "); set " + key +
-                       " to the HDF5 path that holds it");
-    return file.info(dataset);
-  };
-  JoinTable table;
-  const io::DatasetInfo ids = info_of(section.ids, "join.ids");
-  const std::string ids_where = file.path() + ":" + section.ids;
-  if (ids.shape.size() != 1)
-    throw InputError(ids_where + ": the ids must be a 1-D dataset, it has " + std::to_string(ids.shape.size()) +
-                     " dimensions");
-  if (ids.element_class == io::ElementClass::unsigned_integer) {
-    table.ids = file.read<std::uint64_t>(section.ids).data;
-  } else if (ids.element_class == io::ElementClass::signed_integer) {
-    const auto values = file.read<std::int64_t>(section.ids).data;
-    for (std::size_t i = 0; i < values.size(); ++i)
-      if (values[i] < 0)
-        throw InputError(ids_where + ", row " + std::to_string(i + 1) + " (index " + std::to_string(i) + "): id " +
-                         std::to_string(values[i]) + " is negative; ids are non-negative, like the input's");
-    table.ids.assign(values.begin(), values.end());
-  } else {
-    throw InputError(ids_where + ": the ids must be integers (floating-point ids do not compare exactly)");
-  }
-
-  const io::DatasetInfo data = info_of(section.dataset, "join.dataset");
-  const std::string data_where = file.path() + ":" + section.dataset;
-  if (data.shape.empty() || data.shape.size() > 2 || data.element_class == io::ElementClass::other)
-    throw InputError(data_where + ": the columns to attach must be a numeric 1-D or 2-D (rows, columns) dataset");
-  if (data.shape[0] != table.ids.size())
-    throw InputError(data_where + ": " + std::to_string(data.shape[0]) + " rows, but " + section.ids + " has " +
-                     std::to_string(table.ids.size()) + " ids; the table needs one id per row");
-  const std::size_t columns = data.shape.size() == 2 ? static_cast<std::size_t>(data.shape[1]) : 1;
-  if (columns == 0) throw InputError(data_where + ": no columns to attach");
-  const auto values = file.read<double>(section.dataset).data;  // row-major
-  table.columns.assign(columns, std::vector<double>(table.ids.size()));
-  for (std::size_t i = 0; i < table.ids.size(); ++i)
-    for (std::size_t c = 0; c < columns; ++c) {
-      const double value = values[i * columns + c];
-      io::check_finite(value, file.path(), {io::CellLocation::RowKind::row, i + 1, c + 1, {}, section.dataset});
-      table.columns[c][i] = value;
-    }
-  const std::string stem = section.path.stem().string();
-  for (std::size_t c = 0; c < columns; ++c) table.names.push_back(stem + "." + std::to_string(c));
-  return table;
-}
-
 // join.key = a column: that column's values become the rows' ids and the column leaves the matrix
 // (an id is a label, not a feature to cluster on).
 void take_key_column(Dataset& data, std::size_t column) {
@@ -302,7 +240,14 @@ void take_key_column(Dataset& data, std::size_t column) {
 std::string apply_join(const RunSettings& settings, Dataset& data) {
   const JoinSection& section = *settings.join;
   if (data.source.empty()) data.source = settings.load.path;
-  const JoinTable table = read_join_table(section);
+  const join::ColumnTable table = read_join_table({.path = section.path,
+                                                   .key_dataset = section.ids,
+                                                   .data_dataset = section.dataset,
+                                                   .path_setting = "join.path",
+                                                   .key_setting = "join.ids",
+                                                   .data_setting = "join.dataset",
+                                                   .for_clustering = true,
+                                                   .column_prefix = section.path.stem().string() + "."});
   if (section.key_column) {
     take_key_column(data, *section.key_column);
   } else if (data.ids.size() != data.points()) {
@@ -312,7 +257,7 @@ std::string apply_join(const RunSettings& settings, Dataset& data) {
   const std::size_t before = data.points();
   join::JoinOptions options;
   options.backend = section.backend;
-  join::attach_columns(data, table.ids, table.names, table.columns, section.unmatched, options);
+  join::attach_columns(data, table.keys, table.names, table.columns, section.unmatched, options);
   const std::size_t kept = data.points();
   if (kept == 0)
     throw InputError("join: none of the " + std::to_string(before) + " rows of " + data.source + " has its id in " +
