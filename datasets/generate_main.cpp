@@ -22,6 +22,7 @@ struct Arguments {
   bool float32 = false;
   int gzip = 6;
   std::string dataset_path = "/data";
+  subscale::datasets::IntegerGrid grid;
 };
 
 int generate(const Arguments& arguments) {
@@ -35,6 +36,7 @@ int generate(const Arguments& arguments) {
   config.points = arguments.points;
   config.dimensions = arguments.dimensions;
   config.seed = arguments.seed;
+  config.grid = arguments.grid;
   config.clusters = datasets::parse_cluster_spec(arguments.clusters, arguments.points, arguments.dimensions,
                                                  arguments.noise, arguments.seed);
   const datasets::GeneratedData data = datasets::generate(config);
@@ -55,6 +57,11 @@ int generate(const Arguments& arguments) {
       {"clusters", datasets::format_cluster_spec(config.clusters)},
       {"seed", std::to_string(config.seed)},
   };
+  if (config.grid.levels > 0) {
+    options.attributes.push_back({"levels", std::to_string(config.grid.levels)});
+    options.attributes.push_back({"skew", std::to_string(config.grid.skew)});
+    options.attributes.push_back({"tie_correlation", std::to_string(config.grid.correlation)});
+  }
   io::write_hdf5_dataset(data.dataset, h5_path.string(), options);
   io::GroundTruth truth;
   truth.dimensions = config.dimensions;
@@ -96,6 +103,18 @@ int main(int argc, char** argv) {
                  "noise; with it, sizes left empty are filled so that this fraction remains");
   app.add_option("--seed,-s", arguments.seed, "Random seed")->capture_default_str();
   app.add_option("--out,-o", arguments.out, "Output prefix: writes PREFIX.h5 and PREFIX.true")->required();
+  app.add_option("--levels", arguments.grid.levels,
+                 "Tie-heavy data: every value an integer level 0..LEVELS-1, as integer-valued measurements are "
+                 "(0: continuous values)")
+      ->capture_default_str();
+  app.add_option("--skew", arguments.grid.skew,
+                 "With --levels: Zipf exponent of the background's level frequencies (level l drawn with weight "
+                 "1/(l+1)^SKEW; 0 uniform, larger puts more points on the first levels)")
+      ->capture_default_str();
+  app.add_option("--tie-correlation", arguments.grid.correlation,
+                 "With --levels: probability that a cell reuses its point's own draw, so a point sits on the same "
+                 "level in many dimensions and ties line up across dimensions")
+      ->capture_default_str();
   app.add_flag("--float32", arguments.float32, "Store the values as float32 (default float64)");
   app.add_option("--gzip", arguments.gzip, "gzip level of the HDF5 datasets, 0 (none) to 9")
       ->check(CLI::Range(0, 9))

@@ -16,6 +16,7 @@ namespace {
 constexpr std::uint64_t layout_stream = 0;  // permutation of point ids, cluster positions
 constexpr std::uint64_t value_stream = 1;   // coordinates
 constexpr std::uint64_t spec_stream = 2;    // random cluster specs
+constexpr std::uint64_t grid_stream = 3;    // integer levels of tie-heavy data
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
@@ -199,11 +200,51 @@ std::string format_cluster_spec(const std::vector<HiddenCluster>& clusters) {
   return text;
 }
 
+namespace {
+
+void check_grid(const IntegerGrid& grid) {
+  if (grid.levels == 1) throw UsageError("--levels must be 0 (continuous values) or at least 2");
+  if (!(grid.skew >= 0.0 && grid.skew <= 10.0)) throw UsageError("--skew must be in [0, 10]");
+  if (!(grid.correlation >= 0.0 && grid.correlation <= 1.0)) throw UsageError("--tie-correlation must be in [0, 1]");
+  if (grid.levels == 0 && (grid.skew != 0.0 || grid.correlation != 0.0))
+    throw UsageError("--skew and --tie-correlation shape integer levels; give --levels too");
+}
+
+// Replaces every value by its integer level (see IntegerGrid). `in_cluster(p, j)` tells the cells
+// a hidden cluster wrote.
+template <class InCluster>
+void snap_to_grid(Matrix& values, const IntegerGrid& grid, std::uint64_t seed, InCluster&& in_cluster) {
+  std::vector<double> cumulative(grid.levels);
+  double total = 0;
+  for (std::uint32_t l = 0; l < grid.levels; ++l)
+    cumulative[l] = total += std::pow(static_cast<double>(l) + 1.0, -grid.skew);
+  auto level_of = [&](double u) {
+    const auto at = std::upper_bound(cumulative.begin(), cumulative.end(), u * total) - cumulative.begin();
+    return static_cast<double>(std::min<std::ptrdiff_t>(at, grid.levels - 1));
+  };
+  SeededRandom random(derive_seed(seed, grid_stream));
+  std::vector<double> own(static_cast<std::size_t>(values.rows()));
+  for (auto& u : own) u = random.uniform01();
+  for (Eigen::Index j = 0; j < values.cols(); ++j)
+    for (Eigen::Index i = 0; i < values.rows(); ++i) {
+      const bool shared = random.uniform01() < grid.correlation;
+      const double u = random.uniform01();
+      double& v = values(i, j);
+      if (in_cluster(i, j))
+        v = std::min(std::floor(v * grid.levels), static_cast<double>(grid.levels - 1));
+      else
+        v = level_of(shared ? own[static_cast<std::size_t>(i)] : u);
+    }
+}
+
+}  // namespace
+
 GeneratedData generate(const GeneratorConfig& config) {
   const std::uint64_t n = config.points;
   const std::uint32_t d = config.dimensions;
   if (n == 0 || d == 0) throw UsageError("the generator needs at least one point and one dimension");
   if (n > io::max_points) throw UsageError("the generator makes at most 2^32 - 1 points (the input limit)");
+  check_grid(config.grid);
   std::uint64_t clustered = 0;
   for (std::size_t c = 0; c < config.clusters.size(); ++c) {
     const HiddenCluster& cluster = config.clusters[c];
@@ -253,6 +294,13 @@ GeneratedData generate(const GeneratorConfig& config) {
     }
     out.truth.push_back(std::move(truth));
   }
+  if (config.grid.levels > 0)
+    snap_to_grid(dataset.values, config.grid, config.seed, [&](Eigen::Index i, Eigen::Index j) {
+      const std::int64_t label = dataset.labels[static_cast<std::size_t>(i)];
+      if (label < 0) return false;
+      const auto& dims = config.clusters[static_cast<std::size_t>(label)].dimensions;
+      return std::binary_search(dims.begin(), dims.end(), static_cast<std::uint32_t>(j));
+    });
   return out;
 }
 

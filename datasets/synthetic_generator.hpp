@@ -27,11 +27,24 @@ struct HiddenCluster {
   double width = 0.03;                    // side of the cluster's interval in its dimensions
 };
 
+// Tie-heavy data, as integer-valued measurements are: every value is an integer level 0 .. levels-1.
+// Background cells draw their level from a Zipf law (level l with weight 1 / (l + 1)^skew, so
+// level 0 is the most frequent and skew 0 is uniform); with probability `correlation` a cell
+// uses its point's own draw instead of a fresh one, so a point tends to sit on the same frequent
+// level in many dimensions, as the rows of real data do. Cluster cells are their continuous values
+// snapped to the grid (level floor(v * levels)).
+struct IntegerGrid {
+  std::uint32_t levels = 0;  // 0: continuous values (no grid)
+  double skew = 0;
+  double correlation = 0;
+};
+
 struct GeneratorConfig {
   std::uint64_t points = 0;
   std::uint32_t dimensions = 0;
   std::vector<HiddenCluster> clusters;  // sizes sum to at most `points`; the rest is noise
   std::uint64_t seed = 1;
+  IntegerGrid grid;
 };
 
 struct GeneratedData {

@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/dense_units/dense_units_gpu.hpp"
+#include "stages/dense_units/direct_units.hpp"
 #include "stages/density1d/density1d_gpu.hpp"
 #include "stages/subspaces/subspaces.hpp"
 
@@ -38,6 +39,28 @@ void validate_core_params(const CoreParams& params, std::size_t points) {
                      std::to_string(points) + "); no dense unit can exist");
   if (params.min_points > 64) throw UsageError("min_points above 64 is not supported");
 }
+
+namespace {
+
+// Direct mode: the walk fills a subspace map itself, so the subspaces stage is only the hand-over
+// into the sorted list.
+template <class Notify>
+void run_direct_core(const Matrix& values, const UnitPlan& plan, const CoreParams& params, const UnitProgress& on_units,
+                     Notify&& notify, CoreResult& result) {
+  auto start = std::chrono::steady_clock::now();
+  const DirectSpace space(values, plan, result.density, params.epsilon);
+  direct::DirectSubspaceMap subspaces(space.key_words(), space.point_words());
+  result.dense_units = result.backend_used == Backend::cuda
+                           ? run_direct_units_gpu(space, plan, params.units, subspaces, on_units)
+                           : run_direct_units_cpu(space, plan, subspaces, on_units);
+  result.timings.dense_units_seconds = seconds_since(start);
+  start = std::chrono::steady_clock::now();
+  notify("subspaces");
+  result.subspaces = subspaces.to_subspaces();
+  result.timings.subspaces_seconds = seconds_since(start);
+}
+
+}  // namespace
 
 CoreResult run_core(const Matrix& values, const CoreParams& params, const StepListener& on_step,
                     const UnitProgress& on_units) {
@@ -74,6 +97,10 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
   if (params.backend == Backend::automatic)
     result.backend_used =
         plan.total_units() >= kGpuWorthwhileUnits && gpu::query_device().available ? Backend::cuda : Backend::cpu;
+  if (params.units.mode == TableMode::direct) {
+    run_direct_core(values, plan, params, on_units, notify, result);
+    return result;
+  }
   // Units stream from dense_units into the subspaces accumulator partition by partition; the
   // time spent accumulating is counted as the subspaces stage's.
   SubspaceAccumulator accumulator(plan.points());

@@ -54,9 +54,11 @@ ConfigSchema core_config_schema() {
        .sweepable = true,
        .required = true});
   key({.path = "mode",
-       .default_value = "signature",
-       .help = "table key: signatures, or sorted point ids (reference)",
-       .choices = {"signature", "exact"},
+       .default_value = "auto",
+       .help = "how units find their subspace: direct (from the coordinates, skipping units of one dimension), "
+               "signature (the published method: a signature table), exact (a table keyed by point ids: the "
+               "reference); auto: direct",
+       .choices = {"auto", "direct", "signature", "exact"},
        .sweepable = true});
   key({.path = "signature.bits",
        .kind = ValueKind::integer,

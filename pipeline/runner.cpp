@@ -23,6 +23,7 @@
 #include "pipeline/progress.hpp"
 #include "pipeline/results_writer.hpp"
 #include "pipeline/run_log.hpp"
+#include "stages/dense_units/direct_units.hpp"
 #include "stages/join/attach_columns.hpp"
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
@@ -129,7 +130,9 @@ RunSettings read_settings(Config& config) {
   s.normalization = load::parse_normalization(config.string("normalize"));
   s.core.epsilon = config.number("epsilon");
   s.core.min_points = static_cast<std::uint32_t>(config.integer("min_points"));
-  s.core.units.mode = parse_table_mode(config.string("mode"));
+  // auto: direct mode, which the measurements favour everywhere (bench/RESULTS.md).
+  const std::string mode = config.string("mode");
+  s.core.units.mode = mode == "auto" ? TableMode::direct : parse_table_mode(mode);
   s.core.units.signature_bits = static_cast<std::uint32_t>(config.integer("signature.bits"));
   s.core.units.keys = parse_key_scheme(config.string("signature.keys"));
   if (config.is_auto("signature.seed")) {
@@ -165,6 +168,7 @@ RunSettings read_settings(Config& config) {
 // (plus the partition's fixed bookkeeping), or when it would need more partitions than allowed;
 // the message gives the smallest budget that would do.
 void check_memory_budget(const RunSettings& settings, std::uint64_t total_units, std::uint64_t largest_window_units) {
+  if (settings.core.units.mode == TableMode::direct) return;  // no signature table to hold
   const std::uint64_t budget = settings.core.units.host_bytes;
   constexpr std::uint64_t bookkeeping = std::uint64_t{64} << 20;
   const std::uint64_t one_window = largest_window_units * kHostBytesPerUnit + bookkeeping;
@@ -325,11 +329,18 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
           bar.reset();
           report.stage_seconds.emplace_back("dense_units", elapsed);
           const auto& du = so_far.dense_units;
-          log.line(
-              "dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions, " +
-              std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + "), " +
-              format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units) / std::max(elapsed, 1e-9))) +
-              " units/s on " + to_string(so_far.backend_used));
+          if (settings.core.units.mode == TableMode::direct)
+            log.line("dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions (direct), " +
+                     format_count(du.walk_nodes) + " nodes walked for " + format_count(planned_units) + " units, " +
+                     format_count(static_cast<std::uint64_t>(static_cast<double>(du.distinct_multi_units) /
+                                                             std::max(elapsed, 1e-9))) +
+                     " multi-dimension units/s on " + to_string(so_far.backend_used));
+          else
+            log.line(
+                "dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions, " +
+                std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + "), " +
+                format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units) / std::max(elapsed, 1e-9))) +
+                " units/s on " + to_string(so_far.backend_used));
           if (du.partition_splits > 0)
             log.line("dense_units " + std::to_string(du.partition_splits) +
                      " partition(s) overflowed the device table and were split and redone");
@@ -522,6 +533,42 @@ std::filesystem::path run_command(const CommandOptions& options) {
   return folder;
 }
 
+namespace {
+
+void print_units_per_dimension(const UnitPlan& plan) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_count;
+  for (std::uint32_t j = 0; j < plan.dimensions(); ++j) by_count.emplace_back(plan.units_in_dimension(j), j);
+  std::sort(by_count.rbegin(), by_count.rend());
+  std::printf("dense units per dimension (largest %zu of %u):\n", std::min<std::size_t>(10, by_count.size()),
+              plan.dimensions());
+  for (std::size_t i = 0; i < std::min<std::size_t>(10, by_count.size()); ++i)
+    std::printf("  dimension %-6u %20llu\n", by_count[i].second, static_cast<unsigned long long>(by_count[i].first));
+  std::printf("total dense units: %llu (%s)\n", static_cast<unsigned long long>(plan.total_units()),
+              format_count(plan.total_units()).c_str());
+  std::printf("largest window: %u points\n", plan.largest_window());
+}
+
+// Direct mode has no table: the plan gives the units as an upper bound of the work and the walk's
+// nodes and multi-dimension units as estimated from a sample of windows.
+void print_direct_plan(const Matrix& values, const UnitPlan& plan, const Density1dResult& density,
+                       const RunSettings& settings) {
+  const DirectSpace space(values, plan, density, settings.core.epsilon);
+  const auto start = Clock::now();
+  const DirectWalkEstimate estimate = estimate_direct_walk(space, plan);
+  const double seconds = seconds_since(start);
+  std::printf("mode: direct (the units above bound the work; the walk skips subtrees of one dimension)\n");
+  std::printf("walk %s: %s nodes, %s units in >= 2 dimensions (%s units sampled in %.2f s)\n",
+              estimate.exact ? "counted" : "estimated",
+              format_count(static_cast<std::uint64_t>(estimate.nodes)).c_str(),
+              format_count(static_cast<std::uint64_t>(estimate.multi_units)).c_str(),
+              format_count(estimate.sampled_units).c_str(), seconds);
+  std::printf("host memory: %s of values and orders, plus one bitmap of %u bytes per subspace found\n",
+              format_bytes(static_cast<double>(space.rows.size() * 8 + space.sorted.size() * 8)).c_str(),
+              space.point_words() * 8 + space.key_words() * 8);
+}
+
+}  // namespace
+
 void plan_command(const CommandOptions& options) {
   Config config = Config::load_file(options.config_file, options.overrides, core_config_schema());
   if (!config.sweep_keys().empty())
@@ -537,19 +584,13 @@ void plan_command(const CommandOptions& options) {
     const UnitPlan plan(density, settings.core.min_points);
     check_memory_budget(settings, plan.total_units(),
                         plan.largest_window() ? plan.binomials()(plan.largest_window() - 1, plan.min_points() - 1) : 0);
+    print_units_per_dimension(plan);
+    if (settings.core.units.mode == TableMode::direct) {
+      print_direct_plan(input.data.values, plan, density, settings);
+      return;
+    }
     const SignatureKeys keys = make_signature_keys(plan.points(), settings.core.units.keys, settings.core.units.seed);
     const PartitionPlan partitions = plan_partitions(plan, density, keys, settings.core.units);
-
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> by_count;
-    for (std::uint32_t j = 0; j < plan.dimensions(); ++j) by_count.emplace_back(plan.units_in_dimension(j), j);
-    std::sort(by_count.rbegin(), by_count.rend());
-    std::printf("dense units per dimension (largest %zu of %u):\n", std::min<std::size_t>(10, by_count.size()),
-                plan.dimensions());
-    for (std::size_t i = 0; i < std::min<std::size_t>(10, by_count.size()); ++i)
-      std::printf("  dimension %-6u %20llu\n", by_count[i].second, static_cast<unsigned long long>(by_count[i].first));
-    std::printf("total dense units: %llu (%s)\n", static_cast<unsigned long long>(plan.total_units()),
-                format_count(plan.total_units()).c_str());
-    std::printf("largest window: %u points\n", plan.largest_window());
     const double per_partition = static_cast<double>(plan.total_units()) / static_cast<double>(partitions.count());
     std::printf("partitions: %zu (%s), about %s units and %s of host table each (budget %s)\n", partitions.count(),
                 to_string(partitions.scheme), format_count(static_cast<std::uint64_t>(per_partition)).c_str(),

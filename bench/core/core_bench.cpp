@@ -2,7 +2,7 @@
 // dense_units and subspaces, each timed, in one process per configuration so that the peak
 // resident memory belongs to that configuration alone. Prints one Markdown table row.
 //
-//   core_bench FILE --epsilon 0.005 --min-points 4 [--mode signature|exact] [--bits 128]
+//   core_bench FILE --epsilon 0.005 --min-points 4 [--mode direct|signature|exact] [--bits 128]
 //              [--keys uniform|subscale] [--scheme adaptive|equal] [--partitions N]
 //              [--backend cpu|cuda] [--threads T] [--header]
 //              [--units-per-run N] [--walk-lanes 1|32] [--resolve-chunk N]   (GPU tuning; 0 = automatic)
@@ -10,6 +10,7 @@
 #include <tbb/task_arena.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -31,7 +32,7 @@ int main(int argc, char** argv) {
   int threads = 0;
   bool header = false;
   std::uint32_t units_per_run = 0, walk_lanes = 0;
-  std::uint64_t resolve_chunk = 0;
+  std::uint64_t resolve_chunk = 0, subspace_capacity = 0;
   app.add_option("file", file, "ARFF, CSV or HDF5 dataset")->required();
   app.add_option("--epsilon", epsilon);
   app.add_option("--min-points", min_points);
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   app.add_option("--units-per-run", units_per_run, "GPU: units a thread walks per search and unrank (0 = auto)");
   app.add_option("--walk-lanes", walk_lanes, "GPU: 1 (thread walks) or 32 (warp walks); 0 = by window size");
   app.add_option("--resolve-chunk", resolve_chunk, "GPU: duplicates resolved per chunk (0 = auto)");
+  app.add_option("--subspace-capacity", subspace_capacity, "GPU: subspaces the device table holds (0 = budget)");
   CLI11_PARSE(app, argc, argv);
   try {
     load::LoadOptions load_options;
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
     params.units.device_units_per_run = units_per_run;
     params.units.device_resolve_chunk = resolve_chunk;
     params.units.device_walk_lanes = walk_lanes;
+    params.units.device_subspace_capacity = subspace_capacity;
     params.backend = backend == "cuda" ? pipeline::Backend::cuda : pipeline::Backend::cpu;
     if (params.backend == pipeline::Backend::cuda) {
       // Create the CUDA context before the clock starts: a once-per-process cost, reported apart.
@@ -82,7 +85,9 @@ int main(int argc, char** argv) {
     getrusage(RUSAGE_SELF, &usage);
     std::uint64_t fullest = 0, sum = 0;
     for (const auto& p : result.dense_units.partitions) fullest = std::max(fullest, p.units), sum += p.units;
-    const double mean = static_cast<double>(sum) / static_cast<double>(result.dense_units.partitions.size());
+    const double mean = result.dense_units.partitions.empty()
+                            ? 0.0
+                            : static_cast<double>(sum) / static_cast<double>(result.dense_units.partitions.size());
     std::fprintf(stderr, "phases (%s):", backend.c_str());
     for (const auto& [phase, seconds] : result.dense_units.phase_seconds)
       std::fprintf(stderr, " %s %.3f s;", phase.c_str(), seconds);
@@ -96,6 +101,16 @@ int main(int argc, char** argv) {
         static_cast<double>(du.device_bytes) / 1048576.0, static_cast<std::size_t>(du.device_subspaces),
         static_cast<std::size_t>(du.resolved_members));
     for (const auto& note : du.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+    if (params.units.mode == TableMode::direct)
+      std::fprintf(
+          stderr,
+          "direct: %llu nodes for %llu units (%.4f a unit), %llu items, %.3g multi-dimension units/s in "
+          "dense_units, %zu subspaces, peak device memory %.0f MiB\n",
+          static_cast<unsigned long long>(du.walk_nodes), static_cast<unsigned long long>(result.total_units),
+          result.total_units ? static_cast<double>(du.walk_nodes) / static_cast<double>(result.total_units) : 0.0,
+          static_cast<unsigned long long>(du.walk_items),
+          static_cast<double>(du.distinct_multi_units) / std::max(t.dense_units_seconds, 1e-9), result.subspaces.size(),
+          static_cast<double>(du.device_bytes) / 1048576.0);
     if (header) {
       std::printf(
           "| file | eps | m | backend | threads | mode | bits | keys | scheme | partitions | dense units | "
@@ -111,8 +126,8 @@ int main(int argc, char** argv) {
         threads > 0 ? threads : tbb::this_task_arena::max_concurrency(), mode.c_str(), bits, keys.c_str(),
         scheme.c_str(), result.dense_units.partitions.size(), static_cast<unsigned long long>(result.total_units),
         t.density1d_seconds, t.plan_seconds, t.dense_units_seconds, t.subspaces_seconds, core,
-        static_cast<double>(result.total_units) / core, static_cast<double>(fullest) / mean, result.subspaces.size(),
-        static_cast<double>(usage.ru_maxrss) / 1024.0);
+        static_cast<double>(result.total_units) / core, mean > 0 ? static_cast<double>(fullest) / mean : 0.0,
+        result.subspaces.size(), static_cast<double>(usage.ru_maxrss) / 1024.0);
     return 0;
   } catch (const Error& error) {
     std::cerr << "core_bench: " << error.what() << "\n";

@@ -21,6 +21,7 @@ namespace subscale {
 enum class TableMode {
   signature,  // keyed by the signature (64 or 128 bits)
   exact,      // keyed by the sorted point ids: slower, the reference
+  direct,     // no table: each unit's subspace computed from the coordinates (direct_units.hpp)
 };
 
 TableMode parse_table_mode(const std::string& name);
@@ -61,6 +62,8 @@ struct DenseUnitsResult {
   std::uint64_t device_bytes = 0;          // GPU: device memory the stage allocated (peak)
   std::uint64_t device_subspaces = 0;      // GPU: subspaces accumulated on the device
   std::uint64_t resolved_members = 0;      // GPU: units resolved from duplicate groups (first + duplicates)
+  std::uint64_t walk_nodes = 0;            // direct mode: prefixes and leaves whose subspace was computed
+  std::uint64_t walk_items = 0;            // direct mode: work items the windows were cut into
   std::vector<std::string> notes;          // what the run adapted to (said in the log)
   std::vector<std::pair<std::string, double>> phase_seconds;  // where the stage's time went
 };

@@ -194,10 +194,21 @@ std::uint64_t host_budget_or_default(std::uint64_t budget) { return budget > 0 ?
 TableMode parse_table_mode(const std::string& name) {
   if (name == "signature") return TableMode::signature;
   if (name == "exact") return TableMode::exact;
-  throw UsageError("mode is '" + name + "'; valid values: signature, exact");
+  if (name == "direct") return TableMode::direct;
+  throw UsageError("mode is '" + name + "'; valid values: direct, signature, exact");
 }
 
-const char* to_string(TableMode mode) { return mode == TableMode::signature ? "signature" : "exact"; }
+const char* to_string(TableMode mode) {
+  switch (mode) {
+    case TableMode::signature:
+      return "signature";
+    case TableMode::exact:
+      return "exact";
+    case TableMode::direct:
+      return "direct";
+  }
+  return "?";
+}
 
 double false_match_probability(std::uint64_t units, std::uint32_t bits, KeyScheme scheme, std::uint32_t m) {
   const double n = static_cast<double>(units);

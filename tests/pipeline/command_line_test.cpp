@@ -88,8 +88,8 @@ TEST_F(CommandLine, UsageAndConfigErrorsExitTwo) {
 
 TEST_F(CommandLine, TooSmallMemoryBudgetIsAResourceError) {
   write("data.csv", "0.1,0.2\n0.11,0.21\n0.12,0.22\n0.5,0.6\n");
-  const auto out =
-      run("run " + config_for("data.csv").string() + " memory.host_bytes=1 --out " + (folder_ / "r").string());
+  const auto out = run("run " + config_for("data.csv").string() + " mode=signature memory.host_bytes=1 --out " +
+                       (folder_ / "r").string());
   EXPECT_EQ(out.exit_code, 4) << out.output;
   EXPECT_NE(out.output.find("too small for even one window"), std::string::npos) << out.output;
   EXPECT_FALSE(fs::exists(folder_ / "r" / "results.h5"));

@@ -24,7 +24,7 @@ const char* kMinimal = "input: {path: data.h5}\nepsilon: 0.01\nmin_points: 4\n";
 TEST(Config, DefaultsAndRelativePaths) {
   const Config config = Config::from_text(kMinimal, {}, core_config_schema(), "/base", "test.yaml");
   EXPECT_EQ(config.file_path("input.path"), "/base/data.h5");
-  EXPECT_EQ(config.string("mode"), "signature");
+  EXPECT_EQ(config.string("mode"), "auto");
   EXPECT_EQ(config.integer("signature.bits"), 128);
   EXPECT_TRUE(config.is_auto("partitions.count"));
   EXPECT_DOUBLE_EQ(config.number("epsilon"), 0.01);

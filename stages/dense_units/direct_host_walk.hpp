@@ -1,0 +1,66 @@
+#pragma once
+// Host pieces of direct mode's walk: a walker's scratch in plain arrays, and an emitter that ORs
+// units into a DirectSubspaceMap, skipping the look-up when a unit's subspace is the previous
+// one's and the prefix's points when they are already in.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "stages/dense_units/direct_subspace_map.hpp"
+#include "stages/dense_units/direct_walker.hpp"
+
+namespace subscale::direct {
+
+class HostWalkScratch {
+ public:
+  HostWalkScratch(std::uint32_t k, std::uint32_t words) : words_(words), masks_((k + 1) * std::size_t{words}) {}
+  std::uint64_t& mask(std::uint32_t level, std::uint32_t word) { return masks_[level * words_ + word]; }
+  std::uint32_t& subset(std::uint32_t t) { return subsets_[t]; }
+  std::uint32_t& point(std::uint32_t t) { return points_[t]; }
+
+ private:
+  std::uint32_t words_;
+  std::vector<std::uint64_t> masks_;
+  std::uint32_t subsets_[64] = {};
+  std::uint32_t points_[65] = {};
+};
+
+class HostSubspaceEmitter {
+ public:
+  explicit HostSubspaceEmitter(DirectSubspaceMap& map) : map_(map), key_(map.key_words()), last_key_(map.key_words()) {}
+
+  void emit(const DirectWalker<HostWalkScratch>& walker, HostWalkScratch& scratch, std::uint32_t k) {
+    const std::uint32_t words = map_.key_words();
+    for (std::uint32_t w = 0; w < words; ++w) key_[w] = scratch.mask(k, w);
+    key_[walker.j_word] |= walker.j_bit;
+    std::uint32_t entry = last_entry_;
+    if (entry == kNone || !same_key()) {
+      entry = map_.find_or_add(key_.data());
+      last_key_.swap(key_);
+      key_.resize(words);
+    }
+    std::uint64_t* bits = map_.points(entry);
+    const bool prefix_in = entry == last_entry_ && walker.prefix_epoch == last_epoch_;
+    for (std::uint32_t t = prefix_in ? k : 0; t <= k; ++t) {
+      const std::uint32_t p = scratch.point(t);
+      bits[p >> 6] |= std::uint64_t{1} << (p & 63);
+    }
+    last_entry_ = entry;
+    last_epoch_ = walker.prefix_epoch;
+  }
+
+ private:
+  bool same_key() const {
+    for (std::size_t w = 0; w < key_.size(); ++w)
+      if (key_[w] != last_key_[w]) return false;
+    return true;
+  }
+
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  DirectSubspaceMap& map_;
+  std::vector<std::uint64_t> key_, last_key_;
+  std::uint32_t last_entry_ = kNone;
+  std::uint64_t last_epoch_ = 0;
+};
+
+}  // namespace subscale::direct

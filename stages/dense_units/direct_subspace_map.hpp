@@ -1,0 +1,49 @@
+#pragma once
+// Direct mode's host-side subspace table: a dimension set (a bit mask of `key_words` words) maps to
+// the points of that subspace (a bitmap of `point_words` words). Units are ORed in, so adding the
+// same unit twice changes nothing, and tables of several threads (or a device's spills) merge by
+// ORing their bitmaps. Entries live in two flat arrays, not one allocation per subspace.
+#include <cstdint>
+#include <vector>
+
+#include "common/subspace_cluster.hpp"
+
+namespace subscale::direct {
+
+class DirectSubspaceMap {
+ public:
+  DirectSubspaceMap(std::uint32_t key_words, std::uint32_t point_words);
+
+  // The entry of `key`, added (with no points) when new. Entry numbers stay valid as the map grows;
+  // pointers from points() do not.
+  std::uint32_t find_or_add(const std::uint64_t* key);
+  std::uint64_t* points(std::uint32_t entry) { return bitmaps_.data() + std::size_t{entry} * point_words_; }
+  const std::uint64_t* key(std::uint32_t entry) const { return keys_.data() + std::size_t{entry} * key_words_; }
+  const std::uint64_t* points(std::uint32_t entry) const { return bitmaps_.data() + std::size_t{entry} * point_words_; }
+
+  // ORs `bitmap` into the points of `key`.
+  void add(const std::uint64_t* key, const std::uint64_t* bitmap);
+  void merge(const DirectSubspaceMap& other);
+
+  std::uint32_t size() const noexcept { return entries_; }
+  std::uint32_t key_words() const noexcept { return key_words_; }
+  std::uint32_t point_words() const noexcept { return point_words_; }
+  std::uint64_t bytes() const noexcept {
+    return (keys_.capacity() + bitmaps_.capacity() + hashes_.capacity()) * 8 + slots_.capacity() * 4;
+  }
+
+  // Every subspace with its points, sorted by |S| descending, then S (the subspaces stage's order).
+  std::vector<SubspaceCluster> to_subspaces() const;
+
+ private:
+  std::uint64_t hash(const std::uint64_t* key) const;
+  void grow();
+
+  std::uint32_t key_words_, point_words_;
+  std::uint32_t entries_ = 0;
+  std::vector<std::uint64_t> hashes_;  // per slot: the key's hash | 1, or 0 when empty
+  std::vector<std::uint32_t> slots_;   // per slot: its entry
+  std::vector<std::uint64_t> keys_, bitmaps_;
+};
+
+}  // namespace subscale::direct

@@ -1,0 +1,67 @@
+#pragma once
+// Direct mode of dense_units (no signatures, no table): every unit's maximal subspace D(U) is
+// computed from the coordinates while a window's subsets are walked depth first, subtrees that
+// can only hold units of one dimension are skipped, and each unit in two or more dimensions is
+// ORed once into the point bitmap of its subspace. The output equals the exact and signature
+// modes' subspaces, always. See direct_walker.hpp for the walk.
+#include <cstdint>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+#include "stages/dense_units/dense_units.hpp"
+#include "stages/dense_units/direct_subspace_map.hpp"
+#include "stages/dense_units/direct_walker.hpp"
+
+namespace subscale {
+
+// What the walk reads, in host memory: the values row-major, the 1-D orders and window ends
+// dimension after dimension. view() points into these arrays.
+struct DirectSpace {
+  std::vector<double> rows;
+  std::vector<std::uint32_t> sorted, window_end;
+  double epsilon = 0;
+  std::uint32_t points = 0, dimensions = 0, k = 0;
+
+  DirectSpace(const Matrix& values, const UnitPlan& plan, const Density1dResult& density, double epsilon);
+  std::uint32_t key_words() const { return (dimensions + 63) / 64; }
+  std::uint32_t point_words() const { return (points + 63) / 64; }
+  direct::DirectSpaceView view(const UnitPlan& plan) const;
+};
+
+// Units a work item covers at most: small enough that one window of millions of units is spread
+// over many threads, large enough that locating and unranking an item's start is noise.
+inline constexpr std::uint64_t kDirectUnitsPerItem = std::uint64_t{1} << 14;
+
+// Every window's rank space cut into items of at most `units_per_item` units, window after window.
+std::vector<direct::DirectWorkItem> make_direct_work_items(const UnitPlan& plan,
+                                                           std::uint64_t units_per_item = kDirectUnitsPerItem);
+
+// The plan's forecast of the walk: nodes (masks computed) and units in two or more dimensions,
+// estimated from a sample of items drawn in proportion to their units (exact when the sample
+// covers every item).
+struct DirectWalkEstimate {
+  double nodes = 0;
+  double multi_units = 0;
+  std::uint64_t sampled_items = 0;
+  std::uint64_t sampled_units = 0;
+  bool exact = false;
+};
+DirectWalkEstimate estimate_direct_walk(const DirectSpace& space, const UnitPlan& plan, std::uint32_t samples = 512,
+                                        std::uint64_t seed = 1);
+
+// Runs the walk on the CPU (oneTBB; items are dealt to threads as they free up) and ORs every unit
+// found in two or more dimensions into `subspaces`. The result's distinct_multi_units counts them
+// and walk_nodes the nodes visited.
+DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan,
+                                      direct::DirectSubspaceMap& subspaces, const UnitProgress& progress = {});
+
+// One item walked on the calling thread, its units ORed into `subspaces`.
+direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPlan& plan,
+                                          const direct::DirectWorkItem& item, direct::DirectSubspaceMap& subspaces);
+
+// The same on the GPU, bit for bit; throws ResourceError when there is no CUDA backend or device.
+DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                                      direct::DirectSubspaceMap& subspaces, const UnitProgress& progress = {});
+
+}  // namespace subscale

@@ -1,0 +1,184 @@
+// Direct mode on the CPU: the windows' rank spaces are cut into work items of bounded size, so a
+// window of millions of units is walked by every thread at once; each thread ORs its units into its
+// own subspace map, and the maps are merged at the end (OR is order-free, so the result does not
+// depend on the thread count).
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+
+#include "common/phase_timer.hpp"
+#include "stages/dense_units/direct_host_walk.hpp"
+#include "stages/dense_units/direct_units.hpp"
+
+namespace subscale {
+
+using direct::DirectSubspaceMap;
+using direct::DirectWalker;
+using direct::DirectWorkItem;
+using direct::HostWalkScratch;
+
+DirectSpace::DirectSpace(const Matrix& values, const UnitPlan& plan, const Density1dResult& density, double eps)
+    : epsilon(eps), points(plan.points()), dimensions(plan.dimensions()), k(plan.min_points() - 1) {
+  rows.resize(std::size_t{points} * dimensions);
+  tbb::parallel_for(std::uint32_t{0}, points, [&](std::uint32_t p) {
+    for (std::uint32_t j = 0; j < dimensions; ++j) rows[std::size_t{p} * dimensions + j] = values(p, j);
+  });
+  sorted.resize(std::size_t{points} * dimensions);
+  window_end.resize(std::size_t{points} * dimensions);
+  for (std::uint32_t j = 0; j < dimensions; ++j) {
+    std::copy(density.dimensions[j].order.begin(), density.dimensions[j].order.end(),
+              sorted.begin() + std::size_t{j} * points);
+    std::copy(density.dimensions[j].window_end.begin(), density.dimensions[j].window_end.end(),
+              window_end.begin() + std::size_t{j} * points);
+  }
+}
+
+direct::DirectSpaceView DirectSpace::view(const UnitPlan& plan) const {
+  direct::DirectSpaceView v;
+  v.rows = rows.data();
+  v.sorted = sorted.data();
+  v.window_end = window_end.data();
+  v.binomials = plan.binomials();
+  v.epsilon = epsilon;
+  v.points = points;
+  v.dimensions = dimensions;
+  v.words = key_words();
+  v.k = k;
+  return v;
+}
+
+std::vector<DirectWorkItem> make_direct_work_items(const UnitPlan& plan, std::uint64_t units_per_item) {
+  // Never more than about 4 M items from the cut (plus one per window), whatever the plan's size.
+  units_per_item = std::max(units_per_item, plan.total_units() / (std::uint64_t{1} << 22) + 1);
+  std::vector<DirectWorkItem> items;
+  const std::uint32_t n = plan.points();
+  for (std::uint32_t j = 0; j < plan.dimensions(); ++j) {
+    const std::uint64_t* offsets = plan.window_offsets(j);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint64_t units = offsets[i + 1] - offsets[i];
+      for (std::uint64_t r = 0; r < units; r += units_per_item)
+        items.push_back({std::uint64_t{j} * n + i, r, std::min(units, r + units_per_item)});
+    }
+  }
+  return items;
+}
+
+namespace {
+
+std::uint64_t item_units(const DirectWorkItem& item) { return item.rank_end - item.rank_begin; }
+
+// Walks one item counting only (for the plan's estimate).
+direct::DirectWalkCounts count_item(const direct::DirectSpaceView& view, HostWalkScratch& scratch,
+                                    const DirectWorkItem& item) {
+  DirectWalker<HostWalkScratch> walker{view, scratch};
+  return walker.walk(item, [] {});
+}
+
+}  // namespace
+
+DirectWalkEstimate estimate_direct_walk(const DirectSpace& space, const UnitPlan& plan, std::uint32_t samples,
+                                        std::uint64_t seed) {
+  DirectWalkEstimate estimate;
+  if (plan.total_units() == 0) {
+    estimate.exact = true;
+    return estimate;
+  }
+  const direct::DirectSpaceView view = space.view(plan);
+  constexpr std::uint64_t kSampleUnits = 1024;
+  HostWalkScratch scratch(space.k, space.key_words());
+  if (plan.total_units() <= samples * kSampleUnits) {
+    for (const auto& item : make_direct_work_items(plan, kSampleUnits)) {
+      const auto counts = count_item(view, scratch, item);
+      estimate.nodes += static_cast<double>(counts.nodes);
+      estimate.multi_units += static_cast<double>(counts.emitted);
+      estimate.sampled_units += item_units(item);
+      ++estimate.sampled_items;
+    }
+    estimate.exact = true;
+    return estimate;
+  }
+  // A unit drawn uniformly picks the stretch of kSampleUnits ranks after it (clipped to its
+  // window); nodes per unit there, averaged, times all units estimates the whole walk.
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::uint64_t> unit(0, plan.total_units() - 1);
+  double nodes_per_unit = 0, multi_per_unit = 0;
+  for (std::uint32_t s = 0; s < samples; ++s) {
+    const UnitLocation at = plan.locate(unit(random));
+    const std::uint64_t* offsets = plan.window_offsets(at.dimension);
+    const std::uint64_t window_units = offsets[at.position + 1] - offsets[at.position];
+    const DirectWorkItem item{std::uint64_t{at.dimension} * plan.points() + at.position, at.rank,
+                              std::min(window_units, at.rank + kSampleUnits)};
+    const auto counts = count_item(view, scratch, item);
+    nodes_per_unit += static_cast<double>(counts.nodes) / static_cast<double>(item_units(item));
+    multi_per_unit += static_cast<double>(counts.emitted) / static_cast<double>(item_units(item));
+    estimate.sampled_units += item_units(item);
+  }
+  estimate.sampled_items = samples;
+  estimate.nodes = nodes_per_unit / samples * static_cast<double>(plan.total_units());
+  estimate.multi_units = multi_per_unit / samples * static_cast<double>(plan.total_units());
+  return estimate;
+}
+
+namespace {
+
+// One thread's walker, its scratch and subspaces. The walker lives as long as the thread's state so
+// that its prefix epochs never repeat for the emitter.
+struct ThreadWalk {
+  DirectSubspaceMap map;
+  HostWalkScratch scratch;
+  DirectWalker<HostWalkScratch> walker;
+  direct::HostSubspaceEmitter emitter;
+  direct::DirectWalkCounts counts;
+
+  ThreadWalk(const DirectSpace& space, const direct::DirectSpaceView& view)
+      : map(space.key_words(), space.point_words()),
+        scratch(space.k, space.key_words()),
+        walker{view, scratch},
+        emitter(map) {}
+};
+
+}  // namespace
+
+direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPlan& plan, const DirectWorkItem& item,
+                                          DirectSubspaceMap& subspaces) {
+  const direct::DirectSpaceView view = space.view(plan);
+  HostWalkScratch scratch(space.k, space.key_words());
+  DirectWalker<HostWalkScratch> walker{view, scratch};
+  direct::HostSubspaceEmitter emitter(subspaces);
+  return walker.walk(item, [&] { emitter.emit(walker, scratch, space.k); });
+}
+
+DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
+                                      const UnitProgress& progress) {
+  DenseUnitsResult result;
+  PhaseTimer timer(result.phase_seconds);
+  timer.start("direct: items");
+  const std::vector<DirectWorkItem> items = make_direct_work_items(plan);
+  const direct::DirectSpaceView view = space.view(plan);
+  timer.start("direct: walk");
+  tbb::enumerable_thread_specific<std::unique_ptr<ThreadWalk>> threads(
+      [&] { return std::make_unique<ThreadWalk>(space, view); });
+  tbb::parallel_for(std::size_t{0}, items.size(), [&](std::size_t t) {
+    ThreadWalk& local = *threads.local();
+    const auto counts = local.walker.walk(items[t], [&] { local.emitter.emit(local.walker, local.scratch, space.k); });
+    local.counts.nodes += counts.nodes;
+    local.counts.emitted += counts.emitted;
+    if (progress) progress(item_units(items[t]));
+  });
+  timer.start("direct: merge threads");
+  for (auto& local : threads) {
+    subspaces.merge(local->map);
+    result.walk_nodes += local->counts.nodes;
+    result.distinct_multi_units += local->counts.emitted;
+  }
+  result.walk_items = items.size();
+  result.enumerated_units = plan.total_units();
+  result.table_bytes = subspaces.bytes();
+  timer.stop();
+  return result;
+}
+
+}  // namespace subscale

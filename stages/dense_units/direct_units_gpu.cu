@@ -1,0 +1,273 @@
+// Direct mode on the GPU: the same walk as the CPU's (direct_walker.hpp), one work item at a time
+// per thread. Threads stay resident and take the next item from an atomic counter, so windows of 4
+// and of thousands of points mix without leaving lanes idle for long. Units go into the device
+// subspace table (device_direct_accumulator.cuh); a batch of items that overflows it is walked
+// again after the table is spilled to the host in bulk (ORing is idempotent), and a single item
+// that overflows an empty table is walked on the host.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+
+#include "common/error.hpp"
+#include "common/phase_timer.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/device_info.hpp"
+#include "stages/dense_units/device_direct_accumulator.cuh"
+#include "stages/dense_units/direct_units.hpp"
+
+namespace subscale {
+namespace {
+
+using direct::DirectWalker;
+using direct::DirectWorkItem;
+using gpu::DeviceBuffer;
+using gpu_direct::DirectAccumulatorView;
+
+constexpr int kBlockThreads = 128;
+
+// A walker's masks interleaved across all threads (thread t's word x at x * stride + t), so that
+// lanes touching the same level and word touch one line; subsets and points in local memory.
+struct DeviceWalkScratch {
+  std::uint64_t* masks;
+  std::uint64_t stride;
+  std::uint32_t words;
+  std::uint32_t subsets[64];
+  std::uint32_t points[65];
+
+  __device__ std::uint64_t& mask(std::uint32_t level, std::uint32_t word) {
+    return masks[(std::uint64_t{level} * words + word) * stride];
+  }
+  __device__ std::uint32_t& subset(std::uint32_t t) { return subsets[t]; }
+  __device__ std::uint32_t& point(std::uint32_t t) { return points[t]; }
+};
+
+__device__ std::uint64_t mix64(std::uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  return h ^ (h >> 33);
+}
+
+// One thread's emitter: D(U) as a key, its entry (the previous unit's when the keys match), and
+// the points ORed in (the prefix's only when the entry or prefix changed).
+struct DeviceEmitter {
+  DirectAccumulatorView table;
+  std::uint32_t last_entry = gpu_direct::kNoEntry;
+  std::uint64_t last_hash = 0;
+  std::uint64_t last_epoch = 0;
+
+  __device__ std::uint64_t key_word(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
+                                    std::uint32_t w) const {
+    std::uint64_t word = walker.scratch.mask(k, w);
+    return w == walker.j_word ? word | walker.j_bit : word;
+  }
+
+  __device__ bool key_matches(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
+                              std::uint32_t entry) const {
+    const std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
+    for (std::uint32_t w = 0; w < table.key_words; ++w)
+      if (__ldcg(reinterpret_cast<const unsigned long long*>(stored + w)) != key_word(walker, k, w)) return false;
+    return true;
+  }
+
+  __device__ std::uint32_t claim(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
+                                 unsigned long long* slot, unsigned long long tag) {
+    const std::uint32_t entry = atomicAdd(table.entry_count, 1u);
+    if (entry >= table.entry_capacity) {
+      atomicExch(slot, gpu_direct::kLostSlot);
+      return gpu_direct::kNoEntry;
+    }
+    std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
+    for (std::uint32_t w = 0; w < table.key_words; ++w) stored[w] = key_word(walker, k, w);
+    __threadfence();
+    atomicExch(slot, tag << 32 | entry);
+    return entry;
+  }
+
+  __device__ std::uint32_t find_or_add(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
+                                       std::uint64_t hash) {
+    const unsigned long long tag = (hash >> 33) | 1;  // below 2^31: never a marker's top bit
+    std::uint64_t s = hash % table.slot_count;
+    for (std::uint64_t probe = 0; probe < table.slot_count; ++probe) {
+      unsigned long long* slot = table.slots + s;
+      unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(slot);
+      if (seen == gpu_direct::kEmptySlot) {
+        if (*reinterpret_cast<volatile unsigned int*>(table.entry_count) >= table.entry_capacity) break;
+        seen = atomicCAS(slot, gpu_direct::kEmptySlot, gpu_direct::kBusySlot);
+        if (seen == gpu_direct::kEmptySlot) return claim(walker, k, slot, tag);
+      }
+      while (seen == gpu_direct::kBusySlot) seen = *reinterpret_cast<volatile unsigned long long*>(slot);
+      if (seen != gpu_direct::kLostSlot && (seen >> 32) == tag) {
+        const auto entry = static_cast<std::uint32_t>(seen);
+        if (key_matches(walker, k, entry)) return entry;
+      }
+      s = s + 1 == table.slot_count ? 0 : s + 1;
+    }
+    return gpu_direct::kNoEntry;
+  }
+
+  __device__ void emit(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k) {
+    std::uint64_t hash = 0x243f6a8885a308d3ULL;
+    for (std::uint32_t w = 0; w < table.key_words; ++w) hash = mix64(hash ^ key_word(walker, k, w)) + w;
+    std::uint32_t entry = last_entry;
+    if (entry == gpu_direct::kNoEntry || hash != last_hash || !key_matches(walker, k, entry)) {
+      entry = find_or_add(walker, k, hash);
+      if (entry == gpu_direct::kNoEntry) {
+        atomicExch(table.overflow, 1u);
+        last_entry = gpu_direct::kNoEntry;
+        return;
+      }
+    }
+    std::uint64_t* bits = table.bitmaps + std::uint64_t{entry} * table.point_words;
+    const bool prefix_in = entry == last_entry && walker.prefix_epoch == last_epoch;
+    for (std::uint32_t t = prefix_in ? k : 0; t <= k; ++t) {
+      const std::uint32_t p = walker.scratch.points[t];
+      auto* word = reinterpret_cast<unsigned long long*>(bits + (p >> 6));
+      const unsigned long long bit = 1ull << (p & 63);
+      if ((__ldcg(word) & bit) == 0) atomicOr(word, bit);
+    }
+    last_entry = entry;
+    last_hash = hash;
+    last_epoch = walker.prefix_epoch;
+  }
+};
+
+// counters[0]: next item, [1]: nodes, [2]: units emitted.
+__global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWorkItem* items,
+                                  unsigned long long item_count, std::uint64_t* masks, DirectAccumulatorView table,
+                                  unsigned long long* counters) {
+  const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  DeviceWalkScratch scratch{masks + thread, std::uint64_t{gridDim.x} * blockDim.x, space.words};
+  DirectWalker<DeviceWalkScratch> walker{space, scratch};
+  DeviceEmitter emitter{table};
+  unsigned long long nodes = 0, emitted = 0;
+  while (true) {
+    const unsigned long long item = atomicAdd(counters, 1ull);
+    if (item >= item_count) break;
+    const auto counts = walker.walk(items[item], [&] { emitter.emit(walker, space.k); });
+    nodes += counts.nodes;
+    emitted += counts.emitted;
+  }
+  atomicAdd(counters + 1, nodes);
+  atomicAdd(counters + 2, emitted);
+}
+
+std::uint64_t device_budget(const DenseUnitsParams& params, const gpu::DeviceInfo& device) {
+  const std::uint64_t automatic = device.free_bytes / 10 * 9;
+  return params.device_bytes > 0 ? std::min(params.device_bytes, automatic) : automatic;
+}
+
+struct DeviceDirectInputs {
+  DeviceBuffer<double> rows;
+  DeviceBuffer<std::uint32_t> sorted, window_end;
+  DeviceBuffer<std::uint64_t> binomials;
+  DeviceBuffer<DirectWorkItem> items;
+  direct::DirectSpaceView view;
+
+  DeviceDirectInputs(const DirectSpace& space, const UnitPlan& plan, const std::vector<DirectWorkItem>& host_items)
+      : rows(DeviceBuffer<double>::from_host(space.rows)),
+        sorted(DeviceBuffer<std::uint32_t>::from_host(space.sorted)),
+        window_end(DeviceBuffer<std::uint32_t>::from_host(space.window_end)),
+        binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values())),
+        items(DeviceBuffer<DirectWorkItem>::from_host(host_items)),
+        view(space.view(plan)) {
+    view.rows = rows.data();
+    view.sorted = sorted.data();
+    view.window_end = window_end.data();
+    view.binomials.values = binomials.data();
+  }
+  std::uint64_t bytes() const {
+    return rows.bytes() + sorted.bytes() + window_end.bytes() + binomials.bytes() + items.bytes();
+  }
+};
+
+// Entries the device table gets: what the budget leaves after inputs and scratch, at most 2^31.
+std::uint32_t table_entries(const DenseUnitsParams& params, std::uint64_t left, std::uint32_t key_words,
+                            std::uint32_t point_words) {
+  std::uint64_t entries = left / gpu_direct::DeviceDirectAccumulator::bytes_per_entry(key_words, point_words);
+  entries = std::min<std::uint64_t>(entries, std::uint64_t{1} << 31);
+  if (params.device_subspace_capacity > 0) entries = std::min(entries, params.device_subspace_capacity);
+  if (entries < 1)
+    throw ResourceError("direct mode: the device budget leaves no room for the subspace table; raise " +
+                        std::string("memory.device_bytes or run with backend: cpu"));
+  return static_cast<std::uint32_t>(entries);
+}
+
+}  // namespace
+
+DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                                      direct::DirectSubspaceMap& subspaces, const UnitProgress& progress) {
+  const gpu::DeviceInfo device = gpu::query_device();
+  if (!device.available) throw ResourceError("backend: cuda was asked for, but " + device.reason);
+  DenseUnitsResult result;
+  PhaseTimer timer(result.phase_seconds);
+  timer.start("direct: inputs to device");
+  const std::vector<DirectWorkItem> items =
+      make_direct_work_items(plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem);
+  DeviceDirectInputs inputs(space, plan, items);
+  const std::uint64_t threads = std::uint64_t(device.multiprocessors) * 2048;
+  DeviceBuffer<std::uint64_t> masks(threads * (space.k + 1) * space.key_words());
+  DeviceBuffer<unsigned long long> counters(3);
+  const std::uint64_t budget = device_budget(params, device);
+  const std::uint64_t used = inputs.bytes() + masks.bytes();
+  const std::uint32_t entries =
+      table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words());
+  gpu_direct::DeviceDirectAccumulator table(entries, space.key_words(), space.point_words());
+  result.device_bytes = used + table.bytes();
+
+  constexpr std::uint64_t kBatchItems = std::uint64_t{1} << 16;
+  std::uint64_t batch = kBatchItems;
+  std::uint64_t redone = 0, host_items = 0;
+  for (std::uint64_t begin = 0; begin < items.size();) {
+    const std::uint64_t count = std::min<std::uint64_t>(batch, items.size() - begin);
+    timer.start("direct: walk");
+    SUBSCALE_CUDA_CHECK(cudaMemset(counters.data(), 0, counters.bytes()));
+    walk_direct_items<<<threads / kBlockThreads, kBlockThreads>>>(inputs.view, inputs.items.data() + begin, count,
+                                                                  masks.data(), table.view(), counters.data());
+    SUBSCALE_CUDA_CHECK_LAUNCH("walk_direct_items");
+    SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+    if (table.overflowed()) {
+      timer.start("direct: spill to host");
+      table.spill_into(subspaces);
+      ++redone;
+      if (count > 1) {
+        batch = std::max<std::uint64_t>(1, count / 2);
+        continue;
+      }
+      const auto counts = walk_direct_item(space, plan, items[begin], subspaces);
+      result.walk_nodes += counts.nodes;
+      result.distinct_multi_units += counts.emitted;
+      ++host_items;
+    } else {
+      const auto totals = counters.to_host(3);
+      result.walk_nodes += totals[1];
+      result.distinct_multi_units += totals[2];
+      batch = std::min(batch * 2, kBatchItems);
+    }
+    std::uint64_t units = 0;
+    for (std::uint64_t t = begin; t < begin + count; ++t) units += items[t].rank_end - items[t].rank_begin;
+    if (progress) progress(units);
+    begin += count;
+    if (table.entries() > entries / 2) {
+      timer.start("direct: spill to host");
+      table.spill_into(subspaces);
+    }
+  }
+  timer.start("direct: spill to host");
+  table.spill_into(subspaces);
+  timer.stop();
+  result.walk_items = items.size();
+  result.enumerated_units = plan.total_units();
+  result.device_subspaces = table.spilled_entries();
+  result.table_bytes = subspaces.bytes();
+  if (redone > 0)
+    result.notes.push_back(std::to_string(redone) + " batch(es) of work items overflowed the device subspace table (" +
+                           std::to_string(entries) + " entries) and were walked again after a spill to the host" +
+                           (host_items > 0 ? "; " + std::to_string(host_items) + " item(s) walked on the host" : ""));
+  return result;
+}
+
+}  // namespace subscale

@@ -1,0 +1,207 @@
+// Direct mode against the references: a brute force over every m-subset on tiny data, exact and
+// signature modes on generated data with ties (m 2 to 6, several epsilons, 1 and 2 threads, more
+// than 64 dimensions) and on the OpenSubspace files where present. The units it finds in two or
+// more dimensions are counted like the signature path counts them, and nothing depends on how the
+// windows are cut into work items or on the thread count.
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "gpu/enumeration/combinadic.hpp"
+#include "pipeline/core_pipeline.hpp"
+#include "stages/dense_units/direct_units.hpp"
+#include "stages/load/load.hpp"
+#include "stages/load/normalize.hpp"
+#include "stages/subspaces/subspaces.hpp"
+#include "tests/core/core_test_data.hpp"
+
+namespace subscale {
+namespace {
+
+using pipeline::CoreParams;
+using pipeline::CoreResult;
+
+CoreParams params_for(double eps, std::uint32_t m, TableMode mode) {
+  CoreParams params;
+  params.epsilon = eps;
+  params.min_points = m;
+  params.units.mode = mode;
+  params.units.seed = 11;
+  return params;
+}
+
+CoreResult run_with_threads(const Matrix& values, const CoreParams& params, int threads) {
+  tbb::task_arena arena(threads);
+  CoreResult result;
+  arena.execute([&] { result = pipeline::run_core(values, params); });
+  return result;
+}
+
+// Every m-subset, its D(U) from the definition, units of >= 2 dimensions grouped by D(U).
+std::pair<std::vector<SubspaceCluster>, std::uint64_t> brute_force(const Matrix& values, double eps, std::uint32_t m) {
+  const auto n = static_cast<std::uint32_t>(values.rows());
+  const auto d = static_cast<std::uint32_t>(values.cols());
+  std::map<std::vector<std::uint32_t>, std::set<std::uint32_t>> by_subspace;
+  std::uint64_t multi = 0;
+  std::vector<std::uint32_t> c(m);
+  for (std::uint32_t i = 0; i < m; ++i) c[i] = i;
+  do {
+    std::vector<std::uint32_t> dims;
+    for (std::uint32_t j = 0; j < d; ++j) {
+      double lo = values(c[0], j), hi = lo;
+      for (auto p : c) lo = std::min(lo, values(p, j)), hi = std::max(hi, values(p, j));
+      if (hi - lo < eps) dims.push_back(j);
+    }
+    if (dims.size() >= 2) {
+      by_subspace[dims].insert(c.begin(), c.end());
+      ++multi;
+    }
+  } while (combinadic::next_colex(c.data(), m, n));
+  std::vector<SubspaceCluster> out;
+  for (auto& [dims, points] : by_subspace) out.push_back({dims, {points.begin(), points.end()}});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.dimensions.size() > b.dimensions.size(); });
+  return {out, multi};
+}
+
+TEST(DirectMode, MatchesBruteForceOnTinyData) {
+  std::size_t compared = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const Matrix values = testing::tied_data(30, 7, seed, 20);
+    for (std::uint32_t m : {2u, 3u, 4u, 5u}) {
+      for (double eps : {0.05, 0.15}) {
+        const auto [expected, multi] = brute_force(values, eps, m);
+        const CoreResult direct = pipeline::run_core(values, params_for(eps, m, TableMode::direct));
+        EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(expected))
+            << "seed=" << seed << " m=" << m << " eps=" << eps;
+        EXPECT_EQ(direct.dense_units.distinct_multi_units, multi) << "seed=" << seed << " m=" << m << " eps=" << eps;
+        compared += expected.size();
+      }
+    }
+  }
+  EXPECT_GT(compared, 50u);  // the cases hold subspaces to compare, not only empty results
+}
+
+// direct == signature == exact, and the same count of units in >= 2 dimensions.
+void expect_modes_agree(const Matrix& values, double eps, std::uint32_t m, int threads, const std::string& what) {
+  const CoreResult exact = run_with_threads(values, params_for(eps, m, TableMode::exact), threads);
+  const CoreResult signature = run_with_threads(values, params_for(eps, m, TableMode::signature), threads);
+  const CoreResult direct = run_with_threads(values, params_for(eps, m, TableMode::direct), threads);
+  const std::string expected = subspaces_text(exact.subspaces);
+  EXPECT_EQ(subspaces_text(signature.subspaces), expected) << what;
+  EXPECT_EQ(subspaces_text(direct.subspaces), expected) << what;
+  EXPECT_EQ(direct.dense_units.distinct_multi_units, exact.dense_units.distinct_multi_units) << what;
+  EXPECT_EQ(direct.dense_units.distinct_multi_units, signature.dense_units.distinct_multi_units) << what;
+  EXPECT_LE(direct.dense_units.walk_nodes, direct.total_units * m) << what;
+}
+
+TEST(DirectMode, AgreesWithSignatureAndExactOnTiedData) {
+  for (std::uint64_t seed : {3u, 4u}) {
+    const Matrix values = testing::tied_data(200, 8, seed, 60);
+    for (std::uint32_t m : {2u, 3u, 4u, 5u, 6u}) {
+      for (double eps : {0.02, 0.04}) {
+        for (int threads : {1, 2})
+          expect_modes_agree(values, eps, m, threads,
+                             "seed=" + std::to_string(seed) + " m=" + std::to_string(m) +
+                                 " eps=" + std::to_string(eps) + " threads=" + std::to_string(threads));
+      }
+    }
+  }
+}
+
+TEST(DirectMode, AgreesOnMoreThan64Dimensions) {
+  // Masks of two and three words; a coarse grid makes many units dense in dimensions on both
+  // sides of every word boundary.
+  for (std::uint32_t d : {65u, 130u}) {
+    const Matrix values = testing::tied_data(70, d, 9, 12);
+    expect_modes_agree(values, 0.09, 3, 2, "d=" + std::to_string(d));
+  }
+}
+
+TEST(DirectMode, LargeTiedWindowsCutIntoItemsGiveTheSameResult) {
+  // A grid of 6 values: windows of dozens of tied points, each cut into many items.
+  const Matrix values = testing::tied_data(160, 6, 2, 5);
+  const double eps = 0.1;
+  const std::uint32_t m = 4;
+  const Density1dResult density = run_density1d(values, {eps, m});
+  const UnitPlan plan(density, m);
+  const DirectSpace space(values, plan, density, eps);
+  std::string reference;
+  std::uint64_t reference_multi = 0, reference_nodes = 0;
+  for (std::uint64_t per_item : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1000}, std::uint64_t{1} << 40}) {
+    direct::DirectSubspaceMap subspaces(space.key_words(), space.point_words());
+    std::uint64_t multi = 0, nodes = 0;
+    const auto items = make_direct_work_items(plan, per_item);
+    std::uint64_t units = 0;
+    for (const auto& item : items) {
+      const auto counts = walk_direct_item(space, plan, item, subspaces);
+      multi += counts.emitted;
+      nodes += counts.nodes;
+      units += item.rank_end - item.rank_begin;
+    }
+    EXPECT_EQ(units, plan.total_units());
+    const std::string text = subspaces_text(subspaces.to_subspaces());
+    if (reference.empty()) {
+      reference = text;
+      reference_multi = multi;
+      reference_nodes = nodes;
+      continue;
+    }
+    EXPECT_EQ(text, reference) << "units per item " << per_item;
+    EXPECT_EQ(multi, reference_multi) << "units per item " << per_item;
+    EXPECT_GE(reference_nodes, nodes) << "one-unit items revisit their prefixes, so they walk the most nodes";
+  }
+  const CoreResult exact = pipeline::run_core(values, params_for(eps, m, TableMode::exact));
+  EXPECT_EQ(reference, subspaces_text(exact.subspaces));
+  EXPECT_GT(plan.largest_window(), 40u);
+}
+
+TEST(DirectMode, PlanEstimateIsExactWhenTheSampleCoversEverything) {
+  const Matrix values = testing::tied_data(400, 6, 5, 60);
+  const double eps = 0.05;
+  const std::uint32_t m = 4;
+  const Density1dResult density = run_density1d(values, {eps, m});
+  const UnitPlan plan(density, m);
+  const DirectSpace space(values, plan, density, eps);
+  const DirectWalkEstimate estimate = estimate_direct_walk(space, plan, 1u << 20);
+  ASSERT_TRUE(estimate.exact);
+  direct::DirectSubspaceMap subspaces(space.key_words(), space.point_words());
+  const DenseUnitsResult walked = run_direct_units_cpu(space, plan, subspaces);
+  EXPECT_EQ(static_cast<std::uint64_t>(estimate.multi_units), walked.distinct_multi_units);
+  EXPECT_GT(estimate.nodes, 0);
+  // A sampled estimate lands near the count (a loose bound: it is a forecast).
+  const DirectWalkEstimate sampled = estimate_direct_walk(space, plan, 128);
+  EXPECT_FALSE(sampled.exact);
+  EXPECT_GT(sampled.multi_units, 0.3 * static_cast<double>(walked.distinct_multi_units));
+  EXPECT_LT(sampled.multi_units, 3.0 * static_cast<double>(walked.distinct_multi_units));
+}
+
+TEST(DirectMode, OpenSubspaceFilesAgreeWithSignatureMode) {
+  const char* shared = std::getenv("SUBSCALE_SHARED_DIR");
+  const std::filesystem::path root = shared ? std::filesystem::path(shared) / "datasets/opensubspace" : "";
+  if (!shared || !std::filesystem::exists(root)) GTEST_SKIP() << "OpenSubspace datasets not present";
+  struct Case {
+    const char* file;
+    double eps;
+    std::uint32_t m;
+  };
+  for (const Case& c : {Case{"synth_dbsizescale/S1500.arff", 0.003, 3}, Case{"synth_dimscale/D05.arff", 0.01, 4},
+                        Case{"synth_dimscale/D75.arff", 0.002, 3}, Case{"synth_noisescale/N70.arff", 0.002, 2}}) {
+    load::LoadOptions options;
+    options.path = (root / c.file).string();
+    Dataset data = load::load_dataset(options);
+    load::normalize(data, load::Normalization::minmax);
+    const CoreResult signature = pipeline::run_core(data.values, params_for(c.eps, c.m, TableMode::signature));
+    const CoreResult direct = pipeline::run_core(data.values, params_for(c.eps, c.m, TableMode::direct));
+    EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(signature.subspaces)) << c.file;
+    EXPECT_EQ(direct.dense_units.distinct_multi_units, signature.dense_units.distinct_multi_units) << c.file;
+    EXPECT_FALSE(direct.subspaces.empty()) << c.file;
+  }
+}
+
+}  // namespace
+}  // namespace subscale

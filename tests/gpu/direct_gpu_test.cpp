@@ -1,0 +1,135 @@
+// Direct mode on the GPU equals direct mode on the CPU bit for bit (subspaces, units in two or
+// more dimensions, nodes walked): tied data for m 2 to 6, more than 64 dimensions, windows of
+// thousands of tied points, a device subspace table small enough to overflow (batches walked again,
+// single items walked on the host), and the OpenSubspace files where present. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "gpu/device_info.hpp"
+#include "pipeline/core_pipeline.hpp"
+#include "stages/load/load.hpp"
+#include "stages/load/normalize.hpp"
+#include "stages/subspaces/subspaces.hpp"
+#include "tests/core/core_test_data.hpp"
+
+namespace subscale {
+namespace {
+
+using pipeline::Backend;
+using pipeline::CoreParams;
+using pipeline::CoreResult;
+
+#define SKIP_WITHOUT_GPU()                                                      \
+  do {                                                                          \
+    const auto device = gpu::query_device();                                    \
+    if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason; \
+  } while (0)
+
+CoreParams direct_params(double eps, std::uint32_t m) {
+  CoreParams params;
+  params.epsilon = eps;
+  params.min_points = m;
+  params.units.mode = TableMode::direct;
+  return params;
+}
+
+void expect_gpu_equals_cpu(const Matrix& values, CoreParams params, const std::string& what,
+                           bool expect_subspaces = true) {
+  params.backend = Backend::cpu;
+  const CoreResult cpu = pipeline::run_core(values, params);
+  params.backend = Backend::cuda;
+  const CoreResult gpu = pipeline::run_core(values, params);
+  if (expect_subspaces) EXPECT_FALSE(cpu.subspaces.empty()) << what;
+  EXPECT_EQ(subspaces_text(gpu.subspaces), subspaces_text(cpu.subspaces)) << what;
+  EXPECT_EQ(gpu.dense_units.distinct_multi_units, cpu.dense_units.distinct_multi_units) << what;
+  EXPECT_EQ(gpu.dense_units.walk_items, cpu.dense_units.walk_items) << what;
+  if (params.units.device_units_per_run == 0) {
+    EXPECT_EQ(gpu.dense_units.walk_nodes, cpu.dense_units.walk_nodes) << what;
+  }
+}
+
+TEST(DirectGpu, TiedDataForEveryMinPoints) {
+  SKIP_WITHOUT_GPU();
+  for (std::uint64_t seed : {5u, 6u}) {
+    const Matrix values = testing::tied_data(400, 8, seed, 150);
+    for (std::uint32_t m : {2u, 3u, 4u, 5u, 6u})
+      for (double eps : {0.02, 0.04})
+        expect_gpu_equals_cpu(
+            values, direct_params(eps, m),
+            "seed=" + std::to_string(seed) + " m=" + std::to_string(m) + " eps=" + std::to_string(eps));
+  }
+}
+
+TEST(DirectGpu, MoreThan64Dimensions) {
+  SKIP_WITHOUT_GPU();
+  for (std::uint32_t d : {65u, 130u, 200u})
+    expect_gpu_equals_cpu(testing::tied_data(150, d, 9, 12), direct_params(0.09, 3), "d=" + std::to_string(d));
+}
+
+TEST(DirectGpu, WindowsOfThousandsOfTiedPoints) {
+  SKIP_WITHOUT_GPU();
+  // Five values a dimension: windows of about 1000 tied points, cut into many items each.
+  const Matrix values = testing::tied_data(5000, 4, 3, 4);
+  CoreParams params = direct_params(0.1, 3);
+  expect_gpu_equals_cpu(values, params, "grid of 5");
+}
+
+TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
+  SKIP_WITHOUT_GPU();
+  const Matrix values = testing::tied_data(600, 70, 21, 20);
+  for (std::uint64_t capacity : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{64}}) {
+    for (std::uint32_t per_item : {0u, 5u}) {
+      CoreParams params = direct_params(0.06, 3);
+      params.units.device_subspace_capacity = capacity;
+      params.units.device_units_per_run = per_item;
+      params.backend = Backend::cuda;
+      const CoreResult gpu = pipeline::run_core(values, params);
+      params.backend = Backend::cpu;
+      params.units.device_units_per_run = 0;
+      const CoreResult cpu = pipeline::run_core(values, params);
+      ASSERT_GT(cpu.subspaces.size(), 2 * capacity);
+      EXPECT_EQ(subspaces_text(gpu.subspaces), subspaces_text(cpu.subspaces))
+          << "capacity=" << capacity << " per_item=" << per_item;
+      EXPECT_EQ(gpu.dense_units.distinct_multi_units, cpu.dense_units.distinct_multi_units)
+          << "capacity=" << capacity << " per_item=" << per_item;
+      EXPECT_FALSE(gpu.dense_units.notes.empty()) << "the table should have overflowed";
+    }
+  }
+}
+
+// Small enough for compute-sanitizer's memcheck and racecheck.
+TEST(DirectGpu, SanitizerSized) {
+  SKIP_WITHOUT_GPU();
+  const Matrix values = testing::tied_data(200, 70, 4, 30);
+  CoreParams params = direct_params(0.05, 3);
+  expect_gpu_equals_cpu(values, params, "plain");
+  params.units.device_subspace_capacity = 5;
+  params.units.device_units_per_run = 3;
+  expect_gpu_equals_cpu(values, params, "small table, small items");
+}
+
+TEST(DirectGpu, OpenSubspaceFiles) {
+  SKIP_WITHOUT_GPU();
+  const char* shared = std::getenv("SUBSCALE_SHARED_DIR");
+  const std::filesystem::path folder = std::filesystem::path(shared ? shared : "") / "datasets" / "opensubspace";
+  if (!shared || !std::filesystem::exists(folder)) GTEST_SKIP() << "OpenSubspace files not found under " << folder;
+  struct Case {
+    const char* file;
+    std::uint32_t m;
+    double eps;
+  };
+  for (const Case& c : {Case{"synth_dbsizescale/S1500.arff", 4, 0.005}, Case{"synth_dbsizescale/S5500.arff", 4, 0.005},
+                        Case{"synth_dimscale/D05.arff", 4, 0.005}, Case{"synth_noisescale/N70.arff", 4, 0.001}}) {
+    load::LoadOptions options;
+    options.path = (folder / c.file).string();
+    Dataset data = load::load_dataset(options);
+    load::normalize(data, load::Normalization::minmax);
+    expect_gpu_equals_cpu(data.values, direct_params(c.eps, c.m),
+                          std::string(c.file) + " m=" + std::to_string(c.m) + " eps=" + std::to_string(c.eps));
+  }
+}
+
+}  // namespace
+}  // namespace subscale
