@@ -37,10 +37,8 @@ bool DeviceDirectAccumulator::overflowed() const { return counters_.to_host(2)[1
 void DeviceDirectAccumulator::spill_into(direct::DirectSubspaceMap& host) {
   const std::uint32_t count = entries();
   if (count > 0) {
-    const auto keys = keys_.to_host(std::size_t{count} * view_.key_words);
-    const auto bitmaps = bitmaps_.to_host(std::size_t{count} * view_.point_words);
-    for (std::uint32_t e = 0; e < count; ++e)
-      host.add(keys.data() + std::size_t{e} * view_.key_words, bitmaps.data() + std::size_t{e} * view_.point_words);
+    host.add_distinct(keys_.to_host(std::size_t{count} * view_.key_words),
+                      bitmaps_.to_host(std::size_t{count} * view_.point_words));
     spilled_ += count;
     SUBSCALE_CUDA_CHECK(cudaMemset(bitmaps_.data(), 0, std::size_t{count} * view_.point_words * 8));
   }

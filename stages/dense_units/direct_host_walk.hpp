@@ -13,14 +13,35 @@ namespace subscale::direct {
 
 class HostWalkScratch {
  public:
-  HostWalkScratch(std::uint32_t k, std::uint32_t words) : words_(words), masks_((k + 1) * std::size_t{words}) {}
+  static constexpr bool kKeepsBounds = true;
+  HostWalkScratch(std::uint32_t k, std::uint32_t words)
+      : words_(words), masks_((k + 1) * std::size_t{words}), lows_(std::size_t{words} * 64), highs_(lows_.size()) {}
   std::uint64_t& mask(std::uint32_t level, std::uint32_t word) { return masks_[level * words_ + word]; }
   std::uint32_t& subset(std::uint32_t t) { return subsets_[t]; }
   std::uint32_t& point(std::uint32_t t) { return points_[t]; }
+  double* lows() { return lows_.data(); }
+  double* highs() { return highs_.data(); }
+
+  // Pair masks of one window's following points: how many are computed (0 for another window),
+  // room for `count` of them, and a note of how many are now computed.
+  bool keeps_pairs(std::uint32_t) const { return true; }
+  std::uint32_t pairs_filled(std::uint64_t window) const { return window == pair_window_ ? pairs_filled_ : 0; }
+  void reserve_pairs(std::uint32_t count) {
+    if (pair_rows_.size() < std::size_t{count} * words_) pair_rows_.resize(std::size_t{count} * words_);
+  }
+  std::uint64_t& pair(std::uint32_t e, std::uint32_t word) { return pair_rows_[std::size_t{e} * words_ + word]; }
+  void set_pairs_filled(std::uint64_t window, std::uint32_t count) {
+    pair_window_ = window;
+    pairs_filled_ = count;
+  }
 
  private:
   std::uint32_t words_;
   std::vector<std::uint64_t> masks_;
+  std::vector<double> lows_, highs_;
+  std::vector<std::uint64_t> pair_rows_;
+  std::uint64_t pair_window_ = ~std::uint64_t{0};
+  std::uint32_t pairs_filled_ = 0;
   std::uint32_t subsets_[64] = {};
   std::uint32_t points_[65] = {};
 };

@@ -1,6 +1,7 @@
 #include "stages/dense_units/direct_subspace_map.hpp"
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <bit>
@@ -20,22 +21,46 @@ std::uint64_t DirectSubspaceMap::hash(const std::uint64_t* key) const {
   return h | 1;
 }
 
+void DirectSubspaceMap::place(std::uint64_t h, std::uint32_t entry) {
+  const std::size_t mask = hashes_.size() - 1;
+  std::size_t t = (h >> 1) & mask;
+  while (hashes_[t] != 0) t = (t + 1) & mask;
+  hashes_[t] = h;
+  slots_[t] = entry;
+}
+
 void DirectSubspaceMap::grow() {
-  const std::size_t capacity = hashes_.size() * 2;
-  std::vector<std::uint64_t> hashes(capacity, 0);
-  std::vector<std::uint32_t> slots(capacity, 0);
-  for (std::size_t s = 0; s < hashes_.size(); ++s) {
-    if (hashes_[s] == 0) continue;
-    std::size_t t = (hashes_[s] >> 1) & (capacity - 1);
-    while (hashes[t] != 0) t = (t + 1) & (capacity - 1);
-    hashes[t] = hashes_[s];
-    slots[t] = slots_[s];
+  std::vector<std::uint64_t> hashes(hashes_.size() * 2, 0);
+  std::vector<std::uint32_t> slots(hashes_.size() * 2, 0);
+  hashes.swap(hashes_);
+  slots.swap(slots_);
+  for (std::size_t s = 0; s < hashes.size(); ++s)
+    if (hashes[s] != 0) place(hashes[s], slots[s]);
+}
+
+void DirectSubspaceMap::build_index() {
+  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(64, std::size_t{entries_} * 2 + 2));
+  hashes_.assign(capacity, 0);
+  slots_.assign(capacity, 0);
+  for (std::uint32_t e = 0; e < entries_; ++e) place(hash(key(e)), e);
+  indexed_ = true;
+}
+
+void DirectSubspaceMap::add_distinct(std::vector<std::uint64_t>&& keys, std::vector<std::uint64_t>&& bitmaps) {
+  const std::size_t count = keys.size() / key_words_;
+  if (entries_ > 0) {
+    for (std::size_t e = 0; e < count; ++e) add(keys.data() + e * key_words_, bitmaps.data() + e * point_words_);
+    return;
   }
-  hashes_.swap(hashes);
-  slots_.swap(slots);
+  if (count >= ~std::uint32_t{0} - 1) throw ResourceError("direct mode: more than 2^32 - 2 subspaces in one table");
+  keys_ = std::move(keys);
+  bitmaps_ = std::move(bitmaps);
+  entries_ = static_cast<std::uint32_t>(count);
+  indexed_ = false;
 }
 
 std::uint32_t DirectSubspaceMap::find_or_add(const std::uint64_t* key) {
+  if (!indexed_) build_index();
   const std::uint64_t h = hash(key);
   const std::size_t mask = hashes_.size() - 1;
   std::size_t s = (h >> 1) & mask;
@@ -59,23 +84,42 @@ void DirectSubspaceMap::merge(const DirectSubspaceMap& other) {
   for (std::uint32_t e = 0; e < other.size(); ++e) add(other.key(e), other.points(e));
 }
 
+namespace {
+
+void bits_to_ids(const std::uint64_t* words, std::uint32_t count, std::vector<std::uint32_t>& ids) {
+  std::size_t total = 0;
+  for (std::uint32_t w = 0; w < count; ++w) total += static_cast<std::size_t>(std::popcount(words[w]));
+  ids.reserve(total);
+  for (std::uint32_t w = 0; w < count; ++w)
+    for (std::uint64_t word = words[w]; word != 0; word &= word - 1)
+      ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
+}
+
+}  // namespace
+
 std::vector<SubspaceCluster> DirectSubspaceMap::to_subspaces() const {
-  std::vector<SubspaceCluster> subspaces(entries_);
+  // The subspaces stage's order (|S| descending, then S as a sorted list) decided on the masks:
+  // of two sets of one size, the one holding the lowest dimension where they differ comes first.
+  std::vector<std::uint32_t> sizes(entries_), order(entries_);
   tbb::parallel_for(std::uint32_t{0}, entries_, [&](std::uint32_t e) {
-    auto bits_to_ids = [](const std::uint64_t* words, std::uint32_t count, std::vector<std::uint32_t>& ids) {
-      std::size_t total = 0;
-      for (std::uint32_t w = 0; w < count; ++w) total += static_cast<std::size_t>(std::popcount(words[w]));
-      ids.reserve(total);
-      for (std::uint32_t w = 0; w < count; ++w)
-        for (std::uint64_t word = words[w]; word != 0; word &= word - 1)
-          ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
-    };
-    bits_to_ids(key(e), key_words_, subspaces[e].dimensions);
-    bits_to_ids(points(e), point_words_, subspaces[e].points);
+    std::uint32_t size = 0;
+    for (std::uint32_t w = 0; w < key_words_; ++w) size += static_cast<std::uint32_t>(std::popcount(key(e)[w]));
+    sizes[e] = size;
   });
-  std::sort(subspaces.begin(), subspaces.end(), [](const SubspaceCluster& a, const SubspaceCluster& b) {
-    if (a.dimensions.size() != b.dimensions.size()) return a.dimensions.size() > b.dimensions.size();
-    return a.dimensions < b.dimensions;
+  std::iota(order.begin(), order.end(), 0u);
+  tbb::parallel_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (sizes[a] != sizes[b]) return sizes[a] > sizes[b];
+    const std::uint64_t *ka = key(a), *kb = key(b);
+    for (std::uint32_t w = 0; w < key_words_; ++w) {
+      const std::uint64_t differ = ka[w] ^ kb[w];
+      if (differ != 0) return (ka[w] & differ & (~differ + 1)) != 0;
+    }
+    return false;
+  });
+  std::vector<SubspaceCluster> subspaces(entries_);
+  tbb::parallel_for(std::uint32_t{0}, entries_, [&](std::uint32_t i) {
+    bits_to_ids(key(order[i]), key_words_, subspaces[i].dimensions);
+    bits_to_ids(points(order[i]), point_words_, subspaces[i].points);
   });
   return subspaces;
 }

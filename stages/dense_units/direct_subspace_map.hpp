@@ -24,6 +24,10 @@ class DirectSubspaceMap {
   // ORs `bitmap` into the points of `key`.
   void add(const std::uint64_t* key, const std::uint64_t* bitmap);
   void merge(const DirectSubspaceMap& other);
+  // Adds entries given as flat key and bitmap arrays whose keys are distinct from each other (a
+  // device table's contents). An empty map takes the arrays over and indexes them only when next
+  // looked up, so a table that never spilled reaches to_subspaces() without a hash per entry.
+  void add_distinct(std::vector<std::uint64_t>&& keys, std::vector<std::uint64_t>&& bitmaps);
 
   std::uint32_t size() const noexcept { return entries_; }
   std::uint32_t key_words() const noexcept { return key_words_; }
@@ -38,9 +42,12 @@ class DirectSubspaceMap {
  private:
   std::uint64_t hash(const std::uint64_t* key) const;
   void grow();
+  void place(std::uint64_t hash, std::uint32_t entry);  // into an empty slot
+  void build_index();
 
   std::uint32_t key_words_, point_words_;
   std::uint32_t entries_ = 0;
+  bool indexed_ = true;  // hashes_ and slots_ cover every entry
   std::vector<std::uint64_t> hashes_;  // per slot: the key's hash | 1, or 0 when empty
   std::vector<std::uint32_t> slots_;   // per slot: its entry
   std::vector<std::uint64_t> keys_, bitmaps_;

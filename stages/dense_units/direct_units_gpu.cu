@@ -28,19 +28,38 @@ using gpu_direct::DirectAccumulatorView;
 constexpr int kBlockThreads = 128;
 
 // A walker's masks interleaved across all threads (thread t's word x at x * stride + t), so that
-// lanes touching the same level and word touch one line; subsets and points in local memory.
+// lanes touching the same level and word touch one line; after the k + 1 levels of masks comes the
+// key of the unit emitted last. The window's pair masks, where they fit (pair_capacity following
+// elements), are interleaved the same way. Subsets and points live in local memory.
 struct DeviceWalkScratch {
+  static constexpr bool kKeepsBounds = false;
   std::uint64_t* masks;
+  std::uint64_t* pairs;
   std::uint64_t stride;
   std::uint32_t words;
+  std::uint32_t levels;  // k + 1
+  std::uint32_t pair_capacity;
+  std::uint64_t pair_window = ~std::uint64_t{0};
+  std::uint32_t pair_count = 0;
   std::uint32_t subsets[64];
   std::uint32_t points[65];
 
   __device__ std::uint64_t& mask(std::uint32_t level, std::uint32_t word) {
     return masks[(std::uint64_t{level} * words + word) * stride];
   }
+  __device__ std::uint64_t& last_key(std::uint32_t word) { return mask(levels, word); }
   __device__ std::uint32_t& subset(std::uint32_t t) { return subsets[t]; }
   __device__ std::uint32_t& point(std::uint32_t t) { return points[t]; }
+  __device__ bool keeps_pairs(std::uint32_t following) const { return following <= pair_capacity; }
+  __device__ std::uint32_t pairs_filled(std::uint64_t window) const { return window == pair_window ? pair_count : 0; }
+  __device__ void reserve_pairs(std::uint32_t) {}
+  __device__ void set_pairs_filled(std::uint64_t window, std::uint32_t count) {
+    pair_window = window;
+    pair_count = count;
+  }
+  __device__ std::uint64_t& pair(std::uint32_t e, std::uint32_t word) {
+    return pairs[(std::uint64_t{e} * words + word) * stride];
+  }
 };
 
 __device__ std::uint64_t mix64(std::uint64_t h) {
@@ -56,7 +75,6 @@ __device__ std::uint64_t mix64(std::uint64_t h) {
 struct DeviceEmitter {
   DirectAccumulatorView table;
   std::uint32_t last_entry = gpu_direct::kNoEntry;
-  std::uint64_t last_hash = 0;
   std::uint64_t last_epoch = 0;
 
   __device__ std::uint64_t key_word(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
@@ -109,38 +127,48 @@ struct DeviceEmitter {
     return gpu_direct::kNoEntry;
   }
 
+  // The unit's key equals the previous unit's (kept in the thread's scratch)?
+  __device__ bool same_as_last(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k) const {
+    if (last_entry == gpu_direct::kNoEntry) return false;
+    for (std::uint32_t w = 0; w < table.key_words; ++w)
+      if (walker.scratch.last_key(w) != key_word(walker, k, w)) return false;
+    return true;
+  }
+
   __device__ void emit(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k) {
-    std::uint64_t hash = 0x243f6a8885a308d3ULL;
-    for (std::uint32_t w = 0; w < table.key_words; ++w) hash = mix64(hash ^ key_word(walker, k, w)) + w;
     std::uint32_t entry = last_entry;
-    if (entry == gpu_direct::kNoEntry || hash != last_hash || !key_matches(walker, k, entry)) {
+    if (!same_as_last(walker, k)) {
+      std::uint64_t hash = 0x243f6a8885a308d3ULL;
+      for (std::uint32_t w = 0; w < table.key_words; ++w) hash = mix64(hash ^ key_word(walker, k, w)) + w;
       entry = find_or_add(walker, k, hash);
       if (entry == gpu_direct::kNoEntry) {
         atomicExch(table.overflow, 1u);
         last_entry = gpu_direct::kNoEntry;
         return;
       }
+      for (std::uint32_t w = 0; w < table.key_words; ++w) walker.scratch.last_key(w) = key_word(walker, k, w);
     }
     std::uint64_t* bits = table.bitmaps + std::uint64_t{entry} * table.point_words;
     const bool prefix_in = entry == last_entry && walker.prefix_epoch == last_epoch;
+    // An atomicOr whose result is unused is a fire-and-forget reduction at L2; reading the word
+    // first to skip set bits made every unit wait on memory, which cost more than the reductions.
     for (std::uint32_t t = prefix_in ? k : 0; t <= k; ++t) {
       const std::uint32_t p = walker.scratch.points[t];
-      auto* word = reinterpret_cast<unsigned long long*>(bits + (p >> 6));
-      const unsigned long long bit = 1ull << (p & 63);
-      if ((__ldcg(word) & bit) == 0) atomicOr(word, bit);
+      atomicOr(reinterpret_cast<unsigned long long*>(bits + (p >> 6)), 1ull << (p & 63));
     }
     last_entry = entry;
-    last_hash = hash;
     last_epoch = walker.prefix_epoch;
   }
 };
 
 // counters[0]: next item, [1]: nodes, [2]: units emitted.
 __global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWorkItem* items,
-                                  unsigned long long item_count, std::uint64_t* masks, DirectAccumulatorView table,
+                                  unsigned long long item_count, std::uint64_t* masks, std::uint64_t* pairs,
+                                  std::uint32_t pair_capacity, DirectAccumulatorView table,
                                   unsigned long long* counters) {
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  DeviceWalkScratch scratch{masks + thread, std::uint64_t{gridDim.x} * blockDim.x, space.words};
+  DeviceWalkScratch scratch{masks + thread, pairs + thread, std::uint64_t{gridDim.x} * blockDim.x, space.words,
+                            space.k + 1, pair_capacity};
   DirectWalker<DeviceWalkScratch> walker{space, scratch};
   DeviceEmitter emitter{table};
   unsigned long long nodes = 0, emitted = 0;
@@ -209,10 +237,16 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
       make_direct_work_items(plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem);
   DeviceDirectInputs inputs(space, plan, items);
   const std::uint64_t threads = std::uint64_t(device.multiprocessors) * 2048;
-  DeviceBuffer<std::uint64_t> masks(threads * (space.k + 1) * space.key_words());
-  DeviceBuffer<unsigned long long> counters(3);
+  DeviceBuffer<std::uint64_t> masks(threads * (space.k + 2) * space.key_words());
+  // Pair masks of every thread's window, where they take at most a quarter of the budget: they
+  // turn most leaves away with one word, but a window past their room walks without them.
   const std::uint64_t budget = device_budget(params, device);
-  const std::uint64_t used = inputs.bytes() + masks.bytes();
+  const std::uint64_t pair_bytes = std::min<std::uint64_t>(
+      budget / 4, threads * std::uint64_t{std::max(plan.largest_window(), 1u)} * space.key_words() * 8);
+  const auto pair_capacity = static_cast<std::uint32_t>(pair_bytes / (threads * space.key_words() * 8));
+  DeviceBuffer<std::uint64_t> pairs(std::max<std::uint64_t>(1, threads * pair_capacity * space.key_words()));
+  DeviceBuffer<unsigned long long> counters(3);
+  const std::uint64_t used = inputs.bytes() + masks.bytes() + pairs.bytes();
   const std::uint32_t entries =
       table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words());
   gpu_direct::DeviceDirectAccumulator table(entries, space.key_words(), space.point_words());
@@ -226,7 +260,8 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
     timer.start("direct: walk");
     SUBSCALE_CUDA_CHECK(cudaMemset(counters.data(), 0, counters.bytes()));
     walk_direct_items<<<threads / kBlockThreads, kBlockThreads>>>(inputs.view, inputs.items.data() + begin, count,
-                                                                  masks.data(), table.view(), counters.data());
+                                                                  masks.data(), pairs.data(), pair_capacity,
+                                                                  table.view(), counters.data());
     SUBSCALE_CUDA_CHECK_LAUNCH("walk_direct_items");
     SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
     if (table.overflowed()) {

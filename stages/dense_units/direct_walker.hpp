@@ -47,7 +47,10 @@ struct DirectWalkCounts {
 };
 
 // Scratch of one walker: masks(level, word) for levels 0..k, subset(t) for t < k and point(t) for
-// t <= k. The CPU keeps it in arrays, the GPU interleaves it across threads.
+// t <= k. The CPU keeps it in arrays, the GPU interleaves it across threads. keeps_pairs(n) says
+// whether it holds pair(e, word) for the first n following elements of a window (pairs_filled,
+// reserve_pairs, set_pairs_filled manage them); one with kKeepsBounds (the host's) also has room
+// for a prefix's value range in every dimension (lows(), highs()), which its leaves use.
 template <class Scratch>
 struct DirectWalker {
   const DirectSpaceView& space;
@@ -74,17 +77,20 @@ struct DirectWalker {
     return true;
   }
 
-  // Mask of `level` (level points chosen after p_i, the newest being point(level)) from the one
-  // above: keeps each dimension where all level + 1 points still span less than epsilon.
-  SUBSCALE_HD void narrow(std::uint32_t level) {
+  // Mask of `level` (level points chosen after p_i, the newest being point(level), following element
+  // e) from the one above: keeps each dimension where all level + 1 points still span less than
+  // epsilon. With pairs kept, the newest point's pair mask with p_i narrows the candidates first (a
+  // dimension outside it cannot hold).
+  SUBSCALE_HD void narrow(std::uint32_t level, bool pairs, std::uint32_t e) {
     const std::uint32_t d = space.dimensions;
     const double* newest = space.rows + static_cast<std::uint64_t>(scratch.point(level)) * d;
     if (level == 1) {
-      narrow_pair(newest);
+      for (std::uint32_t w = 0; w < space.words; ++w)
+        scratch.mask(1, w) = pairs ? scratch.pair(e, w) : scratch.mask(0, w) & close_to_first(newest, w);
       return;
     }
     for (std::uint32_t w = 0; w < space.words; ++w) {
-      std::uint64_t live = scratch.mask(level - 1, w);
+      std::uint64_t live = scratch.mask(level - 1, w) & (pairs ? scratch.pair(e, w) : ~std::uint64_t{0});
       std::uint64_t kept = 0;
       while (live != 0) {
         const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(live));
@@ -102,20 +108,18 @@ struct DirectWalker {
     }
   }
 
-  // The first level compares two points in every dimension: a branch-free sweep over both rows
-  // (|a - b| is exactly max - min in floating point) beats visiting the mask's bits.
-  SUBSCALE_HD void narrow_pair(const double* newest) {
+  // Word w of the dimensions in which `other` lies within epsilon of p_i: a branch-free sweep over
+  // both rows (|a - b| is exactly max - min in floating point).
+  SUBSCALE_HD std::uint64_t close_to_first(const double* other, std::uint32_t w) const {
     const double* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * space.dimensions;
-    for (std::uint32_t w = 0; w < space.words; ++w) {
-      const std::uint32_t base = w * 64;
-      const std::uint32_t count = space.dimensions - base < 64 ? space.dimensions - base : 64;
-      std::uint64_t close = 0;
-      for (std::uint32_t b = 0; b < count; ++b) {
-        const double gap = newest[base + b] - first[base + b];
-        close |= static_cast<std::uint64_t>((gap < 0 ? -gap : gap) < space.epsilon) << b;
-      }
-      scratch.mask(1, w) = scratch.mask(0, w) & close;
+    const std::uint32_t base = w * 64;
+    const std::uint32_t count = space.dimensions - base < 64 ? space.dimensions - base : 64;
+    std::uint64_t close = 0;
+    for (std::uint32_t b = 0; b < count; ++b) {
+      const double gap = other[base + b] - first[base + b];
+      close |= static_cast<std::uint64_t>((gap < 0 ? -gap : gap) < space.epsilon) << b;
     }
+    return close;
   }
 
   SUBSCALE_HD static int count_trailing_zeros(std::uint64_t x) {
@@ -135,11 +139,105 @@ struct DirectWalker {
     scratch.mask(0, j_word) &= ~j_bit;
   }
 
+  // The largest element of the item's last subset: the largest c with C(c, k) <= rank_end - 1.
+  SUBSCALE_HD std::uint32_t last_top(const DirectWorkItem& item, std::uint32_t following) const {
+    return combinadic::largest_with_binomial_at_most(space.binomials, space.k, item.rank_end - 1, space.k - 1,
+                                                     following);
+  }
+
   // First rank of the subtree whose prefix fixes subset(s) .. subset(k-1).
   SUBSCALE_HD std::uint64_t prefix_rank(std::uint32_t s) const {
     std::uint64_t r = 0;
     for (std::uint32_t t = s; t < space.k; ++t) r += space.binomials(scratch.subset(t), t + 1);
     return r;
+  }
+
+  // The leaves under the current prefix (levels 1 .. k-1 hold its masks): subset(0) from `from`
+  // to `to` (exclusive), each tested against every dimension still live in the prefix.
+  template <class Emit>
+  SUBSCALE_HD void leaf_run(const std::uint32_t* following_points, bool pairs, std::uint32_t from, std::uint32_t to,
+                            DirectWalkCounts& counts, Emit&& emit) {
+    const std::uint32_t k = space.k;
+    if constexpr (Scratch::kKeepsBounds) {
+      leaf_run_with_bounds(following_points, from, to, counts, emit);
+    } else {
+      for (std::uint32_t q = from; q < to; ++q) {
+        scratch.point(k) = following_points[q];
+        narrow(k, pairs, q);
+        ++counts.nodes;
+        if (has_higher(k) && lacks_lower(k)) {
+          emit();
+          ++counts.emitted;
+        }
+      }
+    }
+  }
+
+  // The same with the prefix's span in every live dimension computed once and each leaf's
+  // dimensions narrowed first by its pair mask with p_i: a leaf then costs a few mask words and one
+  // value a remaining dimension, and the first dimension below j that holds ends its test (the unit
+  // belongs to a lower dimension's walk).
+  template <class Emit>
+  SUBSCALE_HD void leaf_run_with_bounds(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
+                                        DirectWalkCounts& counts, Emit&& emit) {
+    const std::uint32_t k = space.k, d = space.dimensions, words = space.words;
+    double* lo = scratch.lows();
+    double* hi = scratch.highs();
+    for (std::uint32_t w = 0; w < words; ++w) {
+      for (std::uint64_t bits = scratch.mask(k - 1, w); bits != 0; bits &= bits - 1) {
+        const std::uint32_t dim = w * 64 + static_cast<std::uint32_t>(count_trailing_zeros(bits));
+        lo[dim] = hi[dim] = space.rows[static_cast<std::uint64_t>(scratch.point(0)) * d + dim];
+        for (std::uint32_t t = 1; t < k; ++t) {
+          const double v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
+          lo[dim] = v < lo[dim] ? v : lo[dim];
+          hi[dim] = v > hi[dim] ? v : hi[dim];
+        }
+      }
+    }
+    const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
+    for (std::uint32_t q = from; q < to; ++q) {
+      ++counts.nodes;
+      const double* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
+      // Kept bits of one word of candidates (dimensions where all k + 1 points span < epsilon).
+      auto kept = [&](std::uint32_t w, std::uint64_t candidates) {
+        std::uint64_t out = 0;
+        for (; candidates != 0; candidates &= candidates - 1) {
+          const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(candidates));
+          const std::uint32_t dim = w * 64 + bit;
+          const double v = row[dim];
+          if ((v > hi[dim] ? v : hi[dim]) - (v < lo[dim] ? v : lo[dim]) < space.epsilon) out |= std::uint64_t{1} << bit;
+        }
+        return out;
+      };
+      bool below = false;
+      for (std::uint32_t w = 0; w <= j_word && !below; ++w)
+        below = kept(w, scratch.mask(k - 1, w) & scratch.pair(q, w) & (w < j_word ? ~std::uint64_t{0} : below_j)) != 0;
+      if (below) continue;
+      std::uint64_t any = 0;
+      for (std::uint32_t w = j_word; w < words; ++w)
+        any |= scratch.mask(k, w) =
+            kept(w, scratch.mask(k - 1, w) & scratch.pair(q, w) & (w == j_word ? above_j : ~std::uint64_t{0}));
+      if (any == 0) continue;
+      for (std::uint32_t w = 0; w < j_word; ++w) scratch.mask(k, w) = 0;
+      scratch.point(k) = following_points[q];
+      emit();
+      ++counts.emitted;
+    }
+  }
+
+  // The pair masks (with p_i, within level 0) of the window's following points, on a scratch that
+  // keeps them: computed once a window where its items come to one thread one after another. Only
+  // the first `needed` are ever read for the item.
+  SUBSCALE_HD void fill_pair_masks(std::uint64_t window, const std::uint32_t* following_points, std::uint32_t needed) {
+    std::uint32_t filled = scratch.pairs_filled(window);
+    if (filled >= needed) return;
+    scratch.reserve_pairs(needed);
+    for (; filled < needed; ++filled) {
+      const double* other = space.rows + static_cast<std::uint64_t>(following_points[filled]) * space.dimensions;
+      for (std::uint32_t w = 0; w < space.words; ++w)
+        scratch.pair(filled, w) = scratch.mask(0, w) & close_to_first(other, w);
+    }
+    scratch.set_pairs_filled(window, needed);
   }
 
   // Walks the item's ranks and calls emit() for each unit with j = min D(U) and |D(U)| >= 2: its
@@ -160,34 +258,41 @@ struct DirectWalker {
     scratch.point(0) = order[i];
     ++prefix_epoch;
     start_mask();
+    // Every element of the item's subsets lies below its last unit's largest one.
+    const bool pairs = scratch.keeps_pairs(following);
+    if (pairs) fill_pair_masks(item.window, order + i + 1, last_top(item, following) + 1);
     std::uint64_t rank = item.rank_begin;
     std::uint32_t valid = 0;  // levels 1 .. valid hold masks of the current prefix
     while (true) {
-      // Descend: level L fixes subset(k - L).
-      std::uint32_t s = k;  // lowest subset index whose subtree is left (k: a leaf was reached)
-      while (valid < k) {
+      // Descend to the level above the leaves: level L fixes subset(k - L).
+      std::uint32_t s = 0;  // the subset index whose subtree is left behind
+      bool pruned = false;
+      while (valid + 1 < k) {
         const std::uint32_t level = valid + 1;
         const std::uint32_t e = k - level;
         scratch.point(level) = order[i + 1 + scratch.subset(e)];
-        narrow(level);
+        narrow(level, pairs, scratch.subset(e));
         ++counts.nodes;
-        if (level < k) ++prefix_epoch;
+        ++prefix_epoch;
         if (!has_higher(level)) {
           s = e;
+          pruned = true;
           break;
         }
         valid = level;
       }
       std::uint64_t next;
-      if (s == k) {  // a leaf
-        if (lacks_lower(k)) {
-          emit();
-          ++counts.emitted;
-        }
-        s = 0;
-        next = rank + 1;
-      } else {
+      if (pruned) {
         next = prefix_rank(s) + space.binomials(scratch.subset(s), s);
+      } else {
+        // The leaves: subset(0) runs up to the element above it, or to the item's end.
+        const std::uint32_t limit = k > 1 ? scratch.subset(1) : following;
+        std::uint64_t run = limit - scratch.subset(0);
+        if (run > item.rank_end - rank) run = item.rank_end - rank;
+        const auto from = scratch.subset(0), to = static_cast<std::uint32_t>(from + run);
+        leaf_run(order + i + 1, pairs, from, to, counts, emit);
+        scratch.subset(0) = to - 1;
+        next = rank + run;
       }
       if (next >= item.rank_end) break;
       rank = next;

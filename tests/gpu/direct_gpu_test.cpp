@@ -41,11 +41,13 @@ void expect_gpu_equals_cpu(const Matrix& values, CoreParams params, const std::s
   const CoreResult cpu = pipeline::run_core(values, params);
   params.backend = Backend::cuda;
   const CoreResult gpu = pipeline::run_core(values, params);
-  if (expect_subspaces) EXPECT_FALSE(cpu.subspaces.empty()) << what;
+  if (expect_subspaces) {
+    EXPECT_FALSE(cpu.subspaces.empty()) << what;
+  }
   EXPECT_EQ(subspaces_text(gpu.subspaces), subspaces_text(cpu.subspaces)) << what;
   EXPECT_EQ(gpu.dense_units.distinct_multi_units, cpu.dense_units.distinct_multi_units) << what;
-  EXPECT_EQ(gpu.dense_units.walk_items, cpu.dense_units.walk_items) << what;
-  if (params.units.device_units_per_run == 0) {
+  if (params.units.device_units_per_run == 0) {  // the same items, so the same nodes
+    EXPECT_EQ(gpu.dense_units.walk_items, cpu.dense_units.walk_items) << what;
     EXPECT_EQ(gpu.dense_units.walk_nodes, cpu.dense_units.walk_nodes) << what;
   }
 }
@@ -78,35 +80,38 @@ TEST(DirectGpu, WindowsOfThousandsOfTiedPoints) {
 
 TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
   SKIP_WITHOUT_GPU();
-  const Matrix values = testing::tied_data(600, 70, 21, 20);
-  for (std::uint64_t capacity : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{64}}) {
-    for (std::uint32_t per_item : {0u, 5u}) {
-      CoreParams params = direct_params(0.06, 3);
-      params.units.device_subspace_capacity = capacity;
-      params.units.device_units_per_run = per_item;
-      params.backend = Backend::cuda;
-      const CoreResult gpu = pipeline::run_core(values, params);
-      params.backend = Backend::cpu;
-      params.units.device_units_per_run = 0;
-      const CoreResult cpu = pipeline::run_core(values, params);
-      ASSERT_GT(cpu.subspaces.size(), 2 * capacity);
-      EXPECT_EQ(subspaces_text(gpu.subspaces), subspaces_text(cpu.subspaces))
-          << "capacity=" << capacity << " per_item=" << per_item;
-      EXPECT_EQ(gpu.dense_units.distinct_multi_units, cpu.dense_units.distinct_multi_units)
-          << "capacity=" << capacity << " per_item=" << per_item;
-      EXPECT_FALSE(gpu.dense_units.notes.empty()) << "the table should have overflowed";
-    }
+  const Matrix values = testing::tied_data(150, 70, 21, 20);
+  struct Knobs {
+    std::uint64_t capacity;
+    std::uint32_t per_item;
+  };
+  // One entry: nearly every item overflows an empty table and is walked on the host. 64 entries
+  // and items of 5 units: batches overflow, are halved and walked again.
+  for (const Knobs& knobs : {Knobs{1, 0}, Knobs{64, 5}}) {
+    CoreParams params = direct_params(0.06, 3);
+    params.units.device_subspace_capacity = knobs.capacity;
+    params.units.device_units_per_run = knobs.per_item;
+    params.backend = Backend::cuda;
+    const CoreResult gpu = pipeline::run_core(values, params);
+    params.backend = Backend::cpu;
+    params.units.device_units_per_run = 0;
+    const CoreResult cpu = pipeline::run_core(values, params);
+    const std::string what = "capacity=" + std::to_string(knobs.capacity) + " per_item=" + std::to_string(knobs.per_item);
+    ASSERT_GT(cpu.subspaces.size(), 2 * knobs.capacity) << what;
+    EXPECT_EQ(subspaces_text(gpu.subspaces), subspaces_text(cpu.subspaces)) << what;
+    EXPECT_EQ(gpu.dense_units.distinct_multi_units, cpu.dense_units.distinct_multi_units) << what;
+    EXPECT_FALSE(gpu.dense_units.notes.empty()) << "the table should have overflowed: " << what;
   }
 }
 
 // Small enough for compute-sanitizer's memcheck and racecheck.
 TEST(DirectGpu, SanitizerSized) {
   SKIP_WITHOUT_GPU();
-  const Matrix values = testing::tied_data(200, 70, 4, 30);
+  const Matrix values = testing::tied_data(80, 70, 4, 30);
   CoreParams params = direct_params(0.05, 3);
   expect_gpu_equals_cpu(values, params, "plain");
-  params.units.device_subspace_capacity = 5;
-  params.units.device_units_per_run = 3;
+  params.units.device_subspace_capacity = 16;
+  params.units.device_units_per_run = 40;
   expect_gpu_equals_cpu(values, params, "small table, small items");
 }
 
