@@ -150,8 +150,9 @@ struct DeviceEmitter {
     }
     std::uint64_t* bits = table.bitmaps + std::uint64_t{entry} * table.point_words;
     const bool prefix_in = entry == last_entry && walker.prefix_epoch == last_epoch;
-    // An atomicOr whose result is unused is a fire-and-forget reduction at L2; reading the word
-    // first to skip set bits made every unit wait on memory, which cost more than the reductions.
+    // An atomicOr whose result is unused is a fire-and-forget reduction at L2. Measured on an H100:
+    // reading the word first to skip set bits, or a per-thread cache of the pairs sent lately, made
+    // the walk no faster or slower.
     for (std::uint32_t t = prefix_in ? k : 0; t <= k; ++t) {
       const std::uint32_t p = walker.scratch.points[t];
       atomicOr(reinterpret_cast<unsigned long long*>(bits + (p >> 6)), 1ull << (p & 63));

@@ -160,7 +160,9 @@ struct DirectWalker {
     const std::uint32_t k = space.k;
     if constexpr (Scratch::kKeepsBounds) {
       leaf_run_with_bounds(following_points, from, to, counts, emit);
-    } else {
+    } else if (space.words == 1 || !leaf_run_compact(following_points, pairs, from, to, counts, emit)) {
+      // One word of dimensions: the plain test (measured on an H100, the compact run's local arrays
+      // cost more there than they save; with several words they save more).
       for (std::uint32_t q = from; q < to; ++q) {
         scratch.point(k) = following_points[q];
         narrow(k, pairs, q);
@@ -171,6 +173,72 @@ struct DirectWalker {
         }
       }
     }
+  }
+
+  // Live dimensions a prefix may have for leaf_run_compact, which keeps them in local arrays.
+  static constexpr std::uint32_t kCompactLive = 32;
+
+  // The leaves with the prefix's live dimensions and their value ranges gathered once into small
+  // arrays (false, doing nothing, when there are more than kCompactLive): a leaf whose pair mask
+  // leaves no live dimension above j is turned away with one word; otherwise it costs one value a
+  // live dimension, the ones below j first (one that holds ends the test).
+  template <class Emit>
+  SUBSCALE_HD bool leaf_run_compact(const std::uint32_t* following_points, bool pairs, std::uint32_t from,
+                                    std::uint32_t to, DirectWalkCounts& counts, Emit&& emit) {
+    const std::uint32_t k = space.k, d = space.dimensions, words = space.words;
+    std::uint32_t dims[kCompactLive];
+    double lo[kCompactLive], hi[kCompactLive];
+    std::uint32_t count = 0, lower = 0;  // dims[0 .. lower) are below j
+    for (std::uint32_t w = 0; w < words; ++w) {
+      for (std::uint64_t bits = scratch.mask(k - 1, w); bits != 0; bits &= bits - 1) {
+        if (count == kCompactLive) return false;
+        const std::uint32_t dim = w * 64 + static_cast<std::uint32_t>(count_trailing_zeros(bits));
+        double l = space.rows[static_cast<std::uint64_t>(scratch.point(0)) * d + dim], h = l;
+        for (std::uint32_t t = 1; t < k; ++t) {
+          const double v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
+          l = v < l ? v : l;
+          h = v > h ? v : h;
+        }
+        dims[count] = dim;
+        lo[count] = l;
+        hi[count] = h;
+        if (dim < j) lower = count + 1;
+        ++count;
+      }
+    }
+    const std::uint64_t above_j = ~(j_bit | (j_bit - 1));
+    const std::uint64_t only_word = words == 1 ? scratch.mask(k - 1, 0) & above_j : 0;
+    for (std::uint32_t q = from; q < to; ++q) {
+      ++counts.nodes;
+      if (pairs) {  // any live dimension above j left after the pair with p_i?
+        std::uint64_t any = 0;
+        if (words == 1) {
+          any = only_word & scratch.pair(q, 0);
+        } else {
+          for (std::uint32_t w = j_word; w < words && any == 0; ++w)
+            any = scratch.mask(k - 1, w) & scratch.pair(q, w) & (w == j_word ? above_j : ~std::uint64_t{0});
+        }
+        if (any == 0) continue;
+      }
+      const double* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
+      auto holds = [&](std::uint32_t l) {
+        const double v = row[dims[l]];
+        return (v > hi[l] ? v : hi[l]) - (v < lo[l] ? v : lo[l]) < space.epsilon;
+      };
+      bool below = false;
+      for (std::uint32_t l = 0; l < lower && !below; ++l) below = holds(l);
+      if (below) continue;
+      std::uint32_t first = lower;
+      while (first < count && !holds(first)) ++first;
+      if (first == count) continue;
+      for (std::uint32_t w = 0; w < words; ++w) scratch.mask(k, w) = 0;
+      for (std::uint32_t l = first; l < count; ++l)
+        if (l == first || holds(l)) scratch.mask(k, dims[l] / 64) |= std::uint64_t{1} << (dims[l] % 64);
+      scratch.point(k) = following_points[q];
+      emit();
+      ++counts.emitted;
+    }
+    return true;
   }
 
   // The same with the prefix's span in every live dimension computed once and each leaf's
