@@ -189,8 +189,9 @@ TEST(DirectMode, OpenSubspaceFilesAgreeWithSignatureMode) {
     double eps;
     std::uint32_t m;
   };
-  for (const Case& c : {Case{"synth_dbsizescale/S1500.arff", 0.003, 3}, Case{"synth_dimscale/D05.arff", 0.01, 4},
-                        Case{"synth_dimscale/D75.arff", 0.002, 3}, Case{"synth_noisescale/N70.arff", 0.002, 2}}) {
+  // The files scripts/gpu-bundle carries, so that the GPU machine runs this too.
+  for (const Case& c : {Case{"synth_dbsizescale/S1500.arff", 0.003, 3}, Case{"synth_dimscale/D05.arff", 0.005, 3},
+                        Case{"synth_noisescale/N70.arff", 0.002, 2}, Case{"synth_noisescale/N70.arff", 0.002, 4}}) {
     load::LoadOptions options;
     options.path = (root / c.file).string();
     Dataset data = load::load_dataset(options);
