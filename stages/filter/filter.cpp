@@ -1,0 +1,40 @@
+#include "stages/filter/filter.hpp"
+
+#include "common/error.hpp"
+
+namespace subscale::filter {
+
+Backend parse_backend(const std::string& name) {
+  if (name == "cpu") return Backend::cpu;
+  if (name == "cuda") return Backend::cuda;
+  throw UsageError("filter backend '" + name + "' is not one of cpu, cuda");
+}
+
+std::string to_string(Backend backend) { return backend == Backend::cpu ? "cpu" : "cuda"; }
+
+StringLayout parse_string_layout(const std::string& name) {
+  if (name == "lane_refill") return StringLayout::lane_refill;
+  if (name == "lane_per_string") return StringLayout::lane_per_string;
+  if (name == "warp_per_string") return StringLayout::warp_per_string;
+  throw UsageError("string layout '" + name + "' is not one of lane_refill, lane_per_string, warp_per_string");
+}
+
+std::string to_string(StringLayout layout) {
+  switch (layout) {
+    case StringLayout::lane_refill:
+      return "lane_refill";
+    case StringLayout::lane_per_string:
+      return "lane_per_string";
+    case StringLayout::warp_per_string:
+      return "warp_per_string";
+  }
+  return "?";
+}
+
+FilterResult run_filter(const ColumnTable& table, const Predicate& predicate, const Aggregate& aggregate,
+                        const FilterOptions& options) {
+  return options.backend == Backend::cuda ? run_filter_cuda(table, predicate, aggregate, options)
+                                          : run_filter_cpu(table, predicate, aggregate, options);
+}
+
+}  // namespace subscale::filter
