@@ -5,6 +5,7 @@
 // rows + 1 offsets: string i is bytes[offsets[i], offsets[i + 1]).
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct StringColumn {
 
   std::size_t rows() const noexcept { return offsets.empty() ? 0 : offsets.size() - 1; }
   void push_back(std::string_view text);
+  bool operator==(const StringColumn&) const = default;
 };
 
 using ColumnValues = std::variant<std::vector<std::int32_t>, std::vector<std::int64_t>, std::vector<float>,

@@ -207,7 +207,7 @@ class TableFile {
         throw InputError(where(name) + ": cannot read the variable-length strings");
       for (char* text : texts) column.push_back(text ? std::string_view(text) : std::string_view());
       Hdf5Handle space(H5Dget_space(dataset), H5Sclose);
-      if (rows > 0) H5Treclaim(memory_type.get(), space.get(), H5P_DEFAULT, texts.data());
+      if (rows > 0) H5Dvlen_reclaim(memory_type.get(), space.get(), H5P_DEFAULT, texts.data());
       return column;
     }
     const std::size_t width = H5Tget_size(file_type);
