@@ -31,6 +31,16 @@ std::string to_string(StringLayout layout) {
   return "?";
 }
 
+Compaction parse_compaction(const std::string& name) {
+  if (name == "bitmap_words") return Compaction::bitmap_words;
+  if (name == "cub_select") return Compaction::cub_select;
+  throw UsageError("compaction '" + name + "' is not one of bitmap_words, cub_select");
+}
+
+std::string to_string(Compaction compaction) {
+  return compaction == Compaction::bitmap_words ? "bitmap_words" : "cub_select";
+}
+
 FilterResult run_filter(const ColumnTable& table, const Predicate& predicate, const Aggregate& aggregate,
                         const FilterOptions& options) {
   return options.backend == Backend::cuda ? run_filter_cuda(table, predicate, aggregate, options)

@@ -26,11 +26,20 @@ enum class StringLayout {
 StringLayout parse_string_layout(const std::string& name);
 std::string to_string(StringLayout layout);
 
+// How the CUDA backend turns the selection bitmap into row ids.
+enum class Compaction {
+  bitmap_words,  // popcount per 32-row word, CUB exclusive scan, then each word writes its rows
+  cub_select,    // cub::DeviceSelect::If over the row numbers with the bitmap as the predicate
+};
+Compaction parse_compaction(const std::string& name);
+std::string to_string(Compaction compaction);
+
 struct FilterOptions {
   Backend backend = Backend::cpu;
   bool want_ids = true;  // false: count (and aggregate) only
   StringLayout string_layout = StringLayout::lane_refill;
   bool fused = true;  // cuda: a Q6-shaped query (ANDed numeric ranges) runs as one fused kernel
+  Compaction compaction = Compaction::bitmap_words;
 };
 
 struct FilterTimings {
