@@ -39,11 +39,11 @@ ConfigSchema filter_command_schema() {
   s.add(ranged(config_key("generate.rows", integer, "1000000", "strings: rows"), 0, 4e9));
   s.add(ranged(config_key("generate.min_length", integer, "0", "strings: shortest length in bytes"), 0, 1e6));
   s.add(ranged(config_key("generate.max_length", integer, "64", "strings: longest length in bytes"), 0, 1e6));
-  s.add(one_of(config_key("generate.lengths", string, "uniform", "strings: length distribution"),
-               {"uniform", "zipf"}));
+  s.add(one_of(config_key("generate.lengths", string, "uniform", "strings: length distribution"), {"uniform", "zipf"}));
   s.add(ranged(config_key("generate.alpha", number, "1.0", "strings: Zipf skew of the lengths"), 0, 10));
   s.add(one_of(config_key("generate.text", string, "random",
-                          "strings: random letters, or partial_matches (the needle without its last byte, repeated)"),
+                          "strings: random letters, or partial_matches (the needle without its last byte and a byte it "
+                          "lacks, repeated)"),
                {"random", "partial_matches"}));
   s.add(ranged(config_key("generate.alphabet", integer, "26", "strings: random text uses this many letters"), 1, 256));
   s.add(config_key("generate.needle", string, "needle", "strings: the needle planted in some strings"));
@@ -74,14 +74,12 @@ std::vector<std::string> identifiers(const std::string& expression) {
     const auto c = static_cast<unsigned char>(expression[i]);
     if (std::isalpha(c) || c == '_') {
       std::size_t j = i;
-      while (j < expression.size() &&
-             (std::isalnum(static_cast<unsigned char>(expression[j])) || expression[j] == '_'))
+      while (j < expression.size() && (std::isalnum(static_cast<unsigned char>(expression[j])) || expression[j] == '_'))
         ++j;
       names.push_back(expression.substr(i, j - i));
       i = j;
     } else if (std::isdigit(c) || c == '.') {
-      while (i < expression.size() &&
-             (std::isalnum(static_cast<unsigned char>(expression[i])) || expression[i] == '.'))
+      while (i < expression.size() && (std::isalnum(static_cast<unsigned char>(expression[i])) || expression[i] == '.'))
         ++i;
     } else {
       ++i;
@@ -111,7 +109,7 @@ Input generated_input(const Config& config) {
     o.min_length = static_cast<std::uint32_t>(config.integer("generate.min_length"));
     o.max_length = static_cast<std::uint32_t>(config.integer("generate.max_length"));
     o.lengths = config.string("generate.lengths") == "zipf" ? filter::LengthDistribution::zipf
-                                                           : filter::LengthDistribution::uniform;
+                                                            : filter::LengthDistribution::uniform;
     o.alpha = config.number("generate.alpha");
     o.text = config.string("generate.text") == "partial_matches" ? filter::TextKind::partial_matches
                                                                  : filter::TextKind::random;
@@ -162,8 +160,8 @@ Input read_input(const Config& config) {
 filter::FilterOptions filter_options(const Config& config) {
   filter::FilterOptions o;
   if (config.is_auto("filter.backend"))
-    o.backend = gpu::cuda_backend_built() && gpu::query_device().available ? filter::Backend::cuda
-                                                                           : filter::Backend::cpu;
+    o.backend =
+        gpu::cuda_backend_built() && gpu::query_device().available ? filter::Backend::cuda : filter::Backend::cpu;
   else
     o.backend = filter::parse_backend(config.string("filter.backend"));
   o.string_layout = filter::parse_string_layout(config.string("filter.string_layout"));
@@ -194,8 +192,8 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
   if (function != "none" && function != "count" && !config.has("aggregate.expression"))
     throw UsageError(config.source_name() + ": aggregate.function " + function + " needs aggregate.expression");
   const Input input = read_input(config);
-  const filter::Predicate predicate = filter::compile_predicate(config.tree("where"), input.table,
-                                                                config.source_name());
+  const filter::Predicate predicate =
+      filter::compile_predicate(config.tree("where"), input.table, config.source_name());
   filter::Aggregate aggregate;
   aggregate.function = filter::parse_aggregate_function(function);
   if (aggregate.function != filter::AggregateFunction::none && aggregate.function != filter::AggregateFunction::count)
@@ -216,12 +214,11 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
     if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
 
   char line[512];
-  std::snprintf(line, sizeof line, "filter: %s, %llu rows, %s backend (%s)\nselected: %llu (%.4g%%); time %.4g s\n",
-                input.source.c_str(), static_cast<unsigned long long>(result.rows),
-                filter::to_string(options.backend).c_str(), result.timings.path.c_str(),
-                static_cast<unsigned long long>(result.selected),
-                result.rows ? 100.0 * static_cast<double>(result.selected) / static_cast<double>(result.rows) : 0.0,
-                seconds);
+  std::snprintf(
+      line, sizeof line, "filter: %s, %llu rows, %s backend (%s)\nselected: %llu (%.4g%%); time %.4g s\n",
+      input.source.c_str(), static_cast<unsigned long long>(result.rows), filter::to_string(options.backend).c_str(),
+      result.timings.path.c_str(), static_cast<unsigned long long>(result.selected),
+      result.rows ? 100.0 * static_cast<double>(result.selected) / static_cast<double>(result.rows) : 0.0, seconds);
   out << line;
   if (result.aggregate) {
     const auto& a = *result.aggregate;

@@ -4,10 +4,10 @@
 // by name (the file's column names, else c0, c1, ... by 0-based position, as float64) and, when
 // the input has ids, the int64 column `id`. With ground_truth.path set the point ids must keep
 // referring to the input's rows, so a filter that drops rows is refused there.
+#include <yaml-cpp/yaml.h>
+
 #include <optional>
 #include <string>
-
-#include <yaml-cpp/yaml.h>
 
 #include "common/dataset.hpp"
 #include "pipeline/config.hpp"

@@ -21,8 +21,8 @@ std::string to_string(AggregateFunction function);
 // One instruction of a postfix program over a small stack.
 struct ExpressionOp {
   enum Code : std::int32_t { column, constant, add, subtract, multiply, negate } code = constant;
-  std::int32_t column_index = -1;  // column: index in the table
-  std::int64_t constant_exact = 0; // constant: scaled by 10^(its scale)
+  std::int32_t column_index = -1;   // column: index in the table
+  std::int64_t constant_exact = 0;  // constant: scaled by 10^(its scale)
   double constant_value = 0;
   std::int64_t rescale_below = 1;  // add/subtract (exact): factors that bring both operands to one scale
   std::int64_t rescale_top = 1;
@@ -75,7 +75,7 @@ SUBSCALE_HD std::int64_t load_exact(const ColumnView& column, std::uint64_t row)
 }
 
 SUBSCALE_HD double load_double(const ColumnView& column, std::uint64_t row) {
-  constexpr double powers[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
+  constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8, 1e9,
                                1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
   switch (column.type) {
     case ColumnType::float32:

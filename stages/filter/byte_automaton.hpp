@@ -14,12 +14,12 @@ namespace subscale::filter {
 struct ByteAutomaton {
   static constexpr int max_positions = 63;
 
-  std::uint64_t byte_mask[256] = {};     // the positions whose byte set contains the byte
-  std::uint64_t follow[8][256] = {};     // follow[k][b]: union of Follow(p) for bits p = 8k+j of b
-  std::uint64_t accept = 0;              // last positions; bit 0 when the pattern matches ""
-  std::int32_t positions = 0;            // bits 1..positions are used
-  bool anchored_begin = false;           // the pattern started with ^
-  bool anchored_end = false;             // the pattern ended with $
+  std::uint64_t byte_mask[256] = {};  // the positions whose byte set contains the byte
+  std::uint64_t follow[8][256] = {};  // follow[k][b]: union of Follow(p) for bits p = 8k+j of b
+  std::uint64_t accept = 0;           // last positions; bit 0 when the pattern matches ""
+  std::int32_t positions = 0;         // bits 1..positions are used
+  bool anchored_begin = false;        // the pattern started with ^
+  bool anchored_end = false;          // the pattern ended with $
 };
 
 SUBSCALE_HD std::uint64_t automaton_step(const std::uint64_t (*follow)[256], const std::uint64_t* byte_mask,

@@ -51,8 +51,8 @@ struct FilterTimings {
 };
 
 struct FilterResult {
-  std::uint64_t rows = 0;      // rows of the table
-  std::uint64_t selected = 0;  // rows selected
+  std::uint64_t rows = 0;          // rows of the table
+  std::uint64_t selected = 0;      // rows selected
   std::vector<std::uint64_t> ids;  // ascending; empty unless want_ids
   std::optional<AggregateResult> aggregate;
   FilterTimings timings;

@@ -9,14 +9,14 @@
 // cub::DeviceSelect::If. Exact aggregates use the same __int128 evaluation as the CPU, so sums,
 // minima and maxima are bit-identical to the CPU backend's.
 #include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <chrono>
 #include <cmath>
-#include <optional>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <limits>
-#include <thrust/iterator/counting_iterator.h>
+#include <optional>
 
 #include "common/error.hpp"
 #include "gpu/cuda_check.hpp"
@@ -102,9 +102,9 @@ struct StringParams {
   SearchAlgorithm algorithm;
   std::int32_t pattern_bytes;
   const std::uint8_t* pattern;
-  const std::int32_t* kmp;          // pattern_bytes entries
-  const std::int32_t* bmh;          // 256 entries
-  const ByteAutomaton* automaton;   // regex
+  const std::int32_t* kmp;         // pattern_bytes entries
+  const std::int32_t* bmh;         // 256 entries
+  const ByteAutomaton* automaton;  // regex
   const std::int64_t* offsets;
   const std::uint8_t* bytes;
   std::uint64_t rows;
@@ -341,18 +341,18 @@ __device__ Partial shuffle_down(const Partial& p, unsigned delta) {
 }
 
 struct SelectParams {
-  const NumericLeaf* leaves;        // fused: ANDed ranges (device copy)
-  const std::int32_t* leaf_columns; // their column indices
+  const NumericLeaf* leaves;         // fused: ANDed ranges (device copy)
+  const std::int32_t* leaf_columns;  // their column indices
   int leaf_count;
-  const std::uint32_t* selection;   // general path: the predicate's bitmap (null when fused)
-  const ColumnView* columns;        // every column of the table (device pointers)
+  const std::uint32_t* selection;  // general path: the predicate's bitmap (null when fused)
+  const ColumnView* columns;       // every column of the table (device pointers)
   const ExpressionOp* program;
   int program_size;
   bool exact;
-  bool evaluate;                    // sum/min/max need the expression; count and none do not
+  bool evaluate;  // sum/min/max need the expression; count and none do not
   std::uint64_t rows;
-  std::uint32_t* bits;              // out: the selection bitmap (fused path)
-  Partial* partials;                // out: one per block
+  std::uint32_t* bits;  // out: the selection bitmap (fused path)
+  Partial* partials;    // out: one per block
 };
 
 // The fused pass (and the general path's aggregate): each warp takes 32 consecutive rows.
@@ -483,8 +483,8 @@ struct DeviceColumns {
   std::vector<DeviceBuffer<unsigned char>> numeric;  // raw bytes, one per used numeric column
   std::vector<DeviceBuffer<std::int64_t>> offsets;
   std::vector<DeviceBuffer<std::uint8_t>> bytes;
-  std::vector<ColumnView> views;            // every column; device pointers for the used ones
-  std::vector<int> string_slot;             // column -> index in offsets/bytes (-1: not a used string)
+  std::vector<ColumnView> views;  // every column; device pointers for the used ones
+  std::vector<int> string_slot;   // column -> index in offsets/bytes (-1: not a used string)
   DeviceBuffer<ColumnView> device_views;
 };
 
@@ -542,12 +542,51 @@ std::optional<std::vector<int>> fusable_leaves(const Predicate& predicate) {
   return leaves;
 }
 
+// The tables of one string leaf on the device, uploaded before the timed kernels run.
+struct DeviceStringLeaf {
+  DeviceBuffer<std::uint8_t> pattern;
+  DeviceBuffer<std::int32_t> kmp;
+  DeviceBuffer<std::int32_t> bmh;
+  DeviceBuffer<ByteAutomaton> automaton;
+  DeviceBuffer<unsigned long long> refill_counter;
+  StringParams params{};
+};
+
 class GeneralEvaluator {
  public:
   GeneralEvaluator(const Predicate& predicate, const DeviceColumns& columns, const FilterOptions& options,
                    std::uint64_t rows)
-      : predicate_(predicate), columns_(columns), options_(options), rows_(rows),
-        words_((rows + 31) / 32), last_mask_(rows % 32 == 0 ? 0xffffffffu : (1u << (rows % 32)) - 1) {}
+      : predicate_(predicate),
+        options_(options),
+        rows_(rows),
+        words_((rows + 31) / 32),
+        last_mask_(rows % 32 == 0 ? 0xffffffffu : (1u << (rows % 32)) - 1) {
+    for (const StringLeaf& leaf : predicate.strings) {
+      DeviceStringLeaf d;
+      d.pattern = upload(reinterpret_cast<const std::uint8_t*>(leaf.pattern.data()), leaf.pattern.size());
+      d.kmp = upload(leaf.kmp_failure.data(), leaf.kmp_failure.size());
+      d.bmh = upload(leaf.bmh_shift.data(), leaf.bmh_shift.size());
+      if (leaf.automaton) d.automaton = upload(leaf.automaton.get(), 1);
+      d.refill_counter = DeviceBuffer<unsigned long long>(1);
+      const int slot = columns.string_slot[static_cast<std::size_t>(leaf.column)];
+      d.params = {leaf.op,
+                  leaf.algorithm,
+                  static_cast<std::int32_t>(leaf.pattern.size()),
+                  d.pattern.data(),
+                  d.kmp.data(),
+                  d.bmh.data(),
+                  d.automaton.data(),
+                  columns.offsets[static_cast<std::size_t>(slot)].data(),
+                  columns.bytes[static_cast<std::size_t>(slot)].data(),
+                  rows};
+      strings_.push_back(std::move(d));
+    }
+    for (const PredicateNode& node : predicate.nodes) {
+      const bool combines = node.kind != NodeKind::numeric && node.kind != NodeKind::string;
+      scratch_.emplace_back(combines ? std::max<std::uint64_t>(words_, 1) : 0);
+    }
+    views_ = columns.views;
+  }
 
   // Writes the node's bitmap into out.
   void evaluate(int index, std::uint32_t* out, std::string& path) {
@@ -557,27 +596,26 @@ class GeneralEvaluator {
     switch (node.kind) {
       case NodeKind::numeric: {
         const NumericLeaf& leaf = predicate_.numeric[static_cast<std::size_t>(node.leaf)];
-        numeric_leaf_kernel<<<grid, block_threads>>>(leaf, columns_.views[static_cast<std::size_t>(leaf.column)],
-                                                     rows_, out);
+        numeric_leaf_kernel<<<grid, block_threads>>>(leaf, views_[static_cast<std::size_t>(leaf.column)], rows_, out);
         SUBSCALE_CUDA_CHECK_LAUNCH(numeric_leaf_kernel);
         return;
       }
       case NodeKind::string:
-        evaluate_string(predicate_.strings[static_cast<std::size_t>(node.leaf)], out, path);
+        evaluate_string(strings_[static_cast<std::size_t>(node.leaf)], out, path);
         return;
       case NodeKind::negation: {
-        DeviceBuffer<std::uint32_t> inner(words_);
-        evaluate(node.children[0], inner.data(), path);
-        combine(Combine::negate, inner.data(), out);
+        std::uint32_t* inner = scratch_[static_cast<std::size_t>(index)].data();
+        evaluate(node.children[0], inner, path);
+        combine(Combine::negate, inner, out);
         return;
       }
       case NodeKind::all_of:
       case NodeKind::any_of: {
         evaluate(node.children[0], out, path);
-        DeviceBuffer<std::uint32_t> inner(words_);
+        std::uint32_t* inner = scratch_[static_cast<std::size_t>(index)].data();
         for (std::size_t i = 1; i < node.children.size(); ++i) {
-          evaluate(node.children[i], inner.data(), path);
-          combine(node.kind == NodeKind::all_of ? Combine::and_with : Combine::or_with, inner.data(), out);
+          evaluate(node.children[i], inner, path);
+          combine(node.kind == NodeKind::all_of ? Combine::and_with : Combine::or_with, inner, out);
         }
         return;
       }
@@ -596,23 +634,8 @@ class GeneralEvaluator {
     SUBSCALE_CUDA_CHECK_LAUNCH(combine_kernel);
   }
 
-  void evaluate_string(const StringLeaf& leaf, std::uint32_t* out, std::string& path) {
-    const int slot = columns_.string_slot[static_cast<std::size_t>(leaf.column)];
-    const auto pattern = upload(reinterpret_cast<const std::uint8_t*>(leaf.pattern.data()), leaf.pattern.size());
-    const auto kmp = upload(leaf.kmp_failure.data(), leaf.kmp_failure.size());
-    const auto bmh = upload(leaf.bmh_shift.data(), leaf.bmh_shift.size());
-    DeviceBuffer<ByteAutomaton> automaton;
-    if (leaf.automaton) automaton = upload(leaf.automaton.get(), 1);
-    StringParams p{leaf.op,
-                   leaf.algorithm,
-                   static_cast<std::int32_t>(leaf.pattern.size()),
-                   pattern.data(),
-                   kmp.data(),
-                   bmh.data(),
-                   automaton.data(),
-                   columns_.offsets[static_cast<std::size_t>(slot)].data(),
-                   columns_.bytes[static_cast<std::size_t>(slot)].data(),
-                   rows_};
+  void evaluate_string(DeviceStringLeaf& leaf, std::uint32_t* out, std::string& path) {
+    const StringParams& p = leaf.params;
     const std::size_t shared = shared_bytes_for(p);
     const int grid = grid_for(words_ * 32);
     switch (options_.string_layout) {
@@ -622,26 +645,24 @@ class GeneralEvaluator {
       case StringLayout::warp_per_string:
         strings_warp_kernel<<<grid, block_threads, shared>>>(p, out);
         break;
-      case StringLayout::lane_refill: {
-        DeviceBuffer<unsigned long long> counter(1);
-        SUBSCALE_CUDA_CHECK(cudaMemset(counter.data(), 0, sizeof(unsigned long long)));
-        strings_refill_kernel<<<grid, block_threads, shared>>>(p, out, counter.data());
-        SUBSCALE_CUDA_CHECK_LAUNCH(strings_refill_kernel);
-        SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());  // before the counter is freed
+      case StringLayout::lane_refill:
+        SUBSCALE_CUDA_CHECK(cudaMemsetAsync(leaf.refill_counter.data(), 0, sizeof(unsigned long long)));
+        strings_refill_kernel<<<grid, block_threads, shared>>>(p, out, leaf.refill_counter.data());
         break;
-      }
     }
     SUBSCALE_CUDA_CHECK_LAUNCH(strings_kernel);
-    SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());  // the uploaded tables are freed on return
-    if (path.find(to_string(options_.string_layout)) == std::string::npos) path += "+" + to_string(options_.string_layout);
+    if (path.find(to_string(options_.string_layout)) == std::string::npos)
+      path += "+" + to_string(options_.string_layout);
   }
 
   const Predicate& predicate_;
-  const DeviceColumns& columns_;
   const FilterOptions& options_;
   std::uint64_t rows_;
   std::uint64_t words_;
   std::uint32_t last_mask_;
+  std::vector<ColumnView> views_;
+  std::vector<DeviceStringLeaf> strings_;
+  std::vector<DeviceBuffer<std::uint32_t>> scratch_;  // per node: a bitmap for the combining ones
 };
 
 std::vector<std::uint64_t> compact(const std::uint32_t* bits, std::uint64_t rows, std::uint64_t selected,
@@ -658,8 +679,7 @@ std::vector<std::uint64_t> compact(const std::uint32_t* bits, std::uint64_t rows
     std::size_t temp_bytes = 0;
     SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts.data(), offsets.data(), words));
     DeviceBuffer<unsigned char> temp(temp_bytes);
-    SUBSCALE_CUDA_CHECK(
-        cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, counts.data(), offsets.data(), words));
+    SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, counts.data(), offsets.data(), words));
     scatter_kernel<<<grid_for(words), block_threads>>>(bits, words, offsets.data(), d_ids.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(scatter_kernel);
     compact_seconds = timer.seconds();
@@ -731,8 +751,7 @@ FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicat
   auto start = std::chrono::steady_clock::now();
   const DeviceColumns columns = upload_columns(table, used_columns(table, predicate, aggregate));
   SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
-  result.timings.transfer_in_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.timings.transfer_in_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   DeviceBuffer<std::uint32_t> bits(std::max<std::uint64_t>(words, 1));
   const auto fused = options.fused ? fusable_leaves(predicate) : std::nullopt;
@@ -749,14 +768,17 @@ FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicat
   const int grid = grid_for(std::max<std::uint64_t>(rows, 1));
   DeviceBuffer<Partial> partials(static_cast<std::size_t>(grid));
 
+  // Everything the kernels read is on the device before the timer starts.
+  std::optional<GeneralEvaluator> evaluator;
+  if (!fused) evaluator.emplace(predicate, columns, options, rows);
+  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
   Timer timer;
-  if (!fused) {
-    GeneralEvaluator evaluator(predicate, columns, options, rows);
+  if (evaluator) {
     result.timings.path = "bitmap";
     if (predicate.selects_all())
-      evaluator.fill_all(bits.data());
+      evaluator->fill_all(bits.data());
     else
-      evaluator.evaluate(predicate.root, bits.data(), result.timings.path);
+      evaluator->evaluate(predicate.root, bits.data(), result.timings.path);
   } else {
     result.timings.path = "fused";
   }
@@ -778,8 +800,7 @@ FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicat
 
   start = std::chrono::steady_clock::now();
   const std::vector<Partial> block_partials = partials.to_host(partials.size());
-  result.timings.transfer_out_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.timings.transfer_out_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Partial total = empty_partial();
   for (const auto& partial : block_partials) merge(total, partial);
   result.selected = total.rows;

@@ -84,7 +84,14 @@ ColumnTable generate_strings(const StringGeneratorOptions& o) {
   });
   for (std::uint64_t i = 0; i < o.rows; ++i) offsets[i + 1] += offsets[i];
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(offsets[o.rows]));
-  const std::string fragment = o.needle.substr(0, o.needle.size() - 1);
+  // The needle without its last byte, then a byte the needle lacks: every repeat is a partial
+  // match of length - 1 bytes that fails at its end, and the repeats never form the needle.
+  std::string fragment = o.needle.substr(0, o.needle.size() - 1);
+  for (int c = 'z'; c >= 0; --c)
+    if (o.needle.find(static_cast<char>(c)) == std::string::npos) {
+      fragment.push_back(static_cast<char>(c));
+      break;
+    }
   for_each_chunk(o.rows, [&](std::uint64_t chunk, std::uint64_t begin, std::uint64_t end) {
     auto rng = chunk_generator(o.seed ^ 0x5bd1e995u, chunk);
     std::uniform_int_distribution<std::uint32_t> letter(0, o.alphabet - 1);

@@ -26,8 +26,8 @@ struct StringGeneratorOptions {
   LengthDistribution lengths = LengthDistribution::uniform;
   double alpha = 1.0;  // zipf: skew of the lengths (short strings most frequent)
   TextKind text = TextKind::random;
-  std::uint32_t alphabet = 26;  // random: letters a.. of this many
-  std::string needle = "needle";  // partial_matches: the text repeats needle without its last byte
+  std::uint32_t alphabet = 26;       // random: letters a.. of this many
+  std::string needle = "needle";     // partial_matches: the text repeats needle without its last byte + a byte it lacks
   double needle_probability = 0.01;  // the chance that a string contains the whole needle
   std::string column = "text";
   std::uint64_t seed = 1;

@@ -40,8 +40,7 @@ struct Comparison {
   const char* word;
   const char* symbol;
 };
-constexpr Comparison comparisons[] = {{"lt", "<"},  {"le", "<="}, {"gt", ">"},
-                                      {"ge", ">="}, {"eq", "=="}, {"ne", "!="}};
+constexpr Comparison comparisons[] = {{"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="}, {"eq", "=="}, {"ne", "!="}};
 constexpr const char* string_ops[] = {"equals", "prefix", "contains", "regex"};
 constexpr std::size_t max_pattern_bytes = 4096;
 
@@ -116,8 +115,7 @@ class Compiler {
     if (!yaml.IsMap())
       fail(path, "a predicate is a mapping: {and: [...]}, {or: [...]}, {not: ...} or {column: NAME, OP: VALUE}");
     if (yaml["column"]) return leaf(yaml, path);
-    if (yaml.size() != 1)
-      fail(path, "a combination has exactly one key (and, or, not); comparisons need 'column'");
+    if (yaml.size() != 1) fail(path, "a combination has exactly one key (and, or, not); comparisons need 'column'");
     const auto item = *yaml.begin();
     const std::string key = item.first.as<std::string>();
     if (key == "and" || key == "all") return group(NodeKind::all_of, item.second, path + "." + key);

@@ -162,9 +162,7 @@ class Parser {
   }
   static ByteSet digits() { return range('0', '9'); }
   static ByteSet word() { return range('0', '9') | range('A', 'Z') | range('a', 'z') | ByteSet().set('_'); }
-  static ByteSet space() {
-    return ByteSet().set('\t').set('\n').set('\f').set('\r').set(' ');
-  }
+  static ByteSet space() { return ByteSet().set('\t').set('\n').set('\f').set('\r').set(' '); }
 
   // At a backslash: the byte set it stands for. Inside a class, \D \W \S are not supported.
   ByteSet parse_escape(bool in_class) {

@@ -24,8 +24,7 @@ std::vector<std::int32_t> bmh_shift_table(const std::string& pattern);
 // that the naive loop's first-byte test is as fast and needs no table.
 SearchAlgorithm resolve_algorithm(SearchAlgorithm algorithm, std::size_t pattern_bytes);
 
-SUBSCALE_HD bool contains_naive(const std::uint8_t* text, std::int64_t n, const std::uint8_t* pattern,
-                                std::int64_t m) {
+SUBSCALE_HD bool contains_naive(const std::uint8_t* text, std::int64_t n, const std::uint8_t* pattern, std::int64_t m) {
   for (std::int64_t start = 0; start + m <= n; ++start) {
     std::int64_t i = 0;
     while (i < m && text[start + i] == pattern[i]) ++i;

@@ -39,8 +39,7 @@ class TableFile {
     file_ = Hdf5Handle(H5Fopen(source.path.string().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     if (!file_.valid()) throw InputError(source.path.string() + ": not a readable HDF5 file");
     group_ = Hdf5Handle(H5Gopen2(file_.get(), source.group.c_str(), H5P_DEFAULT), H5Gclose);
-    if (!group_.valid())
-      throw InputError(where() + ": no such group (set the table's group to where the columns are)");
+    if (!group_.valid()) throw InputError(where() + ": no such group (set the table's group to where the columns are)");
   }
 
   std::string where() const { return source_.path.string() + ":" + source_.group; }
@@ -179,8 +178,8 @@ class TableFile {
     io::Hdf5File file(source_.path.string(), io::Hdf5File::Mode::read);
     for (const char* part : {"offsets", "bytes"})
       if (!file.exists(path + "/" + part))
-        throw InputError(where(name) + ": a string column group needs the datasets 'offsets' and 'bytes'; '" +
-                         part + "' is missing");
+        throw InputError(where(name) + ": a string column group needs the datasets 'offsets' and 'bytes'; '" + part +
+                         "' is missing");
     const auto offsets_info = file.info(path + "/offsets");
     const auto bytes_info = file.info(path + "/bytes");
     if (offsets_info.shape.size() != 1 || bytes_info.shape.size() != 1)
@@ -252,7 +251,8 @@ ColumnTable read_column_table(const TableSource& source, const std::vector<std::
 
 void write_column_table(const std::filesystem::path& file_path, const std::string& group, const ColumnTable& table,
                         bool truncate) {
-  io::Hdf5File file(file_path.string(), truncate ? io::Hdf5File::Mode::create_truncate : io::Hdf5File::Mode::read_write);
+  io::Hdf5File file(file_path.string(),
+                    truncate ? io::Hdf5File::Mode::create_truncate : io::Hdf5File::Mode::read_write);
   if (!file.exists(group)) file.create_group(group);
   std::string names;
   for (const auto& column : table.columns) {

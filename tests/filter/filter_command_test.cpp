@@ -26,10 +26,10 @@ class FilterCommand : public ::testing::Test {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
     filter::ColumnTable table;
-    table.columns.push_back({"day", filter::ColumnType::date, 0,
-                             std::vector<std::int32_t>{filter::days_from_civil(1994, 1, 1),
-                                                       filter::days_from_civil(1993, 12, 31),
-                                                       filter::days_from_civil(1994, 12, 31)}});
+    table.columns.push_back(
+        {"day", filter::ColumnType::date, 0,
+         std::vector<std::int32_t>{filter::days_from_civil(1994, 1, 1), filter::days_from_civil(1993, 12, 31),
+                                   filter::days_from_civil(1994, 12, 31)}});
     table.columns.push_back({"price", filter::ColumnType::decimal, 2, std::vector<std::int64_t>{1050, 2000, 333}});
     table.columns.push_back(filter::testing::string_column("name", {"alpha", "beta", "alpine"}));
     filter::write_column_table(dir_ / "t.h5", "/t", table, true);
@@ -50,13 +50,12 @@ class FilterCommand : public ::testing::Test {
 
 TEST_F(FilterCommand, WritesIdsAggregateAndTheSelectedRows) {
   std::ostringstream out;
-  const auto result = run_filter_command(
-      config(table_ +
-             "where:\n  and:\n    - {column: day, between: [1994-01-01, 1994-12-31]}\n"
-             "    - {column: name, regex: '^al'}\n"
-             "aggregate: {function: sum, expression: price * 2 + 0.001}\n"
-             "output: {file: out/sel.h5, table: true}\n"),
-      out);
+  const auto result =
+      run_filter_command(config(table_ + "where:\n  and:\n    - {column: day, between: [1994-01-01, 1994-12-31]}\n"
+                                         "    - {column: name, regex: '^al'}\n"
+                                         "aggregate: {function: sum, expression: price * 2 + 0.001}\n"
+                                         "output: {file: out/sel.h5, table: true}\n"),
+                         out);
   EXPECT_EQ(result.rows, 3u);
   EXPECT_EQ(result.selected, 2u);
   io::Hdf5File file((dir_ / "out/sel.h5").string(), io::Hdf5File::Mode::read);
@@ -124,8 +123,9 @@ TEST_F(FilterCommand, BadInputIsAnInputErrorAndWritesNothing) {
     file.write("/s/bytes", std::vector<std::uint8_t>{'a', 'b', 'c', 'd'});
   }
   std::ostringstream out;
-  EXPECT_THROW(run_filter_command(config("table: {file: bad.h5}\nwhere: {column: s, equals: a}\noutput: {file: out.h5}\n"), out),
-               InputError);
+  EXPECT_THROW(
+      run_filter_command(config("table: {file: bad.h5}\nwhere: {column: s, equals: a}\noutput: {file: out.h5}\n"), out),
+      InputError);
   expect_nothing_written(dir_);
 }
 

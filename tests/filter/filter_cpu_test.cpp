@@ -154,7 +154,8 @@ TEST(FilterCpu, AggregatesSumCountMinMax) {
 
 TEST(FilterCpu, ExpressionErrorsAndOverflow) {
   ColumnTable table;
-  table.columns.push_back({"a", ColumnType::int64, 0, std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(), 1}});
+  table.columns.push_back(
+      {"a", ColumnType::int64, 0, std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(), 1}});
   table.columns.push_back(string_column("s", {"x", "y"}));
   EXPECT_THROW(compile_expression("a / 2", table, "test"), UsageError);
   EXPECT_THROW(compile_expression("a * s", table, "test"), UsageError);

@@ -41,15 +41,18 @@ void expect_same(const ColumnTable& table, const std::string& where, const std::
       options.fused = fused;
       options.string_layout = layout;
       const FilterResult gpu = run_filter(table, predicate, aggregate, options);
-      const std::string what = where + " (" + to_string(layout) + (fused ? ", fused" : "") + ", " + gpu.timings.path + ")";
+      const std::string what =
+          where + " (" + to_string(layout) + (fused ? ", fused" : "") + ", " + gpu.timings.path + ")";
       EXPECT_EQ(gpu.selected, cpu.selected) << what;
       EXPECT_EQ(gpu.ids, cpu.ids) << what;
       ASSERT_EQ(gpu.aggregate.has_value(), cpu.aggregate.has_value()) << what;
       if (cpu.aggregate) {
         EXPECT_EQ(gpu.aggregate->rows, cpu.aggregate->rows) << what;
         EXPECT_EQ(gpu.aggregate->empty, cpu.aggregate->empty) << what;
-        if (cpu.aggregate->exact) EXPECT_EQ(gpu.aggregate->scaled, cpu.aggregate->scaled) << what;
-        else EXPECT_NEAR(gpu.aggregate->value, cpu.aggregate->value, 1e-9 * std::abs(cpu.aggregate->value)) << what;
+        if (cpu.aggregate->exact)
+          EXPECT_EQ(gpu.aggregate->scaled, cpu.aggregate->scaled) << what;
+        else
+          EXPECT_NEAR(gpu.aggregate->value, cpu.aggregate->value, 1e-9 * std::abs(cpu.aggregate->value)) << what;
       }
     }
 }
@@ -77,7 +80,8 @@ TEST(FilterGpu, Q6AndNumericPredicatesEqualCpu) {
   }
   floats.columns.push_back({"x", ColumnType::float64, 0, x});
   floats.columns.push_back({"y", ColumnType::float32, 0, y});
-  expect_same(floats, "{and: [{column: x, gt: 10, le: 4000}, {column: y, between: [2, 5], bounds: '(]'}]}", "max", "x*y");
+  expect_same(floats, "{and: [{column: x, gt: 10, le: 4000}, {column: y, between: [2, 5], bounds: '(]'}]}", "max",
+              "x*y");
 }
 
 TEST(FilterGpu, StringPredicatesEqualCpu) {

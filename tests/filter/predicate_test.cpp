@@ -104,8 +104,9 @@ TEST(Predicate, ConfigErrorsNameTheProblem) {
 }
 
 TEST(Predicate, ColumnsAreListedInFirstMentionOrder) {
-  EXPECT_EQ(predicate_columns(YAML::Load("{and: [{column: b, lt: 1}, {or: [{column: a, gt: 0}, {column: b, eq: 2}]}]}")),
-            (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(
+      predicate_columns(YAML::Load("{and: [{column: b, lt: 1}, {or: [{column: a, gt: 0}, {column: b, eq: 2}]}]}")),
+      (std::vector<std::string>{"b", "a"}));
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 // The regex subset's automaton against RE2 (the CPU backend and the reference): hand-picked
 // cases, random patterns of the subset on random bytes, and the refused patterns.
+#include "stages/filter/regex_subset.hpp"
+
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
 #include <random>
 
 #include "common/error.hpp"
-#include "stages/filter/regex_subset.hpp"
 
 namespace subscale::filter {
 namespace {
@@ -51,7 +52,7 @@ TEST(RegexSubset, HandPickedCases) {
   EXPECT_TRUE(matches("colou?r", "my color"));
   EXPECT_TRUE(matches("[a-c]x[^0-9]", "zbx!"));
   EXPECT_FALSE(matches("[a-c]x[^0-9]", "bx7"));
-  EXPECT_TRUE(matches("[^a]", "\n"));  // negated classes include the newline, as in RE2
+  EXPECT_TRUE(matches("[^a]", "\n"));   // negated classes include the newline, as in RE2
   EXPECT_TRUE(matches("a.c", "a\nc"));  // . is any byte
   EXPECT_TRUE(matches("\\d+\\.\\d\\d", "cost 12.50"));
   EXPECT_TRUE(matches("\\w\\s\\W", "a !"));

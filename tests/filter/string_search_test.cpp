@@ -1,17 +1,18 @@
 // Substring search: edge cases of each algorithm, and naive == KMP == BMH == RE2 on random text
 // and patterns (including text full of partial matches).
+#include "stages/filter/string_search.hpp"
+
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
 #include <random>
 
-#include "stages/filter/string_search.hpp"
-
 namespace subscale::filter {
 namespace {
 
 struct Searchers {
-  explicit Searchers(std::string p) : pattern(std::move(p)), kmp(kmp_failure_table(pattern)), bmh(bmh_shift_table(pattern)) {}
+  explicit Searchers(std::string p)
+      : pattern(std::move(p)), kmp(kmp_failure_table(pattern)), bmh(bmh_shift_table(pattern)) {}
   std::string pattern;
   std::vector<std::int32_t> kmp, bmh;
 
@@ -33,11 +34,11 @@ struct Searchers {
 };
 
 TEST(StringSearch, EdgeCases) {
-  EXPECT_TRUE(Searchers("").contains(""));         // empty pattern in the empty string
-  EXPECT_TRUE(Searchers("").contains("abc"));      // empty pattern everywhere
-  EXPECT_FALSE(Searchers("a").contains(""));       // nothing in the empty string
+  EXPECT_TRUE(Searchers("").contains(""));          // empty pattern in the empty string
+  EXPECT_TRUE(Searchers("").contains("abc"));       // empty pattern everywhere
+  EXPECT_FALSE(Searchers("a").contains(""));        // nothing in the empty string
   EXPECT_FALSE(Searchers("abcd").contains("abc"));  // pattern longer than the string
-  EXPECT_TRUE(Searchers("abc").contains("abc"));   // the whole string
+  EXPECT_TRUE(Searchers("abc").contains("abc"));    // the whole string
   EXPECT_TRUE(Searchers("ab").contains("abxxxx"));  // at the first byte
   EXPECT_TRUE(Searchers("xy").contains("aaaaxy"));  // ending at the last byte
   EXPECT_TRUE(Searchers("y").contains("aaaaay"));

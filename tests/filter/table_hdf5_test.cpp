@@ -1,5 +1,7 @@
 // Column tables in HDF5: a round trip of every column type, HDF5 variable-length strings on
 // input, and invalid layouts (offsets not monotone, past the bytes, a missing final offset).
+#include "stages/filter/table_hdf5.hpp"
+
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -7,7 +9,6 @@
 
 #include "common/error.hpp"
 #include "io/hdf5_file.hpp"
-#include "stages/filter/table_hdf5.hpp"
 #include "tests/filter/filter_test_util.hpp"
 
 namespace subscale::filter {

@@ -45,8 +45,8 @@ class FilterSection : public subscale::testing::CliTest {
   }
 
   Outcome run_with(const std::string& filter, const std::string& name, const std::string& extra = "") {
-    const fs::path config = write(name + ".yaml", "input:\n  path: main.h5\nepsilon: 0.01\nmin_points: 3\nnormalize: none\n" +
-                                                      filter + extra);
+    const fs::path config = write(
+        name + ".yaml", "input:\n  path: main.h5\nepsilon: 0.01\nmin_points: 3\nnormalize: none\n" + filter + extra);
     return run("run " + config.string() + " --out " + (folder_ / name).string() + " -q");
   }
 
@@ -60,8 +60,8 @@ class FilterSection : public subscale::testing::CliTest {
 
 TEST_F(FilterSection, KeepsTheSelectedRowsBeforeClustering) {
   // Rows 0..19 by id: the cluster of rows 0..9 is still there, among 20 points.
-  const auto kept = run_with("filter:\n  backend: cpu\n  where: {column: id, lt: " + std::to_string(id_of(20)) + "}\n",
-                             "kept");
+  const auto kept =
+      run_with("filter:\n  backend: cpu\n  where: {column: id, lt: " + std::to_string(id_of(20)) + "}\n", "kept");
   ASSERT_EQ(kept.exit_code, 0) << kept.output;
   EXPECT_EQ(summary("kept")["points"], 20);
   EXPECT_TRUE(summary("kept")["timings_seconds"].contains("filter"));
@@ -69,8 +69,8 @@ TEST_F(FilterSection, KeepsTheSelectedRowsBeforeClustering) {
   EXPECT_NE(subscale::testing::read_text(folder_ / "kept" / "log.txt").find("filter      kept 20 of 40 rows"),
             std::string::npos);
   // Dropping the clustered rows by value (c0 above 0.51 and below 0.52) leaves no subspace.
-  const auto dropped = run_with("filter:\n  backend: cpu\n  where: {not: {column: c0, between: [0.51, 0.52]}}\n",
-                                "dropped");
+  const auto dropped =
+      run_with("filter:\n  backend: cpu\n  where: {not: {column: c0, between: [0.51, 0.52]}}\n", "dropped");
   ASSERT_EQ(dropped.exit_code, 0) << dropped.output;
   EXPECT_EQ(summary("dropped")["points"], 30);
   EXPECT_EQ(subspaces("dropped").find("-["), std::string::npos) << subspaces("dropped");
