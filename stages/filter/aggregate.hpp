@@ -74,16 +74,23 @@ SUBSCALE_HD std::int64_t load_exact(const ColumnView& column, std::uint64_t row)
   return static_cast<const std::int64_t*>(column.data)[row];
 }
 
+// 10^exponent for 0 <= exponent <= 18, exactly (every such power is a double); a loop, not a
+// table, so that device code keeps no array in local memory.
+SUBSCALE_HD double power_of_ten_double(int exponent) {
+  double p = 1;
+  for (int i = 0; i < exponent; ++i) p *= 10;
+  return p;
+}
+
 SUBSCALE_HD double load_double(const ColumnView& column, std::uint64_t row) {
-  constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8, 1e9,
-                               1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
   switch (column.type) {
     case ColumnType::float32:
       return static_cast<const float*>(column.data)[row];
     case ColumnType::float64:
       return static_cast<const double*>(column.data)[row];
     case ColumnType::decimal:
-      return static_cast<double>(static_cast<const std::int64_t*>(column.data)[row]) / powers[column.scale];
+      return static_cast<double>(static_cast<const std::int64_t*>(column.data)[row]) /
+             power_of_ten_double(column.scale);
     default:
       return static_cast<double>(load_exact(column, row));
   }

@@ -50,15 +50,25 @@ __device__ __forceinline__ bool numeric_holds(const NumericLeaf& leaf, const Col
   return above && below;
 }
 
+// Each warp takes 4 words of 32 rows per step, so each thread has 4 loads in flight.
 __global__ void numeric_leaf_kernel(NumericLeaf leaf, ColumnView column, std::uint64_t rows, std::uint32_t* bits) {
+  constexpr int unroll = 4;
   const unsigned lane = threadIdx.x & 31;
-  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x + (threadIdx.x & ~31u); base < rows;
+  const std::uint64_t span = 32ull * unroll;
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * (blockDim.x / 32) * span;
+  for (std::uint64_t base = (std::uint64_t{blockIdx.x} * (blockDim.x / 32) + threadIdx.x / 32) * span; base < rows;
        base += stride) {
-    const std::uint64_t row = base + lane;
-    const bool keep = row < rows && numeric_holds(leaf, column, row);
-    const unsigned word = __ballot_sync(0xffffffffu, keep);
-    if (lane == 0) bits[base / 32] = word;
+    bool keep[unroll];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) {
+      const std::uint64_t row = base + 32 * u + lane;
+      keep[u] = row < rows && numeric_holds(leaf, column, row);
+    }
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) {
+      const unsigned word = __ballot_sync(0xffffffffu, keep[u]);
+      if (lane == 0 && base + 32 * u < rows) bits[base / 32 + u] = word;
+    }
   }
 }
 
@@ -355,7 +365,34 @@ struct SelectParams {
   Partial* partials;    // out: one per block
 };
 
-// The fused pass (and the general path's aggregate): each warp takes 32 consecutive rows.
+__device__ __noinline__ void accumulate(const SelectParams& p, const ExpressionOp* program, std::uint64_t row,
+                                        Partial& mine) {
+  ++mine.rows;
+  if (!p.evaluate) return;
+  if (p.exact) {
+    std::int64_t value = 0;
+    if (!evaluate_exact(program, p.program_size, p.columns, row, value)) {
+      mine.overflow_row = mine.overflow_row < row ? mine.overflow_row : row;
+      return;
+    }
+    mine.sum += value;
+    mine.min = value < mine.min ? value : mine.min;
+    mine.max = value > mine.max ? value : mine.max;
+  } else {
+    const double value = evaluate_double(program, p.program_size, p.columns, row);
+    mine.double_sum += value;
+    mine.double_min = fmin(mine.double_min, value);
+    mine.double_max = fmax(mine.double_max, value);
+  }
+}
+
+// Rows a warp handles per step: `fused_unroll` words of 32 rows, so that each thread has that many
+// independent loads of a column in flight (the loads of one row's leaves would wait on each other).
+constexpr int fused_unroll = 4;
+
+// The fused pass (and the general path's aggregate): each warp takes fused_unroll * 32
+// consecutive rows per step; every leaf is evaluated on every row (no short-circuit: a warp reads
+// whole sectors anyway, and independent loads keep more bytes in flight).
 __global__ void select_aggregate_kernel(SelectParams p) {
   __shared__ NumericLeaf leaves[max_fused_leaves];
   __shared__ std::int32_t leaf_columns[max_fused_leaves];
@@ -369,36 +406,35 @@ __global__ void select_aggregate_kernel(SelectParams p) {
   __syncthreads();
   const unsigned lane = threadIdx.x & 31;
   Partial mine = empty_partial();
-  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x + (threadIdx.x & ~31u); base < p.rows;
+  const std::uint64_t span = 32ull * fused_unroll;
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * warps_per_block * span;
+  for (std::uint64_t base = (std::uint64_t{blockIdx.x} * warps_per_block + threadIdx.x / 32) * span; base < p.rows;
        base += stride) {
-    const std::uint64_t row = base + lane;
-    bool keep = row < p.rows;
-    if (p.selection) {
-      keep = keep && (p.selection[base / 32] >> lane & 1u);
-    } else {
-      for (int i = 0; i < p.leaf_count && keep; ++i) keep = numeric_holds(leaves[i], p.columns[leaf_columns[i]], row);
-      const unsigned word = __ballot_sync(0xffffffffu, keep);
-      if (lane == 0 && p.bits) p.bits[base / 32] = word;
+    bool keep[fused_unroll];
+#pragma unroll
+    for (int u = 0; u < fused_unroll; ++u) {
+      const std::uint64_t row = base + 32 * u + lane;
+      keep[u] = row < p.rows && (!p.selection || (p.selection[base / 32 + u] >> lane & 1u));
     }
-    if (!keep) continue;
-    ++mine.rows;
-    if (!p.evaluate) continue;
-    if (p.exact) {
-      std::int64_t value = 0;
-      if (!evaluate_exact(program, p.program_size, p.columns, row, value)) {
-        mine.overflow_row = mine.overflow_row < row ? mine.overflow_row : row;
-        continue;
+    if (!p.selection) {
+      for (int i = 0; i < p.leaf_count; ++i) {
+        const NumericLeaf leaf = leaves[i];
+        const ColumnView column = p.columns[leaf_columns[i]];
+#pragma unroll
+        for (int u = 0; u < fused_unroll; ++u) {
+          const std::uint64_t row = base + 32 * u + lane;
+          if (row < p.rows) keep[u] = numeric_holds(leaf, column, row) && keep[u];
+        }
       }
-      mine.sum += value;
-      mine.min = value < mine.min ? value : mine.min;
-      mine.max = value > mine.max ? value : mine.max;
-    } else {
-      const double value = evaluate_double(program, p.program_size, p.columns, row);
-      mine.double_sum += value;
-      mine.double_min = fmin(mine.double_min, value);
-      mine.double_max = fmax(mine.double_max, value);
+#pragma unroll
+      for (int u = 0; u < fused_unroll; ++u) {
+        const unsigned word = __ballot_sync(0xffffffffu, keep[u]);
+        if (lane == 0 && p.bits && base + 32 * u < p.rows) p.bits[base / 32 + u] = word;
+      }
     }
+#pragma unroll
+    for (int u = 0; u < fused_unroll; ++u)
+      if (keep[u]) accumulate(p, program, base + 32 * u + lane, mine);
   }
   for (unsigned delta = 16; delta > 0; delta /= 2) {
     const Partial other = shuffle_down(mine, delta);
