@@ -473,13 +473,11 @@ struct BitIsSet {
 
 // ---------------------------------------------------------------- host side
 
+// Enough blocks to fill the device (16 per SM, grid-stride beyond), fewer for small inputs.
 int grid_for(std::uint64_t items, int per_block = block_threads) {
-  static int sms = 0;
-  if (sms == 0) {
-    int device = 0;
-    SUBSCALE_CUDA_CHECK(cudaGetDevice(&device));
-    SUBSCALE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  }
+  int device = 0, sms = 0;
+  SUBSCALE_CUDA_CHECK(cudaGetDevice(&device));
+  SUBSCALE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::uint64_t needed = (items + per_block - 1) / per_block;
   return static_cast<int>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(needed, std::uint64_t(sms) * 16)));
 }

@@ -40,9 +40,11 @@ void expect_same(const ColumnTable& table, const std::string& where, const std::
       options.backend = Backend::cuda;
       options.fused = fused;
       options.string_layout = layout;
+      // Both compactions, without doubling the runs.
+      options.compaction = layout == StringLayout::warp_per_string ? Compaction::cub_select : Compaction::bitmap_words;
       const FilterResult gpu = run_filter(table, predicate, aggregate, options);
-      const std::string what =
-          where + " (" + to_string(layout) + (fused ? ", fused" : "") + ", " + gpu.timings.path + ")";
+      const std::string what = where + " (" + to_string(layout) + ", " + to_string(options.compaction) +
+                               (fused ? ", fused" : "") + ", " + gpu.timings.path + ")";
       EXPECT_EQ(gpu.selected, cpu.selected) << what;
       EXPECT_EQ(gpu.ids, cpu.ids) << what;
       ASSERT_EQ(gpu.aggregate.has_value(), cpu.aggregate.has_value()) << what;
