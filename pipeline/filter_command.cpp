@@ -58,6 +58,9 @@ ConfigSchema filter_command_schema() {
                           "cuda: strings per lane with refill, per lane without, or a warp per string"),
                {"lane_refill", "lane_per_string", "warp_per_string"}));
   s.add(config_key("filter.fused", boolean, "true", "cuda: one fused kernel for ANDed numeric ranges (Q6)"));
+  s.add(one_of(config_key("filter.compaction", string, "bitmap_words",
+                          "cuda: row ids by popcount + scan per 32-row word, or by cub::DeviceSelect"),
+               {"bitmap_words", "cub_select"}));
   auto out = config_key("output.file", path, "", "HDF5 file for the selected row ids (/ids)");
   out.required = true;
   s.add(out);
@@ -145,7 +148,11 @@ Input read_input(const Config& config) {
     const std::string expression = config.has("aggregate.expression") ? config.string("aggregate.expression") : "";
     for (const auto& name : identifiers(expression))
       if (std::find(wanted.begin(), wanted.end(), name) == wanted.end()) wanted.push_back(name);
-    if (wanted.empty()) wanted = {filter::column_names(source).at(0)};  // the row count
+    if (wanted.empty()) {  // one column still gives the row count
+      const std::vector<std::string> names = filter::column_names(source);
+      if (names.empty()) throw InputError(source.path.string() + ":" + source.group + ": the group has no columns");
+      wanted = {names.front()};
+    }
   }
   Input input;
   try {
@@ -166,6 +173,7 @@ filter::FilterOptions filter_options(const Config& config) {
     o.backend = filter::parse_backend(config.string("filter.backend"));
   o.string_layout = filter::parse_string_layout(config.string("filter.string_layout"));
   o.fused = config.boolean("filter.fused");
+  o.compaction = filter::parse_compaction(config.string("filter.compaction"));
   return o;
 }
 
