@@ -111,5 +111,24 @@ TEST(FilterGpu, StringPredicatesEqualCpu) {
     }
 }
 
+TEST(FilterGpu, RandomRegexesEqualRe2) {
+  SKIP_WITHOUT_GPU();
+  StringGeneratorOptions o;
+  o.rows = 5000;
+  o.max_length = 24;
+  o.alphabet = 3;
+  const ColumnTable table = generate_strings(o);
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 60; ++i) {
+    const std::string pattern = testing::random_pattern(rng, 0);
+    const Predicate predicate = testing::where("{column: text, regex: '" + pattern + "'}", table);
+    FilterOptions gpu;
+    gpu.backend = Backend::cuda;
+    EXPECT_EQ(run_filter(table, predicate, Aggregate{}, gpu).ids,
+              run_filter(table, predicate, Aggregate{}, FilterOptions{}).ids)
+        << pattern;
+  }
+}
+
 }  // namespace
 }  // namespace subscale::filter

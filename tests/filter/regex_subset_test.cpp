@@ -8,6 +8,7 @@
 #include <random>
 
 #include "common/error.hpp"
+#include "tests/filter/filter_test_util.hpp"
 
 namespace subscale::filter {
 namespace {
@@ -66,46 +67,13 @@ TEST(RegexSubset, HandPickedCases) {
   EXPECT_TRUE(matches("()", "x"));
 }
 
-// A random pattern of the subset over a, b, c.
-std::string random_pattern(std::mt19937_64& rng, int depth) {
-  std::uniform_int_distribution<int> pick(0, 9);
-  std::string out;
-  const int pieces = 1 + pick(rng) % 4;
-  for (int i = 0; i < pieces; ++i) {
-    const int kind = pick(rng);
-    std::string atom;
-    if (kind < 4)
-      atom = std::string(1, "abc"[pick(rng) % 3]);
-    else if (kind == 4)
-      atom = ".";
-    else if (kind == 5)
-      atom = "[a-b]";
-    else if (kind == 6)
-      atom = "[^a]";
-    else if (depth < 2)
-      atom = "(" + random_pattern(rng, depth + 1) + (pick(rng) < 5 ? "|" + random_pattern(rng, depth + 1) : "") + ")";
-    else
-      atom = "c";
-    const int quantifier = pick(rng);
-    if (quantifier == 0) atom += "*";
-    if (quantifier == 1) atom += "+";
-    if (quantifier == 2) atom += "?";
-    out += atom;
-  }
-  if (depth == 0) {
-    if (pick(rng) < 2) out = "^" + out;
-    if (pick(rng) < 2) out += "$";
-  }
-  return out;
-}
-
 TEST(RegexSubset, AgreesWithRe2OnRandomPatterns) {
   std::mt19937_64 rng(11);
   std::uniform_int_distribution<int> length(0, 12), byte(0, 4);
   const char alphabet[] = {'a', 'b', 'c', '\n', '\xc3'};
   int found = 0, total = 0;
   for (int i = 0; i < 400; ++i) {
-    const std::string pattern = random_pattern(rng, 0);
+    const std::string pattern = testing::random_pattern(rng, 0);
     for (int j = 0; j < 12; ++j) {
       std::string text(static_cast<std::size_t>(length(rng)), ' ');
       for (auto& c : text) c = alphabet[byte(rng)];
