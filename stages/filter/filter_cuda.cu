@@ -338,8 +338,9 @@ __device__ Partial shuffle_down(const Partial& p, unsigned delta) {
   Partial q;
   const auto low = static_cast<unsigned long long>(p.sum);
   const auto high = static_cast<unsigned long long>(p.sum >> 64);
-  q.sum = (static_cast<__int128>(__shfl_down_sync(0xffffffffu, high, delta)) << 64) |
-          __shfl_down_sync(0xffffffffu, low, delta);
+  const unsigned __int128 bits = (static_cast<unsigned __int128>(__shfl_down_sync(0xffffffffu, high, delta)) << 64) |
+                                 __shfl_down_sync(0xffffffffu, low, delta);
+  q.sum = static_cast<__int128>(bits);
   q.min = __shfl_down_sync(0xffffffffu, p.min, delta);
   q.max = __shfl_down_sync(0xffffffffu, p.max, delta);
   q.double_sum = __shfl_down_sync(0xffffffffu, p.double_sum, delta);
@@ -704,30 +705,31 @@ std::vector<std::uint64_t> compact(const std::uint32_t* bits, std::uint64_t rows
   const std::uint64_t words = (rows + 31) / 32;
   std::vector<std::uint64_t> ids(selected);
   if (selected == 0) return ids;
+  // Buffers first, so that the timer sees the kernels only.
   DeviceBuffer<unsigned long long> d_ids(selected);
+  const thrust::counting_iterator<unsigned long long> first(0);
+  const bool by_words = compaction == Compaction::bitmap_words;
+  DeviceBuffer<unsigned long long> counts(by_words ? words : 0), offsets(by_words ? words : 0), count(1);
+  std::size_t temp_bytes = 0;
+  if (by_words)
+    SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts.data(), offsets.data(), words));
+  else
+    SUBSCALE_CUDA_CHECK(cub::DeviceSelect::If(nullptr, temp_bytes, first, d_ids.data(), count.data(),
+                                              static_cast<std::int64_t>(rows), BitIsSet{bits}));
+  DeviceBuffer<unsigned char> temp(temp_bytes);
+  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
   Timer timer;
-  if (compaction == Compaction::bitmap_words) {
-    DeviceBuffer<unsigned long long> counts(words), offsets(words);
+  if (by_words) {
     popcount_kernel<<<grid_for(words), block_threads>>>(bits, words, counts.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(popcount_kernel);
-    std::size_t temp_bytes = 0;
-    SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts.data(), offsets.data(), words));
-    DeviceBuffer<unsigned char> temp(temp_bytes);
     SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, counts.data(), offsets.data(), words));
     scatter_kernel<<<grid_for(words), block_threads>>>(bits, words, offsets.data(), d_ids.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(scatter_kernel);
-    compact_seconds = timer.seconds();
   } else {
-    DeviceBuffer<unsigned long long> count(1);
-    std::size_t temp_bytes = 0;
-    const thrust::counting_iterator<unsigned long long> first(0);
-    SUBSCALE_CUDA_CHECK(cub::DeviceSelect::If(nullptr, temp_bytes, first, d_ids.data(), count.data(),
-                                              static_cast<std::int64_t>(rows), BitIsSet{bits}));
-    DeviceBuffer<unsigned char> temp(temp_bytes);
     SUBSCALE_CUDA_CHECK(cub::DeviceSelect::If(temp.data(), temp_bytes, first, d_ids.data(), count.data(),
                                               static_cast<std::int64_t>(rows), BitIsSet{bits}));
-    compact_seconds = timer.seconds();
   }
+  compact_seconds = timer.seconds();
   const auto start = std::chrono::steady_clock::now();
   SUBSCALE_CUDA_CHECK(cudaMemcpy(ids.data(), d_ids.data(), selected * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
   transfer_out_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
