@@ -34,6 +34,8 @@ const char* kind_name(ValueKind kind) {
       return "a size in bytes (e.g. 512MiB, 8GB)";
     case ValueKind::path:
       return "a file path";
+    case ValueKind::tree:
+      return "a YAML mapping or list";
   }
   return "a value";
 }
@@ -44,13 +46,16 @@ std::string join(const std::vector<std::string>& words, const char* separator) {
   return out;
 }
 
-// Flattens a YAML map into dotted paths. Stops at scalars and sequences (sweep lists).
-void flatten(const YAML::Node& node, const std::string& prefix, std::vector<std::pair<std::string, YAML::Node>>& out) {
+// Flattens a YAML map into dotted paths. Stops at scalars, sequences (sweep lists) and the
+// schema's tree keys (whose subtree is one value).
+void flatten(const YAML::Node& node, const std::string& prefix, std::vector<std::pair<std::string, YAML::Node>>& out,
+             const ConfigSchema& schema) {
   for (const auto& item : node) {
     const std::string name = item.first.as<std::string>();
     const std::string path = prefix.empty() ? name : prefix + "." + name;
-    if (item.second.IsMap()) {
-      flatten(item.second, path, out);
+    const ConfigKey* key = schema.find(path);
+    if (item.second.IsMap() && !(key && key->kind == ValueKind::tree)) {
+      flatten(item.second, path, out, schema);
     } else {
       out.emplace_back(path, item.second);
     }
@@ -206,7 +211,7 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
   }
   std::vector<std::pair<std::string, YAML::Node>> given;
   if (root.IsMap()) {
-    flatten(root, "", given);
+    flatten(root, "", given, schema);
   } else if (!root.IsNull()) {
     throw UsageError(source_name + ": a config is a YAML mapping of keys to values (key: value)");
   }
@@ -259,6 +264,7 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
 }
 
 void Config::validate_value(const ConfigKey& key, const YAML::Node& node, const std::string& origin) const {
+  if (key.kind == ValueKind::tree) return;  // its reader validates the subtree
   if (node.IsSequence()) {
     if (!key.sweepable)
       throw UsageError(origin + ": '" + key.path + "' takes one value, not a list (only some keys can be swept)");
@@ -292,6 +298,7 @@ void Config::validate_value(const ConfigKey& key, const YAML::Node& node, const 
     case ValueKind::bytes:
       numeric = static_cast<double>(parse_bytes(text, where));
       break;
+    case ValueKind::tree:
     case ValueKind::string:
     case ValueKind::path:
       if (!node.IsScalar()) throw UsageError(where + " expects " + kind_name(key.kind));
@@ -323,7 +330,7 @@ const YAML::Node& Config::value(const std::string& path) const {
   key(path);
   const auto found = values_.find(path);
   if (found == values_.end()) throw UsageError(source_ + ": the key '" + path + "' has no value; set it");
-  if (found->second.IsSequence())
+  if (found->second.IsSequence() && key(path).kind != ValueKind::tree)
     throw Error(ExitCode::other, "internal: '" + path + "' is a sweep list; expand the sweep first");
   return found->second;
 }
@@ -342,6 +349,9 @@ std::string Config::string(const std::string& path) const { return value(path).S
 bool Config::boolean(const std::string& path) const { return *as_boolean(value(path)); }
 std::uint64_t Config::bytes(const std::string& path) const { return parse_bytes(value(path).Scalar(), path); }
 std::filesystem::path Config::file_path(const std::string& path) const { return value(path).Scalar(); }
+YAML::Node Config::tree(const std::string& path) const {
+  return has(path) ? YAML::Clone(value(path)) : YAML::Node(YAML::NodeType::Null);
+}
 
 void Config::set(const std::string& path, const std::string& yaml_value) {
   YAML::Node node = YAML::Load(yaml_value);
@@ -353,7 +363,7 @@ std::vector<std::string> Config::sweep_keys() const {
   std::vector<std::string> keys;
   for (const auto& key : schema_.keys()) {
     const auto found = values_.find(key.path);
-    if (found != values_.end() && found->second.IsSequence()) keys.push_back(key.path);
+    if (found != values_.end() && found->second.IsSequence() && key.kind != ValueKind::tree) keys.push_back(key.path);
   }
   return keys;
 }

@@ -14,7 +14,8 @@
 
 namespace subscale::pipeline {
 
-enum class ValueKind { integer, number, string, boolean, bytes, path };
+// tree: a YAML subtree (mapping or list) taken as given, e.g. a filter's predicate.
+enum class ValueKind { integer, number, string, boolean, bytes, path, tree };
 
 struct ConfigKey {
   std::string path;  // dotted, e.g. "merge.epsilon"
@@ -68,6 +69,7 @@ class Config {
   bool boolean(const std::string& path) const;
   std::uint64_t bytes(const std::string& path) const;  // accepts 1024, "64MiB", "2GB", "1.5GiB"
   std::filesystem::path file_path(const std::string& path) const;
+  YAML::Node tree(const std::string& path) const;  // a copy of a tree key's subtree (Null when unset)
 
   // Overwrites a value after validation (used by the runner to record resolved values).
   void set(const std::string& path, const std::string& yaml_value);

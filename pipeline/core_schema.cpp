@@ -1,5 +1,7 @@
 #include "pipeline/core_schema.hpp"
 
+#include "pipeline/filter_section.hpp"
+
 namespace subscale::pipeline {
 
 ConfigSchema core_config_schema() {
@@ -35,6 +37,7 @@ ConfigSchema core_config_schema() {
        .default_value = "auto",
        .help = "where the join runs (auto: the GPU when there is one)",
        .choices = {"auto", "cpu", "cuda"}});
+  add_filter_section_keys(schema);  // filter.where, filter.backend (pipeline/filter_section.hpp)
   key({.path = "normalize",
        .default_value = "minmax",
        .help = "per-dimension scaling to [0, 1]",

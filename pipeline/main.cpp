@@ -9,6 +9,7 @@
 #include "pipeline/config_subcommand.hpp"
 #include "pipeline/core_schema.hpp"
 #include "pipeline/evaluate_command.hpp"
+#include "pipeline/filter_command.hpp"
 #include "pipeline/hash_command.hpp"
 #include "pipeline/join_command.hpp"
 #include "pipeline/runner.hpp"
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   subscale::pipeline::add_hash_command(app);      // runs from its own callback
   subscale::pipeline::add_join_command(app);      // runs from its own callback
   subscale::pipeline::add_evaluate_command(app);  // runs from its own callback
+  subscale::pipeline::add_filter_command(app);    // runs from its own callback
 
   try {
     app.parse(argc, argv);

@@ -19,6 +19,7 @@
 #include "io/ground_truth.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_schema.hpp"
+#include "pipeline/filter_section.hpp"
 #include "pipeline/join_table_reader.hpp"
 #include "pipeline/progress.hpp"
 #include "pipeline/results_writer.hpp"
@@ -81,6 +82,7 @@ struct JoinSection {
 struct RunSettings {
   load::LoadOptions load;
   std::optional<JoinSection> join;
+  std::optional<FilterSection> filter;
   load::Normalization normalization = load::Normalization::minmax;
   CoreParams core;
   int threads = 0;
@@ -127,6 +129,7 @@ RunSettings read_settings(Config& config) {
   s.load.dataset_path = config.string("input.dataset");
   if (config.has("input.label_column")) s.load.label_column = config.string("input.label_column");
   s.join = read_join_section(config);
+  s.filter = read_filter_section(config);
   s.normalization = load::parse_normalization(config.string("normalize"));
   s.core.epsilon = config.number("epsilon");
   s.core.min_points = static_cast<std::uint32_t>(config.integer("min_points"));
@@ -287,6 +290,12 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
     start = Clock::now();
     const std::string line = apply_join(settings, input.data);
     report.stage_seconds.emplace_back("join", seconds_since(start));
+    log.line(line);
+  }
+  if (settings.filter) {
+    start = Clock::now();
+    const std::string line = apply_filter(*settings.filter, settings.ground_truth.has_value(), input.data);
+    report.stage_seconds.emplace_back("filter", seconds_since(start));
     log.line(line);
   }
   start = Clock::now();
