@@ -160,9 +160,9 @@ struct DirectWalker {
     const std::uint32_t k = space.k;
     if constexpr (Scratch::kKeepsBounds) {
       leaf_run_with_bounds(following_points, from, to, counts, emit);
+    } else if (space.words == 1 && pairs) {
+      leaf_run_one_word(following_points, from, to, counts, emit);
     } else if (space.words == 1 || !leaf_run_compact(following_points, pairs, from, to, counts, emit)) {
-      // One word of dimensions: the plain test (measured on an H100, the compact run's local arrays
-      // cost more there than they save; with several words they save more).
       for (std::uint32_t q = from; q < to; ++q) {
         scratch.point(k) = following_points[q];
         narrow(k, pairs, q);
@@ -172,6 +172,47 @@ struct DirectWalker {
           ++counts.emitted;
         }
       }
+    }
+  }
+
+  // The leaves when a mask is one word and pair masks are kept (the device's common case): the
+  // prefix's mask stays in a register, a leaf whose pair mask leaves no live dimension above j is
+  // turned away with one load, and the others test only the dimensions their pair mask leaves,
+  // the ones below j first (one that holds ends the test). Measured on an H100, local arrays of the
+  // prefix's ranges (leaf_run_compact) cost more here than they save.
+  template <class Emit>
+  SUBSCALE_HD void leaf_run_one_word(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
+                                     DirectWalkCounts& counts, Emit&& emit) {
+    const std::uint32_t k = space.k, d = space.dimensions;
+    const std::uint64_t parent = scratch.mask(k - 1, 0), below_j = j_bit - 1, above_j = ~(j_bit | below_j);
+    for (std::uint32_t q = from; q < to; ++q) {
+      ++counts.nodes;
+      const std::uint64_t candidates = parent & scratch.pair(q, 0);
+      if ((candidates & above_j) == 0) continue;
+      const double* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
+      auto holds = [&](std::uint32_t dim) {
+        double lo = row[dim], hi = lo;
+        for (std::uint32_t t = 0; t < k; ++t) {
+          const double v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
+          lo = v < lo ? v : lo;
+          hi = v > hi ? v : hi;
+        }
+        return hi - lo < space.epsilon;
+      };
+      bool below = false;
+      for (std::uint64_t bits = candidates & below_j; bits != 0 && !below; bits &= bits - 1)
+        below = holds(static_cast<std::uint32_t>(count_trailing_zeros(bits)));
+      if (below) continue;
+      std::uint64_t kept = 0;
+      for (std::uint64_t bits = candidates & above_j; bits != 0; bits &= bits - 1) {
+        const auto dim = static_cast<std::uint32_t>(count_trailing_zeros(bits));
+        if (holds(dim)) kept |= std::uint64_t{1} << dim;
+      }
+      if (kept == 0) continue;
+      scratch.mask(k, 0) = kept;
+      scratch.point(k) = following_points[q];
+      emit();
+      ++counts.emitted;
     }
   }
 
