@@ -25,49 +25,57 @@ std::vector<std::uint32_t> sorted_union(const std::vector<std::uint32_t>& a, con
   return out;
 }
 
+std::vector<std::uint32_t> sorted_difference(const std::vector<std::uint32_t>& a,
+                                             const std::vector<std::uint32_t>& b) {
+  std::vector<std::uint32_t> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
 bool overlaps(const WorkingCluster& a, const WorkingCluster& b, double threshold) {
   const std::size_t smaller = std::min(a.points.size(), b.points.size());
   if (smaller == 0) return false;
   return static_cast<double>(intersection_size(a.points, b.points)) / static_cast<double>(smaller) >= threshold;
 }
 
-// The central spans of `points` over `dimensions`, or nothing as soon as one is wider than
-// `limit`. `same` is a cluster whose points are exactly `points` (or null): its spans are reused.
-// The dimensions new to `big` (the cluster contributing most points) are measured first, since a
-// join of two different clusters fails there; the others mostly pass.
-std::optional<std::vector<Interval>> spans_if_dense(const Matrix& values, const std::vector<std::uint32_t>& points,
-                                                    const std::vector<std::uint32_t>& dimensions,
-                                                    const WorkingCluster* same, const WorkingCluster& big,
-                                                    double limit, double fraction, std::vector<double>& scratch) {
-  std::vector<Interval> spans(dimensions.size());
-  std::vector<std::uint8_t> known(dimensions.size(), 0);
-  if (same) {
-    for (std::size_t t = 0, u = 0; t < dimensions.size() && u < same->dimensions.size(); ++t) {
-      while (u < same->dimensions.size() && same->dimensions[u] < dimensions[t]) ++u;
-      if (u < same->dimensions.size() && same->dimensions[u] == dimensions[t]) {
-        spans[t] = same->spans[u], known[t] = 1;
-        if (spans[t].width() > limit) return std::nullopt;
-      }
-    }
-  }
-  for (const bool new_to_big : {true, false}) {
-    for (std::size_t t = 0; t < dimensions.size(); ++t) {
-      if (known[t]) continue;
-      if (new_to_big == std::binary_search(big.dimensions.begin(), big.dimensions.end(), dimensions[t])) continue;
-      spans[t] = central_span(values, points, dimensions[t], fraction, scratch), known[t] = 1;
-      if (spans[t].width() > limit) return std::nullopt;
-    }
-  }
-  return spans;
+// Where `dimension` sits in the cluster's sorted dimension list, or -1.
+std::ptrdiff_t position_of(const WorkingCluster& cluster, std::uint32_t dimension) {
+  const auto found = std::lower_bound(cluster.dimensions.begin(), cluster.dimensions.end(), dimension);
+  return found != cluster.dimensions.end() && *found == dimension ? found - cluster.dimensions.begin() : -1;
 }
 
-// Keeps the points of `cluster` inside its box; its spans are measured again only when that drops
-// a point.
-void keep_points_in_box(const Matrix& values, WorkingCluster& cluster, double fraction, std::vector<double>& scratch) {
-  std::vector<std::uint32_t> inside = points_in_box(values, cluster.points, cluster.dimensions, cluster.spans);
+// `column` (sorted) as a multiset, with the values of `points` in `dimension` added (or removed:
+// each removed value must be in `column`). Order statistics depend only on the multiset, so the
+// result is the sorted column of the new point set, whatever the order of joins that led to it.
+std::vector<double> add_values(const Matrix& values, const std::vector<double>& column,
+                               const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
+  const std::vector<double> added = sorted_column(values, points, dimension);
+  std::vector<double> out(column.size() + added.size());
+  std::merge(column.begin(), column.end(), added.begin(), added.end(), out.begin());
+  return out;
+}
+
+std::vector<double> remove_values(const Matrix& values, const std::vector<double>& column,
+                                  const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
+  const std::vector<double> removed = sorted_column(values, points, dimension);
+  std::vector<double> out;
+  out.reserve(column.size() - std::min(column.size(), removed.size()));
+  std::set_difference(column.begin(), column.end(), removed.begin(), removed.end(), std::back_inserter(out));
+  return out;
+}
+
+// Keeps the points of `cluster` inside the box of its columns' central spans, and takes the
+// values of the others out of its columns.
+void keep_points_in_box(const Matrix& values, WorkingCluster& cluster, double fraction) {
+  std::vector<Interval> spans;
+  spans.reserve(cluster.columns.size());
+  for (const auto& column : cluster.columns) spans.push_back(central_span_of_sorted(column, fraction));
+  std::vector<std::uint32_t> inside = points_in_box(values, cluster.points, cluster.dimensions, spans);
   if (inside.size() == cluster.points.size()) return;
+  const std::vector<std::uint32_t> outside = sorted_difference(cluster.points, inside);
+  for (std::size_t t = 0; t < cluster.dimensions.size(); ++t)
+    cluster.columns[t] = remove_values(values, cluster.columns[t], outside, cluster.dimensions[t]);
   cluster.points = std::move(inside);
-  cluster.spans = central_spans(values, cluster.points, cluster.dimensions, fraction, scratch);
 }
 
 std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
@@ -117,27 +125,40 @@ class ComponentJoiner {
   }
 
   // S_x ∪ S_y with the points of O_x ∪ O_y inside their box, or nothing when the union fails the
-  // span test in a dimension (or the box holds no point).
+  // span test in a dimension (or the box holds no point). A dimension of one side takes that
+  // side's sorted column plus the values of the points it lacks, usually few; the larger side is
+  // preferred. Dimensions new to the larger side are tested first: a join of two different
+  // clusters fails there, the others mostly pass.
   std::optional<WorkingCluster> join(const WorkingCluster& x, const WorkingCluster& y) {
-    std::vector<std::uint32_t> dimensions = sorted_union(x.dimensions, y.dimensions);
-    std::vector<std::uint32_t> points = sorted_union(x.points, y.points);
-    const double reference = std::max(x.reference_span, y.reference_span);
-    const WorkingCluster* same = points.size() == x.points.size() ? &x : points.size() == y.points.size() ? &y : nullptr;
     const WorkingCluster& big = x.points.size() >= y.points.size() ? x : y;
-    auto spans = spans_if_dense(values_, points, dimensions, same, big, params_.span_tolerance * reference,
-                                params_.span_fraction, scratch_);
-    if (!spans) return std::nullopt;
-    WorkingCluster joined{std::move(dimensions), std::move(points), std::move(*spans), reference, x.sources + y.sources};
-    // Most joins add a projection whose points the other cluster already holds, give or take a
-    // few that the box drops again: then that cluster's spans still hold where it has them.
-    std::vector<std::uint32_t> inside = points_in_box(values_, joined.points, joined.dimensions, joined.spans);
-    if (inside.empty()) return std::nullopt;
-    if (inside.size() != joined.points.size()) {
-      joined.points = std::move(inside);
-      const WorkingCluster* now_same = joined.points == x.points ? &x : joined.points == y.points ? &y : nullptr;
-      joined.spans = *spans_if_dense(values_, joined.points, joined.dimensions, now_same, big,
-                                     std::numeric_limits<double>::infinity(), params_.span_fraction, scratch_);
+    const WorkingCluster& small = &big == &x ? y : x;
+    WorkingCluster joined;
+    joined.dimensions = sorted_union(x.dimensions, y.dimensions);
+    joined.points = sorted_union(x.points, y.points);
+    joined.reference_span = std::max(x.reference_span, y.reference_span);
+    joined.sources = x.sources + y.sources;
+    const double limit = params_.span_tolerance * joined.reference_span;
+    std::vector<std::uint32_t> big_lacks = sorted_difference(joined.points, big.points);
+    std::vector<std::uint32_t> small_lacks;  // computed when first needed
+    joined.columns.resize(joined.dimensions.size());
+    for (const bool new_to_big : {true, false}) {
+      for (std::size_t t = 0; t < joined.dimensions.size(); ++t) {
+        const std::uint32_t k = joined.dimensions[t];
+        const std::ptrdiff_t in_big = position_of(big, k);
+        if ((in_big < 0) != new_to_big) continue;
+        if (in_big >= 0) {
+          joined.columns[t] = add_values(values_, big.columns[static_cast<std::size_t>(in_big)], big_lacks, k);
+        } else if (const std::ptrdiff_t in_small = position_of(small, k); in_small >= 0) {
+          if (small_lacks.empty()) small_lacks = sorted_difference(joined.points, small.points);
+          joined.columns[t] = add_values(values_, small.columns[static_cast<std::size_t>(in_small)], small_lacks, k);
+        } else {
+          joined.columns[t] = sorted_column(values_, joined.points, k);
+        }
+        if (central_span_of_sorted(joined.columns[t], params_.span_fraction).width() > limit) return std::nullopt;
+      }
     }
+    keep_points_in_box(values_, joined, params_.span_fraction);
+    if (joined.points.empty()) return std::nullopt;
     return joined;
   }
 
@@ -154,7 +175,6 @@ class ComponentJoiner {
   // input clusters lead to the same two joined ones, so refusals are remembered by version.
   std::map<std::uint32_t, std::uint32_t> versions_;
   std::set<std::array<std::uint32_t, 4>> refused_;
-  std::vector<double> scratch_;
 };
 
 }  // namespace
@@ -205,6 +225,15 @@ std::vector<WorkingCluster> join_round(const Matrix& values, std::vector<Working
   return out;
 }
 
+std::vector<double> sorted_column(const Matrix& values, const std::vector<std::uint32_t>& points,
+                                  std::uint32_t dimension) {
+  std::vector<double> column(points.size());
+  const auto source = values.col(static_cast<Eigen::Index>(dimension));
+  for (std::size_t i = 0; i < points.size(); ++i) column[i] = source(static_cast<Eigen::Index>(points[i]));
+  std::sort(column.begin(), column.end());
+  return column;
+}
+
 std::uint64_t extend_dimensions(const Matrix& values, std::vector<WorkingCluster>& clusters,
                                 const ConsolidateParams& params) {
   const auto dims = static_cast<std::uint32_t>(values.cols());
@@ -217,21 +246,22 @@ std::uint64_t extend_dimensions(const Matrix& values, std::vector<WorkingCluster
                         WorkingCluster& cluster = clusters[c];
                         if (cluster.points.empty()) continue;
                         const double limit = params.span_tolerance * cluster.reference_span;
-                        std::vector<std::uint32_t> dimensions;
-                        std::vector<Interval> spans;
+                        WorkingCluster extended;
                         std::size_t t = 0;
                         for (std::uint32_t k = 0; k < dims; ++k) {
                           if (t < cluster.dimensions.size() && cluster.dimensions[t] == k) {
-                            dimensions.push_back(k), spans.push_back(cluster.spans[t]), ++t;
-                            continue;
+                            extended.dimensions.push_back(k);
+                            extended.columns.push_back(std::move(cluster.columns[t++]));
+                          } else if (central_span(values, cluster.points, k, params.span_fraction, scratch).width() <=
+                                     limit) {
+                            extended.dimensions.push_back(k);
+                            extended.columns.push_back(sorted_column(values, cluster.points, k));
+                            ++added[c];
                           }
-                          const Interval span = central_span(values, cluster.points, k, params.span_fraction, scratch);
-                          if (span.width() <= limit) dimensions.push_back(k), spans.push_back(span), ++added[c];
                         }
-                        if (added[c] == 0) continue;
-                        cluster.dimensions = std::move(dimensions);
-                        cluster.spans = std::move(spans);
-                        keep_points_in_box(values, cluster, params.span_fraction, scratch);
+                        cluster.dimensions = std::move(extended.dimensions);
+                        cluster.columns = std::move(extended.columns);
+                        if (added[c] > 0) keep_points_in_box(values, cluster, params.span_fraction);
                       }
                     });
   return std::accumulate(added.begin(), added.end(), std::uint64_t{0});

@@ -15,10 +15,16 @@ namespace subscale::consolidate {
 struct WorkingCluster {
   std::vector<std::uint32_t> dimensions;  // sorted
   std::vector<std::uint32_t> points;      // sorted
-  std::vector<Interval> spans;            // central spans of `points` in each of `dimensions`
+  // The values of `points` in each of `dimensions`, sorted: the central spans are read off them,
+  // and a join merges them with the few values the other side adds instead of selecting again.
+  std::vector<std::vector<double>> columns;
   double reference_span = 0.0;            // span_test.hpp: the widest central span where merge found it
   std::uint32_t sources = 1;              // input clusters joined into it
 };
+
+// The sorted values of `points` in `dimension`.
+std::vector<double> sorted_column(const Matrix& values, const std::vector<std::uint32_t>& points,
+                                  std::uint32_t dimension);
 
 struct JoinCounters {
   std::uint64_t candidate_pairs = 0;

@@ -1,7 +1,6 @@
 #include "stages/consolidate/consolidate.hpp"
 
 #include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -54,14 +53,15 @@ void check_cluster(const Matrix& values, const SubspaceCluster& cluster, std::si
 std::vector<WorkingCluster> working_clusters(const Matrix& values, const std::vector<SubspaceCluster>& clusters,
                                              double fraction) {
   std::vector<WorkingCluster> out(clusters.size());
-  tbb::enumerable_thread_specific<std::vector<double>> scratches;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, clusters.size()), [&](const tbb::blocked_range<std::size_t>& r) {
-    std::vector<double>& scratch = scratches.local();
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
       out[c].dimensions = clusters[c].dimensions;
       out[c].points = clusters[c].points;
-      out[c].spans = central_spans(values, out[c].points, out[c].dimensions, fraction, scratch);
-      for (const Interval& span : out[c].spans) out[c].reference_span = std::max(out[c].reference_span, span.width());
+      for (std::uint32_t k : out[c].dimensions) {
+        out[c].columns.push_back(sorted_column(values, out[c].points, k));
+        out[c].reference_span =
+            std::max(out[c].reference_span, central_span_of_sorted(out[c].columns.back(), fraction).width());
+      }
     }
   });
   return out;

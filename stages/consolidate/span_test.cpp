@@ -5,30 +5,31 @@
 
 namespace subscale::consolidate {
 
+CentralPositions central_positions(std::size_t n, double fraction) {
+  const double last = static_cast<double>(n - 1);
+  const auto low = static_cast<std::size_t>(std::floor((1.0 - fraction) / 2.0 * last));
+  const auto high = std::min(n - 1, static_cast<std::size_t>(std::ceil((1.0 + fraction) / 2.0 * last)));
+  return {low, high};
+}
+
+Interval central_span_of_sorted(std::span<const double> sorted, double fraction) {
+  if (sorted.empty()) return {};
+  const CentralPositions at = central_positions(sorted.size(), fraction);
+  return {sorted[at.low], sorted[at.high]};
+}
+
 Interval central_span(const Matrix& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
                       double fraction, std::vector<double>& scratch) {
   if (points.empty()) return {};
   scratch.resize(points.size());
   const auto column = values.col(static_cast<Eigen::Index>(dimension));
   for (std::size_t i = 0; i < points.size(); ++i) scratch[i] = column(static_cast<Eigen::Index>(points[i]));
-  const double last = static_cast<double>(points.size() - 1);
-  const auto low_at = static_cast<std::size_t>(std::floor((1.0 - fraction) / 2.0 * last));
-  const auto high_at = std::min(points.size() - 1, static_cast<std::size_t>(std::ceil((1.0 + fraction) / 2.0 * last)));
+  const CentralPositions at = central_positions(points.size(), fraction);
   // Order statistics are values, not positions: any selection algorithm gives the same ones.
-  std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(high_at), scratch.end());
-  const double high = scratch[high_at];
-  std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(low_at),
-                   scratch.begin() + static_cast<std::ptrdiff_t>(high_at));
-  return {scratch[low_at], high};
-}
-
-std::vector<Interval> central_spans(const Matrix& values, std::span<const std::uint32_t> points,
-                                    std::span<const std::uint32_t> dimensions, double fraction,
-                                    std::vector<double>& scratch) {
-  std::vector<Interval> spans;
-  spans.reserve(dimensions.size());
-  for (std::uint32_t k : dimensions) spans.push_back(central_span(values, points, k, fraction, scratch));
-  return spans;
+  const auto high = scratch.begin() + static_cast<std::ptrdiff_t>(at.high);
+  std::nth_element(scratch.begin(), high, scratch.end());
+  std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(at.low), high);
+  return {scratch[at.low], *high};
 }
 
 std::vector<std::uint32_t> points_in_box(const Matrix& values, std::span<const std::uint32_t> points,

@@ -30,17 +30,22 @@ struct Interval {
   double width() const noexcept { return high - low; }
 };
 
+// The positions of the central span's ends among n sorted values (n > 0).
+struct CentralPositions {
+  std::size_t low = 0;
+  std::size_t high = 0;
+};
+CentralPositions central_positions(std::size_t n, double fraction);
+
+// The central span of values already sorted ascending (empty: {0, 0}).
+Interval central_span_of_sorted(std::span<const double> sorted, double fraction);
+
 // `scratch` is reused between calls to avoid allocations; its contents are overwritten.
 Interval central_span(const Matrix& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
                       double fraction, std::vector<double>& scratch);
 
-// The central spans of `points` in each of `dimensions`, in that order.
-std::vector<Interval> central_spans(const Matrix& values, std::span<const std::uint32_t> points,
-                                    std::span<const std::uint32_t> dimensions, double fraction,
-                                    std::vector<double>& scratch);
-
 // The points (sorted, as given) that lie inside the box whose central spans over `dimensions`
-// are `spans` (as central_spans gives them for these points).
+// are `spans`.
 std::vector<std::uint32_t> points_in_box(const Matrix& values, std::span<const std::uint32_t> points,
                                          std::span<const std::uint32_t> dimensions, std::span<const Interval> spans);
 
