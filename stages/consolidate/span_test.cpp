@@ -6,10 +6,13 @@
 namespace subscale::consolidate {
 
 CentralPositions central_positions(std::size_t n, double fraction) {
+  // The slack keeps a product that is a whole number on paper (0.05 * 20) from rounding to the
+  // position next to it (0.9999999999999998 floors to 0).
+  constexpr double slack = 1e-9;
   const double last = static_cast<double>(n - 1);
-  const auto low = static_cast<std::size_t>(std::floor((1.0 - fraction) / 2.0 * last));
-  const auto high = std::min(n - 1, static_cast<std::size_t>(std::ceil((1.0 + fraction) / 2.0 * last)));
-  return {low, high};
+  const auto low = static_cast<std::size_t>(std::max(0.0, std::floor((1.0 - fraction) / 2.0 * last + slack)));
+  const auto high = std::min(n - 1, static_cast<std::size_t>(std::ceil((1.0 + fraction) / 2.0 * last - slack)));
+  return {std::min(low, high), high};
 }
 
 Interval central_span_of_sorted(std::span<const double> sorted, double fraction) {

@@ -3,7 +3,8 @@
 // of density (a unit is dense in a dimension when its span there is small).
 //
 // The central span of points O in dimension k is the interval between the order statistics at
-// positions floor((1 - f) / 2 * (|O| - 1)) and ceil((1 + f) / 2 * (|O| - 1)) of O's coordinates
+// positions floor((1 - f) / 2 * (|O| - 1)) and ceil((1 + f) / 2 * (|O| - 1)) (each up to a slack
+// of 1e-9, against rounding) of O's coordinates
 // in k, with f = span_fraction: it holds the central fraction f of the points, so a few outliers
 // do not widen it. O is dense in k when that width is at most span_tolerance times the
 // cluster's reference span: the widest central span of the cluster in the dimensions where merge
