@@ -32,12 +32,6 @@ std::vector<std::uint32_t> sorted_difference(const std::vector<std::uint32_t>& a
   return out;
 }
 
-bool overlaps(const WorkingCluster& a, const WorkingCluster& b, double threshold) {
-  const std::size_t smaller = std::min(a.points.size(), b.points.size());
-  if (smaller == 0) return false;
-  return static_cast<double>(intersection_size(a.points, b.points)) / static_cast<double>(smaller) >= threshold;
-}
-
 // Where `dimension` sits in the cluster's sorted dimension list, or -1.
 std::ptrdiff_t position_of(const WorkingCluster& cluster, std::uint32_t dimension) {
   const auto found = std::lower_bound(cluster.dimensions.begin(), cluster.dimensions.end(), dimension);
@@ -108,10 +102,14 @@ class ComponentJoiner {
     const std::uint32_t keep = std::min(a, b), drop = std::max(a, b);
     const std::array<std::uint32_t, 4> key{keep, version(keep), drop, version(drop)};
     if (refused_.count(key)) return;
-    const WorkingCluster& x = clusters_[a];
-    const WorkingCluster& y = clusters_[b];
-    if (!overlaps(x, y, params_.overlap)) return;
-    std::optional<WorkingCluster> joined = join(x, y);
+    WorkingCluster& x = clusters_[a];
+    WorkingCluster& y = clusters_[b];
+    std::vector<std::uint32_t> points = sorted_union(x.points, y.points);
+    // Their current point sets must still overlap as much as the pair did.
+    const std::size_t shared = x.points.size() + y.points.size() - points.size();
+    const std::size_t smaller = std::min(x.points.size(), y.points.size());
+    if (smaller == 0 || static_cast<double>(shared) / static_cast<double>(smaller) < params_.overlap) return;
+    std::optional<WorkingCluster> joined = join(x, y, std::move(points));
     if (!joined) {
       ++counters.rejected;
       refused_.insert(key);
@@ -124,41 +122,105 @@ class ComponentJoiner {
     ++counters.joins;
   }
 
-  // S_x ∪ S_y with the points of O_x ∪ O_y inside their box, or nothing when the union fails the
-  // span test in a dimension (or the box holds no point). A dimension of one side takes that
-  // side's sorted column plus the values of the points it lacks, usually few; the larger side is
-  // preferred. Dimensions new to the larger side are tested first: a join of two different
-  // clusters fails there, the others mostly pass.
-  std::optional<WorkingCluster> join(const WorkingCluster& x, const WorkingCluster& y) {
-    const WorkingCluster& big = x.points.size() >= y.points.size() ? x : y;
+  // S_x ∪ S_y with the points of O_x ∪ O_y (`points`) inside their box, or nothing when the
+  // union fails the span test in a dimension (or the box holds no point); x or y may be moved
+  // from. The result is exact (the same as measuring the union from scratch), but is computed
+  // from the larger side's sorted columns and the k points it lacks: for the common join, a
+  // projection whose points the other cluster holds already, give or take a few chance members
+  // that the box drops again, a dimension costs O(k log k + log n), not O(n). Dimensions new to
+  // the larger side are tested first: a join of two different clusters fails there.
+  std::optional<WorkingCluster> join(WorkingCluster& x, WorkingCluster& y, std::vector<std::uint32_t> points) {
+    WorkingCluster& big = x.points.size() >= y.points.size() ? x : y;
     const WorkingCluster& small = &big == &x ? y : x;
-    WorkingCluster joined;
-    joined.dimensions = sorted_union(x.dimensions, y.dimensions);
-    joined.points = sorted_union(x.points, y.points);
-    joined.reference_span = std::max(x.reference_span, y.reference_span);
-    joined.sources = x.sources + y.sources;
-    const double limit = params_.span_tolerance * joined.reference_span;
-    std::vector<std::uint32_t> big_lacks = sorted_difference(joined.points, big.points);
-    std::vector<std::uint32_t> small_lacks;  // computed when first needed
-    joined.columns.resize(joined.dimensions.size());
+    const std::vector<std::uint32_t> dims = sorted_union(x.dimensions, y.dimensions);
+    const double reference = std::max(x.reference_span, y.reference_span);
+    const double limit = params_.span_tolerance * reference;
+    const std::vector<std::uint32_t> lacks = sorted_difference(small.points, big.points);
+    const CentralPositions at = central_positions(points.size(), params_.span_fraction);
+
+    // Spans of the union; `full[t]` is its sorted column where that was built.
+    std::vector<Interval> spans(dims.size());
+    std::vector<std::vector<double>> full(dims.size());
+    std::vector<std::uint8_t> built(dims.size(), 0);
+    std::vector<std::ptrdiff_t> in_big(dims.size());
+    std::vector<std::uint32_t> small_lacks;  // filled when first needed
     for (const bool new_to_big : {true, false}) {
-      for (std::size_t t = 0; t < joined.dimensions.size(); ++t) {
-        const std::uint32_t k = joined.dimensions[t];
-        const std::ptrdiff_t in_big = position_of(big, k);
-        if ((in_big < 0) != new_to_big) continue;
-        if (in_big >= 0) {
-          joined.columns[t] = add_values(values_, big.columns[static_cast<std::size_t>(in_big)], big_lacks, k);
+      for (std::size_t t = 0; t < dims.size(); ++t) {
+        const std::uint32_t k = dims[t];
+        in_big[t] = position_of(big, k);
+        if ((in_big[t] < 0) != new_to_big) continue;
+        if (in_big[t] >= 0) {
+          const std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
+          if (lacks.size() * 8 <= column.size()) {
+            const std::vector<double> added = sorted_column(values_, lacks, k);
+            spans[t] = {order_statistic_of_union(column, added, at.low), order_statistic_of_union(column, added, at.high)};
+          } else {
+            full[t] = add_values(values_, column, lacks, k), built[t] = 1;
+          }
         } else if (const std::ptrdiff_t in_small = position_of(small, k); in_small >= 0) {
-          if (small_lacks.empty()) small_lacks = sorted_difference(joined.points, small.points);
-          joined.columns[t] = add_values(values_, small.columns[static_cast<std::size_t>(in_small)], small_lacks, k);
+          if (small_lacks.empty()) small_lacks = sorted_difference(big.points, small.points);
+          full[t] = add_values(values_, small.columns[static_cast<std::size_t>(in_small)], small_lacks, k), built[t] = 1;
         } else {
-          joined.columns[t] = sorted_column(values_, joined.points, k);
+          full[t] = sorted_column(values_, points, k), built[t] = 1;
         }
-        if (central_span_of_sorted(joined.columns[t], params_.span_fraction).width() > limit) return std::nullopt;
+        if (built[t]) spans[t] = central_span_of_sorted(full[t], params_.span_fraction);
+        if (spans[t].width() > limit) return std::nullopt;
       }
     }
-    keep_points_in_box(values_, joined, params_.span_fraction);
-    if (joined.points.empty()) return std::nullopt;
+
+    // The box: which of big's points fall out (none in a dimension where its whole column lies
+    // inside), and which of the points it lacks are in.
+    std::vector<Interval> box(dims.size());
+    std::vector<std::size_t> check;  // dimensions in which big's points must be looked at one by one
+    for (std::size_t t = 0; t < dims.size(); ++t) {
+      const double half = spans[t].width() / 2.0;
+      box[t] = {spans[t].low - half, spans[t].high + half};
+      const bool whole_column_inside =
+          in_big[t] >= 0 && big.columns[static_cast<std::size_t>(in_big[t])].front() >= box[t].low &&
+          big.columns[static_cast<std::size_t>(in_big[t])].back() <= box[t].high;
+      if (!whole_column_inside) check.push_back(t);
+    }
+    const auto inside = [&](std::uint32_t p, std::size_t t) {
+      const double v = values_(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(dims[t]));
+      return v >= box[t].low && v <= box[t].high;
+    };
+    std::vector<std::uint32_t> big_out, lacks_in, removed;
+    for (std::uint32_t p : big.points)
+      if (!std::all_of(check.begin(), check.end(), [&](std::size_t t) { return inside(p, t); })) big_out.push_back(p);
+    for (std::uint32_t p : lacks) {
+      bool in = true;
+      for (std::size_t t = 0; t < dims.size() && in; ++t) in = inside(p, t);
+      (in ? lacks_in : removed).push_back(p);
+    }
+    if (big_out.size() == big.points.size() && lacks_in.empty()) return std::nullopt;
+
+    WorkingCluster joined;
+    joined.reference_span = reference;
+    joined.sources = x.sources + y.sources;
+    if (big_out.empty() && lacks_in.empty() && dims.size() == big.dimensions.size()) {
+      // Nothing changes but the count of sources: big's columns stand.
+      joined.dimensions = std::move(big.dimensions);
+      joined.points = std::move(big.points);
+      joined.columns = std::move(big.columns);
+      return joined;
+    }
+    joined.dimensions = dims;
+    joined.points = sorted_difference(big.points, big_out);
+    std::vector<std::uint32_t> grown;
+    std::set_union(joined.points.begin(), joined.points.end(), lacks_in.begin(), lacks_in.end(),
+                   std::back_inserter(grown));
+    joined.points = std::move(grown);
+    removed = sorted_union(removed, big_out);
+    joined.columns.resize(dims.size());
+    for (std::size_t t = 0; t < dims.size(); ++t) {
+      if (built[t]) {
+        joined.columns[t] = removed.empty() ? std::move(full[t]) : remove_values(values_, full[t], removed, dims[t]);
+      } else {
+        const std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
+        std::vector<double> with = lacks_in.empty() ? column : add_values(values_, column, lacks_in, dims[t]);
+        joined.columns[t] = big_out.empty() ? std::move(with) : remove_values(values_, with, big_out, dims[t]);
+      }
+    }
     return joined;
   }
 
