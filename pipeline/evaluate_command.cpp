@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "common/error.hpp"
@@ -31,7 +31,8 @@ nlohmann::json measures_json(const evaluate::QualityMeasures& m) {
           {"coverage", m.coverage}};
 }
 
-void print_side_by_side(std::ostream& out, const evaluate::QualityMeasures& found, const evaluate::QualityMeasures& raw) {
+void print_side_by_side(std::ostream& out, const evaluate::QualityMeasures& found,
+                        const evaluate::QualityMeasures& raw) {
   char line[128];
   out << "quality against " << found.hidden_clusters << " hidden clusters\n";
   std::snprintf(line, sizeof line, "  %-9s %12s %12s   %s\n", "measure", "found", "raw", "best");
@@ -71,12 +72,13 @@ evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& giv
     const std::filesystem::path folder = options.found;
     options.found = folder / "clusters.txt";
     if (!std::filesystem::exists(options.found))
-      throw InputError("'" + folder.string() + "' is a folder without clusters.txt; give a clusters file or a run folder");
+      throw InputError("'" + folder.string() +
+                       "' is a folder without clusters.txt; give a clusters file or a run folder");
     if (!options.raw && std::filesystem::exists(folder / "clusters_raw.txt")) options.raw = folder / "clusters_raw.txt";
   }
   const std::vector<SubspaceCluster> found = evaluate::read_cluster_text(options.found);
-  const std::vector<SubspaceCluster> raw = options.raw ? evaluate::read_cluster_text(*options.raw)
-                                                       : std::vector<SubspaceCluster>{};
+  const std::vector<SubspaceCluster> raw =
+      options.raw ? evaluate::read_cluster_text(*options.raw) : std::vector<SubspaceCluster>{};
   io::GroundTruthOptions read_options;
   read_options.dimensions = options.dimensions;
   read_options.points = options.points;

@@ -19,7 +19,7 @@ class App;
 namespace subscale::pipeline {
 
 struct EvaluateCommandOptions {
-  std::filesystem::path found;              // a clusters file, or a run folder (its clusters.txt)
+  std::filesystem::path found;               // a clusters file, or a run folder (its clusters.txt)
   std::optional<std::filesystem::path> raw;  // merge's raw clusters, scored beside `found`
   std::filesystem::path truth;
   std::optional<std::size_t> points;      // the data's n; default: the largest id + 1

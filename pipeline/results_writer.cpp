@@ -136,11 +136,15 @@ std::string summary_json(const RunReport& report) {
   if (report.raw_quality) summary["evaluation_raw"] = measures(*report.raw_quality);
   if (report.consolidated) {
     const auto& c = report.consolidated->stats;
-    summary["consolidate"] = {{"input_clusters", c.input_clusters}, {"candidate_pairs", c.candidate_pairs},
-                              {"joins", c.joins},                   {"rejected_joins", c.rejected_joins},
+    summary["consolidate"] = {{"input_clusters", c.input_clusters},
+                              {"candidate_pairs", c.candidate_pairs},
+                              {"joins", c.joins},
+                              {"rejected_joins", c.rejected_joins},
                               {"extended_dimensions", c.extended_dimensions},
-                              {"passes", c.passes},                 {"redundant", c.redundant},
-                              {"over_top_k", c.over_top_k},         {"clusters", c.clusters}};
+                              {"passes", c.passes},
+                              {"redundant", c.redundant},
+                              {"over_top_k", c.over_top_k},
+                              {"clusters", c.clusters}};
   }
   return summary.dump(2) + "\n";
 }

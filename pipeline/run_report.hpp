@@ -25,9 +25,9 @@ struct RunReport {
   CoreResult core;
   std::optional<merge::MergeResult> merge;
   std::optional<consolidate::ConsolidateResult> consolidated;  // set: the run's clusters; merge's stay as raw
-  std::optional<evaluate::QualityMeasures> quality;      // of the run's clusters (consolidated when set)
-  std::optional<evaluate::QualityMeasures> raw_quality;  // of merge's clusters, when consolidated is set
-  std::vector<std::pair<std::string, double>> stage_seconds;  // in run order
+  std::optional<evaluate::QualityMeasures> quality;            // of the run's clusters (consolidated when set)
+  std::optional<evaluate::QualityMeasures> raw_quality;        // of merge's clusters, when consolidated is set
+  std::vector<std::pair<std::string, double>> stage_seconds;   // in run order
   std::uint64_t peak_memory_bytes = 0;
 };
 

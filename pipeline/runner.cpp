@@ -468,8 +468,8 @@ void write_sweep_tables(const std::filesystem::path& folder, const std::vector<s
   std::ostringstream csv, md;
   // The raw_* columns score merge's clusters when consolidate ran (empty otherwise).
   const std::vector<std::string> columns = {
-      "dense_units", "subspaces", "clusters", "f1",      "e4sc",   "rnia",   "ce",           "coverage",
-      "raw_clusters", "raw_f1",   "raw_e4sc", "raw_rnia", "raw_ce", "raw_coverage", "seconds",  "status"};
+      "dense_units",  "subspaces", "clusters", "f1",       "e4sc",   "rnia",         "ce",      "coverage",
+      "raw_clusters", "raw_f1",    "raw_e4sc", "raw_rnia", "raw_ce", "raw_coverage", "seconds", "status"};
   for (const auto& key : keys) csv << key << ",";
   md << "|";
   for (const auto& key : keys) md << " " << key << " |";

@@ -25,8 +25,7 @@ std::vector<std::uint32_t> sorted_union(const std::vector<std::uint32_t>& a, con
   return out;
 }
 
-std::vector<std::uint32_t> sorted_difference(const std::vector<std::uint32_t>& a,
-                                             const std::vector<std::uint32_t>& b) {
+std::vector<std::uint32_t> sorted_difference(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
   std::vector<std::uint32_t> out;
   std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
@@ -153,13 +152,15 @@ class ComponentJoiner {
           const std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
           if (lacks.size() * 8 <= column.size()) {
             const std::vector<double> added = sorted_column(values_, lacks, k);
-            spans[t] = {order_statistic_of_union(column, added, at.low), order_statistic_of_union(column, added, at.high)};
+            spans[t] = {order_statistic_of_union(column, added, at.low),
+                        order_statistic_of_union(column, added, at.high)};
           } else {
             full[t] = add_values(values_, column, lacks, k), built[t] = 1;
           }
         } else if (const std::ptrdiff_t in_small = position_of(small, k); in_small >= 0) {
           if (small_lacks.empty()) small_lacks = sorted_difference(big.points, small.points);
-          full[t] = add_values(values_, small.columns[static_cast<std::size_t>(in_small)], small_lacks, k), built[t] = 1;
+          full[t] = add_values(values_, small.columns[static_cast<std::size_t>(in_small)], small_lacks, k),
+          built[t] = 1;
         } else {
           full[t] = sorted_column(values_, points, k), built[t] = 1;
         }
@@ -175,9 +176,9 @@ class ComponentJoiner {
     for (std::size_t t = 0; t < dims.size(); ++t) {
       const double half = spans[t].width() / 2.0;
       box[t] = {spans[t].low - half, spans[t].high + half};
-      const bool whole_column_inside =
-          in_big[t] >= 0 && big.columns[static_cast<std::size_t>(in_big[t])].front() >= box[t].low &&
-          big.columns[static_cast<std::size_t>(in_big[t])].back() <= box[t].high;
+      const bool whole_column_inside = in_big[t] >= 0 &&
+                                       big.columns[static_cast<std::size_t>(in_big[t])].front() >= box[t].low &&
+                                       big.columns[static_cast<std::size_t>(in_big[t])].back() <= box[t].high;
       if (!whole_column_inside) check.push_back(t);
     }
     const auto inside = [&](std::uint32_t p, std::size_t t) {
@@ -301,31 +302,30 @@ std::uint64_t extend_dimensions(const Matrix& values, std::vector<WorkingCluster
   const auto dims = static_cast<std::uint32_t>(values.cols());
   std::vector<std::uint64_t> added(clusters.size(), 0);
   tbb::enumerable_thread_specific<std::vector<double>> scratches;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, clusters.size(), 1),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      std::vector<double>& scratch = scratches.local();
-                      for (std::size_t c = r.begin(); c != r.end(); ++c) {
-                        WorkingCluster& cluster = clusters[c];
-                        if (cluster.points.empty()) continue;
-                        const double limit = params.span_tolerance * cluster.reference_span;
-                        WorkingCluster extended;
-                        std::size_t t = 0;
-                        for (std::uint32_t k = 0; k < dims; ++k) {
-                          if (t < cluster.dimensions.size() && cluster.dimensions[t] == k) {
-                            extended.dimensions.push_back(k);
-                            extended.columns.push_back(std::move(cluster.columns[t++]));
-                          } else if (central_span(values, cluster.points, k, params.span_fraction, scratch).width() <=
-                                     limit) {
-                            extended.dimensions.push_back(k);
-                            extended.columns.push_back(sorted_column(values, cluster.points, k));
-                            ++added[c];
-                          }
-                        }
-                        cluster.dimensions = std::move(extended.dimensions);
-                        cluster.columns = std::move(extended.columns);
-                        if (added[c] > 0) keep_points_in_box(values, cluster, params.span_fraction);
-                      }
-                    });
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, clusters.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+        std::vector<double>& scratch = scratches.local();
+        for (std::size_t c = r.begin(); c != r.end(); ++c) {
+          WorkingCluster& cluster = clusters[c];
+          if (cluster.points.empty()) continue;
+          const double limit = params.span_tolerance * cluster.reference_span;
+          WorkingCluster extended;
+          std::size_t t = 0;
+          for (std::uint32_t k = 0; k < dims; ++k) {
+            if (t < cluster.dimensions.size() && cluster.dimensions[t] == k) {
+              extended.dimensions.push_back(k);
+              extended.columns.push_back(std::move(cluster.columns[t++]));
+            } else if (central_span(values, cluster.points, k, params.span_fraction, scratch).width() <= limit) {
+              extended.dimensions.push_back(k);
+              extended.columns.push_back(sorted_column(values, cluster.points, k));
+              ++added[c];
+            }
+          }
+          cluster.dimensions = std::move(extended.dimensions);
+          cluster.columns = std::move(extended.columns);
+          if (added[c] > 0) keep_points_in_box(values, cluster, params.span_fraction);
+        }
+      });
   return std::accumulate(added.begin(), added.end(), std::uint64_t{0});
 }
 

@@ -27,7 +27,8 @@ void check_fraction(double value, const char* key, const char* meaning) {
 
 void check_params(const ConsolidateParams& params) {
   check_fraction(params.overlap, "consolidate.overlap", "the shared fraction of the smaller cluster's points");
-  check_fraction(params.span_fraction, "consolidate.span_fraction", "the central fraction of points the span test uses");
+  check_fraction(params.span_fraction, "consolidate.span_fraction",
+                 "the central fraction of points the span test uses");
   check_fraction(params.coverage, "consolidate.coverage", "the covered fraction that makes a cluster redundant");
   if (!(params.span_tolerance > 0.0) || !std::isfinite(params.span_tolerance))
     throw UsageError("consolidate.span_tolerance must be a finite number > 0 (got " +
@@ -98,8 +99,8 @@ ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<S
   stats.joins = counters.joins;
   stats.rejected_joins = counters.rejected;
 
-  working = drop_redundant(std::move(working), static_cast<std::size_t>(values.rows()), params.coverage,
-                           stats.redundant);
+  working =
+      drop_redundant(std::move(working), static_cast<std::size_t>(values.rows()), params.coverage, stats.redundant);
   working = order_by_interest(std::move(working), params.top_k, stats.over_top_k);
 
   for (auto& cluster : working) {

@@ -28,12 +28,12 @@
 namespace subscale::consolidate {
 
 struct ConsolidateParams {
-  double overlap = 0.5;          // join candidates: |O_a ∩ O_b| / min(|O_a|, |O_b|) >= overlap, in (0, 1]
-  double span_fraction = 0.9;    // the span test looks at the central span_fraction of the points, in (0, 1]
-  double span_tolerance = 3.0;   // dense when that span <= span_tolerance * the cluster's reference span, > 0
+  double overlap = 0.5;           // join candidates: |O_a ∩ O_b| / min(|O_a|, |O_b|) >= overlap, in (0, 1]
+  double span_fraction = 0.9;     // the span test looks at the central span_fraction of the points, in (0, 1]
+  double span_tolerance = 3.0;    // dense when that span <= span_tolerance * the cluster's reference span, > 0
   bool extend_dimensions = true;  // step 2
-  double coverage = 0.8;         // redundancy: dropped when covered to at least this fraction, in (0, 1]
-  std::size_t top_k = 0;         // keep the top_k most interesting clusters; 0 keeps all
+  double coverage = 0.8;          // redundancy: dropped when covered to at least this fraction, in (0, 1]
+  std::size_t top_k = 0;          // keep the top_k most interesting clusters; 0 keeps all
 };
 
 struct ConsolidateStats {

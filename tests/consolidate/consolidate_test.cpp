@@ -328,7 +328,7 @@ TEST(Consolidate, OptionsOutOfRangeAreRefused) {
 
 TEST(Consolidate, BadInputIsRefusedAndEmptyInputGivesNothing) {
   Scene scene(10, 3, 1);
-  EXPECT_THROW(consolidate_clusters(scene.values(), {{{0, 3}, {1, 2}}}, {}), InputError);  // dimension 3 of 3
+  EXPECT_THROW(consolidate_clusters(scene.values(), {{{0, 3}, {1, 2}}}, {}), InputError);   // dimension 3 of 3
   EXPECT_THROW(consolidate_clusters(scene.values(), {{{0, 1}, {1, 10}}}, {}), InputError);  // point 10 of 10
   EXPECT_THROW(consolidate_clusters(scene.values(), {{{1, 0}, {1, 2}}}, {}), InputError);   // not sorted
   EXPECT_THROW(consolidate_clusters(scene.values(), {{{0, 1}, {2, 2}}}, {}), InputError);   // repeated
@@ -340,15 +340,16 @@ TEST(Consolidate, BadInputIsRefusedAndEmptyInputGivesNothing) {
 // Six clusters in 12 of 16 dimensions, some sharing points and dimensions, one nested in
 // another (more dimensions, half its points), with all their 2-D projections.
 std::vector<SubspaceCluster> busy_scene(Scene& scene) {
-  const std::vector<Ids> dims = {{0, 1, 2, 3, 4, 5},   {0, 1, 2, 3, 4, 5, 6, 7}, {6, 7, 8, 9, 10},
-                                 {8, 9, 10, 11, 12},   {1, 3, 5, 7, 9, 11},      {12, 13, 14, 15, 2}};
-  const std::vector<Ids> points = {range(0, 200), range(0, 100), range(200, 150),
+  const std::vector<Ids> dims = {{0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5, 6, 7}, {6, 7, 8, 9, 10},
+                                 {8, 9, 10, 11, 12}, {1, 3, 5, 7, 9, 11},      {12, 13, 14, 15, 2}};
+  const std::vector<Ids> points = {range(0, 200),   range(0, 100),   range(200, 150),
                                    range(320, 150), range(500, 120), range(650, 130)};
   std::vector<SubspaceCluster> input;
   for (std::size_t c = 0; c < dims.size(); ++c) {
     Ids d = dims[c];
     std::sort(d.begin(), d.end());
-    const Ids p = scene.place(points[c], d, 0.15 + 0.12 * static_cast<double>(c), 0.05 + 0.004 * static_cast<double>(c));
+    const Ids p =
+        scene.place(points[c], d, 0.15 + 0.12 * static_cast<double>(c), 0.05 + 0.004 * static_cast<double>(c));
     for (auto& projection : pair_projections(d, p)) input.push_back(projection);
   }
   merge_order(input);

@@ -37,9 +37,10 @@ TEST(SpanTest, CentralSpanIgnoresTheOutliers) {
   for (int i = 0; i <= 20; ++i) values.push_back(0.40 + 0.01 * i);
   values.front() = 0.0;
   values.back() = 1.0;
-  const std::vector<double> shuffled = {values[7],  values[20], values[3],  values[0],  values[11], values[19], values[5],
-                                        values[14], values[1],  values[9],  values[17], values[2],  values[13], values[8],
-                                        values[4],  values[16], values[10], values[6],  values[18], values[12], values[15]};
+  const std::vector<double> shuffled = {values[7],  values[20], values[3], values[0],  values[11], values[19],
+                                        values[5],  values[14], values[1], values[9],  values[17], values[2],
+                                        values[13], values[8],  values[4], values[16], values[10], values[6],
+                                        values[18], values[12], values[15]};
   const Matrix m = column_of(shuffled);
   std::vector<std::uint32_t> all;
   for (std::uint32_t i = 0; i < 21; ++i) all.push_back(i);

@@ -74,10 +74,11 @@ TEST(Config, ASectionWithASwitchTakesOnOrOffAsAWhole) {
   EXPECT_DOUBLE_EQ(defaults.number("consolidate.span_tolerance"), 3.0);
   EXPECT_DOUBLE_EQ(defaults.number("consolidate.coverage"), 0.8);
   EXPECT_EQ(defaults.integer("consolidate.top_k"), 0);
-  const Config in_file = Config::from_text(std::string(kMinimal) + "consolidate: off\n", {}, core_config_schema(),
-                                           "/base", "test.yaml");
+  const Config in_file =
+      Config::from_text(std::string(kMinimal) + "consolidate: off\n", {}, core_config_schema(), "/base", "test.yaml");
   EXPECT_FALSE(in_file.boolean("consolidate.enabled"));
-  const Config overridden = Config::from_text(kMinimal, {"consolidate=off"}, core_config_schema(), "/base", "test.yaml");
+  const Config overridden =
+      Config::from_text(kMinimal, {"consolidate=off"}, core_config_schema(), "/base", "test.yaml");
   EXPECT_FALSE(overridden.boolean("consolidate.enabled"));
   const Config merge_off = Config::from_text(kMinimal, {"merge=false"}, core_config_schema(), "/base", "test.yaml");
   EXPECT_FALSE(merge_off.boolean("merge.enabled"));
