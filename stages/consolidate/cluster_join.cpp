@@ -40,17 +40,17 @@ std::ptrdiff_t position_of(const WorkingCluster& cluster, std::uint32_t dimensio
 // `column` (sorted) as a multiset, with the values of `points` in `dimension` added (or removed:
 // each removed value must be in `column`). Order statistics depend only on the multiset, so the
 // result is the sorted column of the new point set, whatever the order of joins that led to it.
-std::vector<double> add_values(const Matrix& values, const std::vector<double>& column,
+std::vector<double> add_values(const ColumnSorter& columns, const std::vector<double>& column,
                                const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
-  const std::vector<double> added = sorted_column(values, points, dimension);
+  const std::vector<double> added = columns.sorted(points, dimension);
   std::vector<double> out(column.size() + added.size());
   std::merge(column.begin(), column.end(), added.begin(), added.end(), out.begin());
   return out;
 }
 
-std::vector<double> remove_values(const Matrix& values, const std::vector<double>& column,
+std::vector<double> remove_values(const ColumnSorter& columns, const std::vector<double>& column,
                                   const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
-  const std::vector<double> removed = sorted_column(values, points, dimension);
+  const std::vector<double> removed = columns.sorted(points, dimension);
   std::vector<double> out;
   out.reserve(column.size() - std::min(column.size(), removed.size()));
   std::set_difference(column.begin(), column.end(), removed.begin(), removed.end(), std::back_inserter(out));
@@ -59,7 +59,8 @@ std::vector<double> remove_values(const Matrix& values, const std::vector<double
 
 // Keeps the points of `cluster` inside the box of its columns' central spans, and takes the
 // values of the others out of its columns.
-void keep_points_in_box(const Matrix& values, WorkingCluster& cluster, double fraction) {
+void keep_points_in_box(const ColumnSorter& columns, WorkingCluster& cluster, double fraction) {
+  const Matrix& values = columns.values();
   std::vector<Interval> spans;
   spans.reserve(cluster.columns.size());
   for (const auto& column : cluster.columns) spans.push_back(central_span_of_sorted(column, fraction));
@@ -67,7 +68,7 @@ void keep_points_in_box(const Matrix& values, WorkingCluster& cluster, double fr
   if (inside.size() == cluster.points.size()) return;
   const std::vector<std::uint32_t> outside = sorted_difference(cluster.points, inside);
   for (std::size_t t = 0; t < cluster.dimensions.size(); ++t)
-    cluster.columns[t] = remove_values(values, cluster.columns[t], outside, cluster.dimensions[t]);
+    cluster.columns[t] = remove_values(columns, cluster.columns[t], outside, cluster.dimensions[t]);
   cluster.points = std::move(inside);
 }
 
@@ -85,9 +86,9 @@ namespace {
 // pass over all pairs.
 class ComponentJoiner {
  public:
-  ComponentJoiner(const Matrix& values, const ConsolidateParams& params, std::vector<WorkingCluster>& clusters,
+  ComponentJoiner(const ColumnSorter& columns, const ConsolidateParams& params, std::vector<WorkingCluster>& clusters,
                   std::vector<std::uint32_t>& parent)
-      : values_(values), params_(params), clusters_(clusters), parent_(parent) {}
+      : columns_(columns), values_(columns.values()), params_(params), clusters_(clusters), parent_(parent) {}
 
   void run(const std::vector<OverlapPair>& pairs, JoinCounters& counters) {
     for (const OverlapPair& pair : pairs) try_pair(pair, counters);
@@ -151,18 +152,18 @@ class ComponentJoiner {
         if (in_big[t] >= 0) {
           const std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
           if (lacks.size() * 8 <= column.size()) {
-            const std::vector<double> added = sorted_column(values_, lacks, k);
+            const std::vector<double> added = columns_.sorted(lacks, k);
             spans[t] = {order_statistic_of_union(column, added, at.low),
                         order_statistic_of_union(column, added, at.high)};
           } else {
-            full[t] = add_values(values_, column, lacks, k), built[t] = 1;
+            full[t] = add_values(columns_, column, lacks, k), built[t] = 1;
           }
         } else if (const std::ptrdiff_t in_small = position_of(small, k); in_small >= 0) {
           if (small_lacks.empty()) small_lacks = sorted_difference(big.points, small.points);
-          full[t] = add_values(values_, small.columns[static_cast<std::size_t>(in_small)], small_lacks, k),
+          full[t] = add_values(columns_, small.columns[static_cast<std::size_t>(in_small)], small_lacks, k),
           built[t] = 1;
         } else {
-          full[t] = sorted_column(values_, points, k), built[t] = 1;
+          full[t] = columns_.sorted(points, k), built[t] = 1;
         }
         if (built[t]) spans[t] = central_span_of_sorted(full[t], params_.span_fraction);
         if (spans[t].width() > limit) return std::nullopt;
@@ -215,11 +216,11 @@ class ComponentJoiner {
     joined.columns.resize(dims.size());
     for (std::size_t t = 0; t < dims.size(); ++t) {
       if (built[t]) {
-        joined.columns[t] = removed.empty() ? std::move(full[t]) : remove_values(values_, full[t], removed, dims[t]);
+        joined.columns[t] = removed.empty() ? std::move(full[t]) : remove_values(columns_, full[t], removed, dims[t]);
       } else {
         const std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
-        std::vector<double> with = lacks_in.empty() ? column : add_values(values_, column, lacks_in, dims[t]);
-        joined.columns[t] = big_out.empty() ? std::move(with) : remove_values(values_, with, big_out, dims[t]);
+        std::vector<double> with = lacks_in.empty() ? column : add_values(columns_, column, lacks_in, dims[t]);
+        joined.columns[t] = big_out.empty() ? std::move(with) : remove_values(columns_, with, big_out, dims[t]);
       }
     }
     return joined;
@@ -230,6 +231,7 @@ class ComponentJoiner {
     return found == versions_.end() ? 0 : found->second;
   }
 
+  const ColumnSorter& columns_;
   const Matrix& values_;
   const ConsolidateParams& params_;
   std::vector<WorkingCluster>& clusters_;
@@ -242,13 +244,13 @@ class ComponentJoiner {
 
 }  // namespace
 
-std::vector<WorkingCluster> join_round(const Matrix& values, std::vector<WorkingCluster> clusters,
+std::vector<WorkingCluster> join_round(const ColumnSorter& columns, std::vector<WorkingCluster> clusters,
                                        const ConsolidateParams& params, JoinCounters& counters) {
   std::vector<const std::vector<std::uint32_t>*> point_lists;
   point_lists.reserve(clusters.size());
   for (const auto& c : clusters) point_lists.push_back(&c.points);
   const std::vector<OverlapPair> pairs =
-      overlapping_pairs(point_lists, static_cast<std::size_t>(values.rows()), params.overlap);
+      overlapping_pairs(point_lists, static_cast<std::size_t>(columns.values().rows()), params.overlap);
   counters.candidate_pairs += pairs.size();
 
   // Connected components of the candidate graph; each keeps the global order of its pairs.
@@ -277,7 +279,7 @@ std::vector<WorkingCluster> join_round(const Matrix& values, std::vector<Working
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, component_pairs.size(), 1),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t k = r.begin(); k != r.end(); ++k) {
-                        ComponentJoiner joiner(values, params, clusters, parent);
+                        ComponentJoiner joiner(columns, params, clusters, parent);
                         joiner.run(component_pairs[k], per_component[k]);
                       }
                     });
@@ -288,17 +290,9 @@ std::vector<WorkingCluster> join_round(const Matrix& values, std::vector<Working
   return out;
 }
 
-std::vector<double> sorted_column(const Matrix& values, const std::vector<std::uint32_t>& points,
-                                  std::uint32_t dimension) {
-  std::vector<double> column(points.size());
-  const auto source = values.col(static_cast<Eigen::Index>(dimension));
-  for (std::size_t i = 0; i < points.size(); ++i) column[i] = source(static_cast<Eigen::Index>(points[i]));
-  std::sort(column.begin(), column.end());
-  return column;
-}
-
-std::uint64_t extend_dimensions(const Matrix& values, std::vector<WorkingCluster>& clusters,
+std::uint64_t extend_dimensions(const ColumnSorter& columns, std::vector<WorkingCluster>& clusters,
                                 const ConsolidateParams& params) {
+  const Matrix& values = columns.values();
   const auto dims = static_cast<std::uint32_t>(values.cols());
   std::vector<std::uint64_t> added(clusters.size(), 0);
   tbb::enumerable_thread_specific<std::vector<double>> scratches;
@@ -317,13 +311,13 @@ std::uint64_t extend_dimensions(const Matrix& values, std::vector<WorkingCluster
               extended.columns.push_back(std::move(cluster.columns[t++]));
             } else if (central_span(values, cluster.points, k, params.span_fraction, scratch).width() <= limit) {
               extended.dimensions.push_back(k);
-              extended.columns.push_back(sorted_column(values, cluster.points, k));
+              extended.columns.push_back(columns.sorted(cluster.points, k));
               ++added[c];
             }
           }
           cluster.dimensions = std::move(extended.dimensions);
           cluster.columns = std::move(extended.columns);
-          if (added[c] > 0) keep_points_in_box(values, cluster, params.span_fraction);
+          if (added[c] > 0) keep_points_in_box(columns, cluster, params.span_fraction);
         }
       });
   return std::accumulate(added.begin(), added.end(), std::uint64_t{0});

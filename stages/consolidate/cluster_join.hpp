@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "stages/consolidate/column_sorter.hpp"
 #include "stages/consolidate/consolidate.hpp"
 #include "stages/consolidate/span_test.hpp"
 
@@ -22,10 +23,6 @@ struct WorkingCluster {
   std::uint32_t sources = 1;    // input clusters joined into it
 };
 
-// The sorted values of `points` in `dimension`.
-std::vector<double> sorted_column(const Matrix& values, const std::vector<std::uint32_t>& points,
-                                  std::uint32_t dimension);
-
 struct JoinCounters {
   std::uint64_t candidate_pairs = 0;
   std::uint64_t joins = 0;
@@ -40,13 +37,13 @@ struct JoinCounters {
 //     two reference spans;
 // the joined cluster is (S_a ∪ S_b, the points of O_a ∪ O_b inside their box), with the larger
 // reference span. The greedy order makes the result independent of threads.
-std::vector<WorkingCluster> join_round(const Matrix& values, std::vector<WorkingCluster> clusters,
+std::vector<WorkingCluster> join_round(const ColumnSorter& columns, std::vector<WorkingCluster> clusters,
                                        const ConsolidateParams& params, JoinCounters& counters);
 
 // Adds to each cluster every other dimension in which its points pass the span test against its
 // reference span, then keeps the points inside the box of the extended subspace. Returns the
 // number of dimensions added.
-std::uint64_t extend_dimensions(const Matrix& values, std::vector<WorkingCluster>& clusters,
+std::uint64_t extend_dimensions(const ColumnSorter& columns, std::vector<WorkingCluster>& clusters,
                                 const ConsolidateParams& params);
 
 }  // namespace subscale::consolidate

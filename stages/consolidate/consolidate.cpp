@@ -51,7 +51,7 @@ void check_cluster(const Matrix& values, const SubspaceCluster& cluster, std::si
   check_sorted(cluster.points, static_cast<std::size_t>(values.rows()), "point");
 }
 
-std::vector<WorkingCluster> working_clusters(const Matrix& values, const std::vector<SubspaceCluster>& clusters,
+std::vector<WorkingCluster> working_clusters(const ColumnSorter& columns, const std::vector<SubspaceCluster>& clusters,
                                              double fraction) {
   std::vector<WorkingCluster> out(clusters.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, clusters.size()), [&](const tbb::blocked_range<std::size_t>& r) {
@@ -59,7 +59,7 @@ std::vector<WorkingCluster> working_clusters(const Matrix& values, const std::ve
       out[c].dimensions = clusters[c].dimensions;
       out[c].points = clusters[c].points;
       for (std::uint32_t k : out[c].dimensions) {
-        out[c].columns.push_back(sorted_column(values, out[c].points, k));
+        out[c].columns.push_back(columns.sorted(out[c].points, k));
         out[c].reference_span =
             std::max(out[c].reference_span, central_span_of_sorted(out[c].columns.back(), fraction).width());
       }
@@ -78,7 +78,8 @@ ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<S
   ConsolidateResult result;
   ConsolidateStats& stats = result.stats;
   stats.input_clusters = clusters.size();
-  std::vector<WorkingCluster> working = working_clusters(values, clusters, params.span_fraction);
+  const ColumnSorter columns(values);
+  std::vector<WorkingCluster> working = working_clusters(columns, clusters, params.span_fraction);
   std::erase_if(working, [](const WorkingCluster& c) { return c.points.empty() || c.dimensions.empty(); });
 
   JoinCounters counters;
@@ -88,9 +89,9 @@ ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<S
     const std::uint64_t joins_before = counters.joins;
     for (std::uint64_t before = ~std::uint64_t{0}; before != counters.joins;) {
       before = counters.joins;
-      working = join_round(values, std::move(working), params, counters);
+      working = join_round(columns, std::move(working), params, counters);
     }
-    const std::uint64_t added = params.extend_dimensions ? extend_dimensions(values, working, params) : 0;
+    const std::uint64_t added = params.extend_dimensions ? extend_dimensions(columns, working, params) : 0;
     stats.extended_dimensions += added;
     std::erase_if(working, [](const WorkingCluster& c) { return c.points.empty(); });
     changed = counters.joins != joins_before || added > 0;

@@ -49,12 +49,22 @@ std::vector<OverlapPair> overlapping_pairs(const std::vector<const std::vector<s
     Scratch& s = scratch.local();
     s.counts.resize(clusters, 0);
     for (std::size_t a = r.begin(); a != r.end(); ++a) {
-      // Intersections of a with every later cluster b.
+      // Intersections of a with every later cluster b. When a meets many of them (on the
+      // benchmark data a third of all clusters), the counts are read back by one scan over the
+      // later clusters and the hot loop keeps no list of the ones touched; otherwise the list is
+      // kept and sorted, so that sparse data do not pay a scan over all clusters for each a.
+      std::uint64_t meetings = 0;
+      for (std::uint32_t p : *points[a]) meetings += offsets[p + 1] - offsets[p];
+      const bool dense = meetings * 16 > clusters - a;
       for (std::uint32_t p : *points[a]) {
         const std::uint32_t* first = holders.data() + offsets[p];
         const std::uint32_t* last = holders.data() + offsets[p + 1];
-        for (const std::uint32_t* h = std::upper_bound(first, last, static_cast<std::uint32_t>(a)); h != last; ++h) {
-          if (s.counts[*h]++ == 0) s.touched.push_back(*h);
+        const std::uint32_t* h = std::upper_bound(first, last, static_cast<std::uint32_t>(a));
+        if (dense) {
+          for (; h != last; ++h) ++s.counts[*h];
+        } else {
+          for (; h != last; ++h)
+            if (s.counts[*h]++ == 0) s.touched.push_back(*h);
         }
       }
       const auto take = [&](std::uint32_t b) {
@@ -63,16 +73,14 @@ std::vector<OverlapPair> overlapping_pairs(const std::vector<const std::vector<s
         if (overlap >= threshold) per_cluster[a].push_back({static_cast<std::uint32_t>(a), b, overlap});
         s.counts[b] = 0;
       };
-      // The touched clusters in ascending order: by a scan of the counts when they are many (on
-      // the benchmark data a cluster meets a third of the others), else by sorting the list.
-      if (s.touched.size() * 16 > clusters - a) {
+      if (dense) {
         for (std::size_t b = a + 1; b < clusters; ++b)
           if (s.counts[b] != 0) take(static_cast<std::uint32_t>(b));
       } else {
         std::sort(s.touched.begin(), s.touched.end());
         for (std::uint32_t b : s.touched) take(b);
+        s.touched.clear();
       }
-      s.touched.clear();
     }
   });
   std::vector<OverlapPair> pairs;
