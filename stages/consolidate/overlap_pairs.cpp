@@ -3,9 +3,10 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <bit>
+#include <iterator>
 
 namespace subscale::consolidate {
 
@@ -23,6 +24,33 @@ std::size_t intersection_size(const std::vector<std::uint32_t>& a, const std::ve
   }
   return count;
 }
+
+namespace {
+
+// Stable LSD radix sort on the bits of the overlap (a double in [0, 1], whose bits order like its
+// value), 8 bits a pass; a pass in which every key has the same digit is skipped. Sorting the
+// pairs by comparisons took a fifth of the stage's time on S1500.
+void sort_by_overlap_descending(std::vector<OverlapPair>& pairs) {
+  std::vector<std::uint64_t> keys(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) keys[i] = ~std::bit_cast<std::uint64_t>(pairs[i].overlap);
+  std::vector<OverlapPair> pairs_out(pairs.size());
+  std::vector<std::uint64_t> keys_out(pairs.size());
+  for (unsigned shift = 0; shift < 64; shift += 8) {
+    std::size_t count[257] = {};
+    for (std::uint64_t key : keys) ++count[((key >> shift) & 0xff) + 1];
+    if (std::find(std::begin(count) + 1, std::end(count), pairs.size()) != std::end(count)) continue;
+    for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const std::size_t at = count[(keys[i] >> shift) & 0xff]++;
+      pairs_out[at] = pairs[i];
+      keys_out[at] = keys[i];
+    }
+    pairs.swap(pairs_out);
+    keys.swap(keys_out);
+  }
+}
+
+}  // namespace
 
 std::vector<OverlapPair> overlapping_pairs(const std::vector<const std::vector<std::uint32_t>*>& points,
                                            std::size_t n_points, double threshold) {
@@ -85,11 +113,9 @@ std::vector<OverlapPair> overlapping_pairs(const std::vector<const std::vector<s
   });
   std::vector<OverlapPair> pairs;
   for (auto& list : per_cluster) pairs.insert(pairs.end(), list.begin(), list.end());
-  // A strict total order (the indices break ties), so the parallel sort's result is unique.
-  tbb::parallel_sort(pairs.begin(), pairs.end(), [](const OverlapPair& x, const OverlapPair& y) {
-    if (x.overlap != y.overlap) return x.overlap > y.overlap;
-    return x.first != y.first ? x.first < y.first : x.second < y.second;
-  });
+  // Concatenated, the pairs are ordered by (first, second); a stable sort by overlap descending
+  // keeps that order among equal overlaps.
+  sort_by_overlap_descending(pairs);
   return pairs;
 }
 
