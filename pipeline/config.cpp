@@ -62,6 +62,14 @@ void flatten(const YAML::Node& node, const std::string& prefix, std::vector<std:
   }
 }
 
+// A section with an on/off switch can be switched as a whole: `consolidate: off` means
+// `consolidate.enabled: off`. Returns the path to use.
+std::string section_switch(const ConfigSchema& schema, const std::string& path) {
+  if (schema.find(path)) return path;
+  const ConfigKey* enabled = schema.find(path + ".enabled");
+  return enabled && enabled->kind == ValueKind::boolean ? enabled->path : path;
+}
+
 bool is_auto_node(const YAML::Node& node) { return node.IsScalar() && node.Scalar() == "auto"; }
 
 std::optional<double> as_number(const YAML::Node& node) {
@@ -227,7 +235,8 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
       message += "; see --help for the valid keys";
     throw UsageError(message);
   };
-  for (auto& [path, node] : given) {
+  for (auto& [given_path, node] : given) {
+    const std::string path = section_switch(schema, given_path);
     const ConfigKey& key = check_known(path, source_name);
     if (key.kind == ValueKind::path && node.IsScalar() && !node.Scalar().empty()) {
       std::filesystem::path value = node.Scalar();
@@ -240,7 +249,7 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
     const auto equals = override_text.find('=');
     if (equals == std::string::npos || equals == 0)
       throw UsageError("override '" + override_text + "' is not of the form key=value (e.g. epsilon=0.01)");
-    const std::string path = override_text.substr(0, equals);
+    const std::string path = section_switch(schema, override_text.substr(0, equals));
     const ConfigKey& key = check_known(path, "command line");
     YAML::Node node;
     try {

@@ -133,6 +133,54 @@ ConfigSchema core_config_schema() {
        .minimum = 1.0,
        .allow_auto = true,
        .sweepable = true});
+  // Stage consolidate (after merge): projections of one cluster joined into its full subspace,
+  // redundant clusters dropped, the rest ordered by interest. README, "Consolidation".
+  key({.path = "consolidate.enabled",
+       .kind = ValueKind::boolean,
+       .default_value = "true",
+       .help = "consolidate merge's clusters (`consolidate: off` keeps merge's output as the run's clusters)"});
+  key({.path = "consolidate.overlap",
+       .kind = ValueKind::number,
+       .default_value = "0.5",
+       .help = "join candidates: shared points / points of the smaller cluster at least this",
+       .minimum = 0.0,
+       .minimum_exclusive = true,
+       .maximum = 1.0,
+       .sweepable = true});
+  key({.path = "consolidate.span_fraction",
+       .kind = ValueKind::number,
+       .default_value = "0.9",
+       .help = "span test: the central fraction of a cluster's points whose span is measured per dimension",
+       .minimum = 0.0,
+       .minimum_exclusive = true,
+       .maximum = 1.0,
+       .sweepable = true});
+  key({.path = "consolidate.span_tolerance",
+       .kind = ValueKind::number,
+       .default_value = "3",
+       .help = "span test: dense in a dimension when the span is at most this times the cluster's widest span "
+               "where merge found it",
+       .minimum = 0.0,
+       .minimum_exclusive = true,
+       .sweepable = true});
+  key({.path = "consolidate.extend",
+       .kind = ValueKind::boolean,
+       .default_value = "true",
+       .help = "add to a cluster every further dimension in which it passes the span test"});
+  key({.path = "consolidate.coverage",
+       .kind = ValueKind::number,
+       .default_value = "0.8",
+       .help = "drop a cluster when this fraction of its points lies in kept clusters of strict superset subspaces",
+       .minimum = 0.0,
+       .minimum_exclusive = true,
+       .maximum = 1.0,
+       .sweepable = true});
+  key({.path = "consolidate.top_k",
+       .kind = ValueKind::integer,
+       .default_value = "0",
+       .help = "keep only the top_k clusters by interest (points x dimensions); 0 keeps all",
+       .minimum = 0.0,
+       .sweepable = true});
   key({.path = "ground_truth.path", .kind = ValueKind::path, .help = "hidden clusters (.true) to evaluate against"});
   key({.path = "output.text",
        .kind = ValueKind::boolean,

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "common/error.hpp"
@@ -17,8 +18,67 @@
 
 namespace subscale::pipeline {
 
-evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& options, std::ostream& out) {
+namespace {
+
+nlohmann::json measures_json(const evaluate::QualityMeasures& m) {
+  return {{"found_clusters", m.found_clusters},
+          {"hidden_clusters", m.hidden_clusters},
+          {"f1", m.f1},
+          {"f1_recall", m.f1_recall},
+          {"e4sc", m.e4sc},
+          {"rnia", m.rnia},
+          {"ce", m.ce},
+          {"coverage", m.coverage}};
+}
+
+void print_side_by_side(std::ostream& out, const evaluate::QualityMeasures& found,
+                        const evaluate::QualityMeasures& raw) {
+  char line[128];
+  out << "quality against " << found.hidden_clusters << " hidden clusters\n";
+  std::snprintf(line, sizeof line, "  %-9s %12s %12s   %s\n", "measure", "found", "raw", "best");
+  out << line;
+  std::snprintf(line, sizeof line, "  %-9s %12zu %12zu\n", "clusters", found.found_clusters, raw.found_clusters);
+  out << line;
+  const auto row = [&](const char* name, double a, double b, const char* best) {
+    std::snprintf(line, sizeof line, "  %-9s %12.4f %12.4f   %s\n", name, a, b, best);
+    out << line;
+  };
+  row("F1", found.f1, raw.f1, "1");
+  row("F1-R", found.f1_recall, raw.f1_recall, "1");
+  row("E4SC", found.e4sc, raw.e4sc, "1");
+  row("RNIA", found.rnia, raw.rnia, "0");
+  row("CE", found.ce, raw.ce, "0");
+  row("coverage", found.coverage, raw.coverage, "");
+}
+
+void check_dimensions(const std::vector<SubspaceCluster>& found, const std::filesystem::path& file,
+                      const std::filesystem::path& truth_file, std::size_t truth_dimensions) {
+  for (std::size_t c = 0; c < found.size(); ++c) {
+    if (!found[c].dimensions.empty() && found[c].dimensions.back() >= truth_dimensions) {
+      throw InputError("cluster file '" + file.string() + "': cluster " + std::to_string(c + 1) +
+                       " lives in dimension " + std::to_string(found[c].dimensions.back()) + ", but '" +
+                       truth_file.string() + "' has " + std::to_string(truth_dimensions) +
+                       " dimensions; do the two files belong to the same data set?");
+    }
+  }
+}
+
+}  // namespace
+
+evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& given, std::ostream& out) {
+  EvaluateCommandOptions options = given;
+  if (std::filesystem::is_directory(options.found)) {
+    // A run folder: its clusters, and merge's raw clusters when consolidation wrote them.
+    const std::filesystem::path folder = options.found;
+    options.found = folder / "clusters.txt";
+    if (!std::filesystem::exists(options.found))
+      throw InputError("'" + folder.string() +
+                       "' is a folder without clusters.txt; give a clusters file or a run folder");
+    if (!options.raw && std::filesystem::exists(folder / "clusters_raw.txt")) options.raw = folder / "clusters_raw.txt";
+  }
   const std::vector<SubspaceCluster> found = evaluate::read_cluster_text(options.found);
+  const std::vector<SubspaceCluster> raw =
+      options.raw ? evaluate::read_cluster_text(*options.raw) : std::vector<SubspaceCluster>{};
   io::GroundTruthOptions read_options;
   read_options.dimensions = options.dimensions;
   read_options.points = options.points;
@@ -29,43 +89,40 @@ evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& opt
     points = *options.points;
   } else {
     // Without the data's size, the largest id seen stands in for it (only coverage depends on it).
-    for (const auto* list : {&found, &truth.clusters})
+    for (const auto* list : {&found, &raw, &truth.clusters})
       for (const auto& c : *list)
         if (!c.points.empty()) points = std::max<std::size_t>(points, c.points.back() + std::size_t{1});
   }
-  for (std::size_t c = 0; c < found.size(); ++c) {
-    if (!found[c].dimensions.empty() && found[c].dimensions.back() >= truth.dimensions) {
-      throw InputError("cluster file '" + options.found.string() + "': cluster " + std::to_string(c + 1) +
-                       " lives in dimension " + std::to_string(found[c].dimensions.back()) + ", but '" +
-                       options.truth.string() + "' has " + std::to_string(truth.dimensions) +
-                       " dimensions; do the two files belong to the same data set?");
-    }
-  }
+  check_dimensions(found, options.found, options.truth, truth.dimensions);
+  if (options.raw) check_dimensions(raw, *options.raw, options.truth, truth.dimensions);
   if (points == 0)
     throw InputError("neither '" + options.found.string() + "' nor '" + options.truth.string() +
                      "' names a point; give --points");
 
   const evaluate::QualityMeasures m = evaluate::evaluate(found, truth.clusters, points, truth.dimensions);
+  std::optional<evaluate::QualityMeasures> raw_measures;
+  if (options.raw) raw_measures = evaluate::evaluate(raw, truth.clusters, points, truth.dimensions);
   out << "found:  " << options.found.string() << " (" << found.size() << " clusters)\n";
+  if (options.raw) out << "raw:    " << options.raw->string() << " (" << raw.size() << " clusters)\n";
   out << "truth:  " << options.truth.string() << " (" << truth.clusters.size() << " hidden clusters, "
       << truth.dimensions << " dimensions)\n";
   out << "points: " << points << (options.points ? "" : " (the largest point id + 1; give --points for the data's n)")
       << "\n";
-  evaluate::print_quality_table(out, m);
+  if (raw_measures)
+    print_side_by_side(out, m, *raw_measures);
+  else
+    evaluate::print_quality_table(out, m);
 
   if (!options.json.empty()) {
-    const nlohmann::json json{{"found", options.found.string()},
-                              {"truth", options.truth.string()},
-                              {"points", points},
-                              {"dimensions", truth.dimensions},
-                              {"found_clusters", m.found_clusters},
-                              {"hidden_clusters", m.hidden_clusters},
-                              {"f1", m.f1},
-                              {"f1_recall", m.f1_recall},
-                              {"e4sc", m.e4sc},
-                              {"rnia", m.rnia},
-                              {"ce", m.ce},
-                              {"coverage", m.coverage}};
+    nlohmann::json json{{"found", options.found.string()},
+                        {"truth", options.truth.string()},
+                        {"points", points},
+                        {"dimensions", truth.dimensions}};
+    json.update(measures_json(m));
+    if (raw_measures) {
+      json["raw"] = measures_json(*raw_measures);
+      json["raw"]["file"] = options.raw->string();
+    }
     io::write_text_file(options.json, json.dump(2) + "\n");
   }
   return m;
@@ -76,12 +133,18 @@ void add_evaluate_command(CLI::App& app) {
     EvaluateCommandOptions options;
     std::size_t points = 0;
     std::size_t dimensions = 0;
+    std::filesystem::path raw;
   };
   auto args = std::make_shared<Arguments>();
   CLI::App* command = app.add_subcommand(
       "evaluate", "Score found clusters against hidden ones (F1, F1-R, E4SC, RNIA, CE, coverage; SPEC 9)");
-  command->add_option("--found", args->options.found, "clusters in the text form {d1, d2}-[p1, p2], one a line")
+  command
+      ->add_option("--found", args->options.found,
+                   "clusters in the text form {d1, d2}-[p1, p2], one a line; or a run folder (its clusters.txt, "
+                   "and clusters_raw.txt beside it when present)")
       ->required()
+      ->check(CLI::ExistingPath);
+  command->add_option("--raw", args->raw, "merge's raw clusters (a run's clusters_raw.txt), scored beside --found")
       ->check(CLI::ExistingFile);
   command->add_option("--truth", args->options.truth, "ground truth in the OpenSubspace .true format")
       ->required()
@@ -94,6 +157,7 @@ void add_evaluate_command(CLI::App& app) {
   command->callback([args, command] {
     if (command->count("--points")) args->options.points = args->points;
     if (command->count("--dims")) args->options.dimensions = args->dimensions;
+    if (command->count("--raw")) args->options.raw = args->raw;
     try {
       run_evaluate_command(args->options, std::cout);
       std::cout.flush();

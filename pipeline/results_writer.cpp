@@ -47,7 +47,15 @@ void write_results_hdf5(const std::filesystem::path& path, const RunReport& repo
     file.write_string_attribute("/", "backend", report.backend);
     file.write_string_attribute("/", "input", report.input_path);
     write_cluster_list(file, "/subspaces", report.core.subspaces);
-    if (report.merge) {
+    // /clusters holds the run's clusters: consolidated when that stage ran, and then merge's own
+    // output stays beside them as /raw_clusters.
+    if (report.consolidated) {
+      write_cluster_list(file, "/clusters", report.consolidated->clusters);
+      file.write("/clusters/sizes", report.consolidated->sizes, 4);
+      file.write("/clusters/sources", report.consolidated->sources, 4);
+      write_cluster_list(file, "/raw_clusters", report.merge->clusters);
+      file.write("/raw_clusters/sizes", report.merge->sizes, 4);
+    } else if (report.merge) {
       write_cluster_list(file, "/clusters", report.merge->clusters);
       file.write("/clusters/sizes", report.merge->sizes, 4);
     }
@@ -98,7 +106,10 @@ std::string summary_json(const RunReport& report) {
         {"dense_units_per_dimension", core.units_per_dimension},
         {"multi_dimension_units", core.dense_units.distinct_multi_units},
         {"subspaces", core.subspaces.size()},
-        {"clusters", report.merge ? json(report.merge->clusters.size()) : json(nullptr)}}},
+        {"clusters", report.consolidated ? json(report.consolidated->clusters.size())
+                     : report.merge      ? json(report.merge->clusters.size())
+                                         : json(nullptr)},
+        {"raw_clusters", report.consolidated ? json(report.merge->clusters.size()) : json(nullptr)}}},
       {"partitions",
        {{"scheme", to_string(core.dense_units.scheme)},
         {"count", core.dense_units.partitions.size()},
@@ -111,16 +122,29 @@ std::string summary_json(const RunReport& report) {
                                      : 0.0},
       {"peak_memory_bytes", report.peak_memory_bytes},
   };
-  if (report.quality) {
-    const auto& q = *report.quality;
-    summary["evaluation"] = {{"f1", q.f1},
-                             {"f1_recall", q.f1_recall},
-                             {"e4sc", q.e4sc},
-                             {"rnia", q.rnia},
-                             {"ce", q.ce},
-                             {"coverage", q.coverage},
-                             {"found_clusters", q.found_clusters},
-                             {"hidden_clusters", q.hidden_clusters}};
+  const auto measures = [](const evaluate::QualityMeasures& q) {
+    return json{{"f1", q.f1},
+                {"f1_recall", q.f1_recall},
+                {"e4sc", q.e4sc},
+                {"rnia", q.rnia},
+                {"ce", q.ce},
+                {"coverage", q.coverage},
+                {"found_clusters", q.found_clusters},
+                {"hidden_clusters", q.hidden_clusters}};
+  };
+  if (report.quality) summary["evaluation"] = measures(*report.quality);
+  if (report.raw_quality) summary["evaluation_raw"] = measures(*report.raw_quality);
+  if (report.consolidated) {
+    const auto& c = report.consolidated->stats;
+    summary["consolidate"] = {{"input_clusters", c.input_clusters},
+                              {"candidate_pairs", c.candidate_pairs},
+                              {"joins", c.joins},
+                              {"rejected_joins", c.rejected_joins},
+                              {"extended_dimensions", c.extended_dimensions},
+                              {"passes", c.passes},
+                              {"redundant", c.redundant},
+                              {"over_top_k", c.over_top_k},
+                              {"clusters", c.clusters}};
   }
   return summary.dump(2) + "\n";
 }

@@ -9,6 +9,7 @@
 
 #include "common/subspace_cluster.hpp"
 #include "pipeline/core_pipeline.hpp"
+#include "stages/consolidate/consolidate.hpp"
 #include "stages/evaluate/quality_measures.hpp"
 #include "stages/merge/merge.hpp"
 
@@ -23,8 +24,10 @@ struct RunReport {
   int threads = 0;
   CoreResult core;
   std::optional<merge::MergeResult> merge;
-  std::optional<evaluate::QualityMeasures> quality;
-  std::vector<std::pair<std::string, double>> stage_seconds;  // in run order
+  std::optional<consolidate::ConsolidateResult> consolidated;  // set: the run's clusters; merge's stay as raw
+  std::optional<evaluate::QualityMeasures> quality;            // of the run's clusters (consolidated when set)
+  std::optional<evaluate::QualityMeasures> raw_quality;        // of merge's clusters, when consolidated is set
+  std::vector<std::pair<std::string, double>> stage_seconds;   // in run order
   std::uint64_t peak_memory_bytes = 0;
 };
 

@@ -89,6 +89,8 @@ struct RunSettings {
   bool merge = true;
   double merge_epsilon = 0;
   std::uint32_t merge_min_points = 0;
+  bool consolidate = true;
+  consolidate::ConsolidateParams consolidate_params;
   std::optional<std::filesystem::path> ground_truth;
   bool text_outputs = true;
 };
@@ -158,6 +160,13 @@ RunSettings read_settings(Config& config) {
   s.merge_min_points = config.is_auto("merge.min_points")
                            ? s.core.min_points
                            : static_cast<std::uint32_t>(config.integer("merge.min_points"));
+  s.consolidate = config.boolean("consolidate.enabled");
+  s.consolidate_params.overlap = config.number("consolidate.overlap");
+  s.consolidate_params.span_fraction = config.number("consolidate.span_fraction");
+  s.consolidate_params.span_tolerance = config.number("consolidate.span_tolerance");
+  s.consolidate_params.extend_dimensions = config.boolean("consolidate.extend");
+  s.consolidate_params.coverage = config.number("consolidate.coverage");
+  s.consolidate_params.top_k = static_cast<std::size_t>(config.integer("consolidate.top_k"));
   if (config.has("ground_truth.path")) s.ground_truth = config.file_path("ground_truth.path");
   if (s.join && s.join->key_column && s.ground_truth)
     throw UsageError("join.key = " + std::to_string(*s.join->key_column) + " takes that column out of the matrix, " +
@@ -379,15 +388,33 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
   } else {
     log.line("merge       skipped (merge.enabled: false)");
   }
+  if (report.merge && settings.consolidate) {
+    start = Clock::now();
+    report.consolidated =
+        consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params);
+    report.stage_seconds.emplace_back("consolidate", seconds_since(start));
+    const auto& c = report.consolidated->stats;
+    log.line("consolidate " + std::to_string(c.clusters) + " clusters from " + std::to_string(c.input_clusters) + " (" +
+             std::to_string(c.joins) + " joins, " + std::to_string(c.rejected_joins) + " refused by the span test, " +
+             std::to_string(c.extended_dimensions) + " dimensions added, " + std::to_string(c.redundant) +
+             " redundant" + (c.over_top_k ? ", " + std::to_string(c.over_top_k) + " over top_k" : std::string()) + ")");
+  }
   if (input.truth) {
     start = Clock::now();
-    const auto& found = report.merge ? report.merge->clusters : report.core.subspaces;
+    const auto& found = report.consolidated ? report.consolidated->clusters
+                        : report.merge      ? report.merge->clusters
+                                            : report.core.subspaces;
     report.quality = evaluate::evaluate(found, input.truth->clusters, input.data.points(), input.data.dimensions());
+    if (report.consolidated)
+      report.raw_quality = evaluate::evaluate(report.merge->clusters, input.truth->clusters, input.data.points(),
+                                              input.data.dimensions());
     report.stage_seconds.emplace_back("evaluate", seconds_since(start));
     std::ostringstream line;
     line << std::setprecision(3) << "evaluate    F1 " << report.quality->f1 << ", E4SC " << report.quality->e4sc
          << ", RNIA " << report.quality->rnia << ", CE " << report.quality->ce << ", coverage "
          << report.quality->coverage;
+    if (report.raw_quality)
+      line << " (merge's raw clusters: F1 " << report.raw_quality->f1 << ", E4SC " << report.raw_quality->e4sc << ")";
     log.line(line.str());
   }
 }
@@ -398,7 +425,12 @@ void write_run_folder(const std::filesystem::path& folder, const Config& config,
   io::write_text_file(folder / "config.yaml", config.to_yaml());
   if (settings.text_outputs) {
     io::write_text_file(folder / "subspaces.txt", clusters_text(report.core.subspaces));
-    if (report.merge) io::write_text_file(folder / "clusters.txt", clusters_text(report.merge->clusters));
+    if (report.consolidated) {
+      io::write_text_file(folder / "clusters.txt", clusters_text(report.consolidated->clusters));
+      io::write_text_file(folder / "clusters_raw.txt", clusters_text(report.merge->clusters));
+    } else if (report.merge) {
+      io::write_text_file(folder / "clusters.txt", clusters_text(report.merge->clusters));
+    }
   }
   report.stage_seconds.emplace_back("write", 0.0);
   write_results_hdf5(folder / "results.h5", report);
@@ -454,8 +486,10 @@ void write_sweep_tables(const std::filesystem::path& folder, const std::vector<s
                         const std::vector<std::pair<Config, std::optional<SingleRun>>>& runs,
                         const std::vector<std::string>& failures) {
   std::ostringstream csv, md;
-  const std::vector<std::string> columns = {"dense_units", "subspaces", "clusters", "f1",      "e4sc",
-                                            "rnia",        "ce",        "coverage", "seconds", "status"};
+  // The raw_* columns score merge's clusters when consolidate ran (empty otherwise).
+  const std::vector<std::string> columns = {
+      "dense_units",  "subspaces", "clusters", "f1",       "e4sc",   "rnia",         "ce",      "coverage",
+      "raw_clusters", "raw_f1",    "raw_e4sc", "raw_rnia", "raw_ce", "raw_coverage", "seconds", "status"};
   for (const auto& key : keys) csv << key << ",";
   md << "|";
   for (const auto& key : keys) md << " " << key << " |";
@@ -479,13 +513,16 @@ void write_sweep_tables(const std::filesystem::path& folder, const std::vector<s
       for (const auto& [stage, s] : report.stage_seconds) seconds += s;
       cells.push_back(std::to_string(report.core.total_units));
       cells.push_back(std::to_string(report.core.subspaces.size()));
-      cells.push_back(report.merge ? std::to_string(report.merge->clusters.size()) : "");
-      for (double v : report.quality
-                          ? std::vector<double>{report.quality->f1, report.quality->e4sc, report.quality->rnia,
-                                                report.quality->ce, report.quality->coverage}
-                          : std::vector<double>{})
-        cells.push_back(number(v));
-      if (!report.quality) cells.insert(cells.end(), 5, "");
+      const auto measures = [&](const std::optional<evaluate::QualityMeasures>& q) {
+        if (!q) return cells.insert(cells.end(), 5, ""), void();
+        for (double v : {q->f1, q->e4sc, q->rnia, q->ce, q->coverage}) cells.push_back(number(v));
+      };
+      cells.push_back(report.consolidated ? std::to_string(report.consolidated->clusters.size())
+                      : report.merge      ? std::to_string(report.merge->clusters.size())
+                                          : "");
+      measures(report.quality);
+      cells.push_back(report.consolidated ? std::to_string(report.merge->clusters.size()) : "");
+      measures(report.raw_quality);
       cells.push_back(number(seconds));
       cells.push_back("ok");
     } else {

@@ -9,7 +9,10 @@ For each suite (dbsizescale, dimscale, noisescale):
      every file of the suite, so the largest file can run on this machine;
   4. runs every file of the suite with that setting and records F1, E4SC, RNIA, CE, coverage,
      counts and times (the pipeline's own total from summary.json and the wall time of the
-     process, which adds reading the ARFF text and starting up).
+     process, which adds reading the ARFF text and starting up). When the run consolidates
+     (consolidate.enabled, the default), the measures are the consolidated clusters' and merge's
+     raw clusters are scored beside them (raw_*), with the consolidate stage's time against the
+     core's.
 Writes <out>/quality.md (the tables, ready for bench/RESULTS.md) and <out>/quality.csv.
 
 Python 3 standard library only. Run from the repository root:
@@ -162,18 +165,25 @@ def main():
             _, wall = run(command, log)
             summary = json.loads((run_dir / "summary.json").read_text())
             quality = summary["evaluation"]
+            raw = summary.get("evaluation_raw", quality)
             timings = summary["timings_seconds"]
+            core_s = sum(timings.get(s, 0) for s in ("density1d", "plan", "dense_units", "subspaces"))
             table_rows.append({
                 "suite": suite, "file": data.stem, "points": summary["points"], "dims": summary["dimensions"],
                 **{m: quality[m] for m in MEASURES},
+                **{"raw_" + m: raw[m] for m in MEASURES},
                 "hidden": quality["hidden_clusters"], "found": quality["found_clusters"],
+                "raw_found": raw["found_clusters"],
                 "subspaces": summary["counts"]["subspaces"], "dense_units": summary["counts"]["dense_units"],
-                "core_s": sum(timings.get(s, 0) for s in ("density1d", "plan", "dense_units", "subspaces")),
-                "merge_s": timings.get("merge", 0), "total_s": timings["total"], "wall_s": wall,
+                "core_s": core_s, "merge_s": timings.get("merge", 0),
+                "consolidate_s": timings.get("consolidate", 0),
+                "consolidate_over_core": timings.get("consolidate", 0) / core_s if core_s > 0 else 0,
+                "total_s": timings["total"], "wall_s": wall,
                 "setting": " ".join(setting),
             })
             r = table_rows[-1]
-            print(f"  {data.stem}: F1 {r['f1']:.3f} E4SC {r['e4sc']:.3f} in {wall:.2f} s", file=sys.stderr)
+            print(f"  {data.stem}: F1 {r['f1']:.3f} E4SC {r['e4sc']:.3f} (raw {r['raw_f1']:.3f}, {r['raw_e4sc']:.3f}) "
+                  f"in {wall:.2f} s", file=sys.stderr)
 
     with open(out / "quality.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(table_rows[0].keys()))
@@ -190,6 +200,21 @@ def main():
                   " | ".join(fmt(r[m]) for m in MEASURES) +
                   f" | {r['hidden']} | {r['found']} | {r['subspaces']} | {r['dense_units'] / 1e6:.1f} M | "
                   f"{r['core_s']:.2f} | {r['merge_s']:.2f} | {r['total_s']:.2f} | {r['wall_s']:.2f} |")
+    md.append("")
+    md += ["### Raw (merge) and consolidated clusters side by side", "",
+           "Each pair of columns: merge's raw clusters, then the consolidated ones (the run's clusters). "
+           "`cons / core`: the consolidate stage's time over the core's (density1d, plan, dense_units, subspaces).",
+           "",
+           "| suite | file | F1 raw | F1 | E4SC raw | E4SC | RNIA raw | RNIA | CE raw | CE | coverage raw | coverage | "
+           "clusters raw | clusters | core s | merge s | consolidate s | cons / core |",
+           "|---|---|" + "---:|" * 16]
+    for r in table_rows:
+        cells = []
+        for m in MEASURES:
+            cells += [fmt(r["raw_" + m]), fmt(r[m])]
+        md.append(f"| {r['suite']} | {r['file']} | " + " | ".join(cells) +
+                  f" | {r['raw_found']} | {r['found']} | {r['core_s']:.3f} | {r['merge_s']:.3f} | "
+                  f"{r['consolidate_s']:.4f} | {100 * r['consolidate_over_core']:.1f}% |")
     md.append("")
     (out / "quality.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))

@@ -65,6 +65,34 @@ TEST(Config, WrongTypesAndRangesNameTheKey) {
   EXPECT_NE(usage_error_of(kMinimal, {"normalize=[minmax, none]"}).find("takes one value"), std::string::npos);
 }
 
+TEST(Config, ASectionWithASwitchTakesOnOrOffAsAWhole) {
+  // `consolidate: off` is `consolidate.enabled: off`, in the file and on the command line.
+  const Config defaults = Config::from_text(kMinimal, {}, core_config_schema(), "/base", "test.yaml");
+  EXPECT_TRUE(defaults.boolean("consolidate.enabled"));
+  EXPECT_DOUBLE_EQ(defaults.number("consolidate.overlap"), 0.5);
+  EXPECT_DOUBLE_EQ(defaults.number("consolidate.span_fraction"), 0.9);
+  EXPECT_DOUBLE_EQ(defaults.number("consolidate.span_tolerance"), 3.0);
+  EXPECT_DOUBLE_EQ(defaults.number("consolidate.coverage"), 0.8);
+  EXPECT_EQ(defaults.integer("consolidate.top_k"), 0);
+  const Config in_file =
+      Config::from_text(std::string(kMinimal) + "consolidate: off\n", {}, core_config_schema(), "/base", "test.yaml");
+  EXPECT_FALSE(in_file.boolean("consolidate.enabled"));
+  const Config overridden =
+      Config::from_text(kMinimal, {"consolidate=off"}, core_config_schema(), "/base", "test.yaml");
+  EXPECT_FALSE(overridden.boolean("consolidate.enabled"));
+  const Config merge_off = Config::from_text(kMinimal, {"merge=false"}, core_config_schema(), "/base", "test.yaml");
+  EXPECT_FALSE(merge_off.boolean("merge.enabled"));
+  // The resolved config writes the switch back under its own key, and reads back the same.
+  const Config again = Config::from_text(overridden.to_yaml(), {}, core_config_schema(), "/base", "again.yaml");
+  EXPECT_FALSE(again.boolean("consolidate.enabled"));
+  // A value that is no switch names the key; the options keep their ranges.
+  EXPECT_NE(usage_error_of(kMinimal, {"consolidate=maybe"}).find("'consolidate.enabled' expects true or false"),
+            std::string::npos);
+  EXPECT_NE(usage_error_of(kMinimal, {"consolidate.overlap=0"}).find("'consolidate.overlap'"), std::string::npos);
+  EXPECT_NE(usage_error_of(kMinimal, {"consolidate.coverage=1.5"}).find("'consolidate.coverage'"), std::string::npos);
+  EXPECT_NE(usage_error_of(kMinimal, {"consolidate.top_k=-1"}).find("'consolidate.top_k'"), std::string::npos);
+}
+
 TEST(Config, BytesParse) {
   EXPECT_EQ(parse_bytes("1024", "k"), 1024u);
   EXPECT_EQ(parse_bytes("64MiB", "k"), 64u << 20);

@@ -1,0 +1,326 @@
+#include "stages/consolidate/cluster_join.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+
+#include "stages/consolidate/overlap_pairs.hpp"
+
+namespace subscale::consolidate {
+namespace {
+
+std::vector<std::uint32_t> sorted_union(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+  std::vector<std::uint32_t> out;
+  out.reserve(a.size() + b.size());
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+std::vector<std::uint32_t> sorted_difference(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+  std::vector<std::uint32_t> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+// Where `dimension` sits in the cluster's sorted dimension list, or -1.
+std::ptrdiff_t position_of(const WorkingCluster& cluster, std::uint32_t dimension) {
+  const auto found = std::lower_bound(cluster.dimensions.begin(), cluster.dimensions.end(), dimension);
+  return found != cluster.dimensions.end() && *found == dimension ? found - cluster.dimensions.begin() : -1;
+}
+
+// `column` (sorted) as a multiset, with the values of `points` in `dimension` added (or removed:
+// each removed value must be in `column`). Order statistics depend only on the multiset, so the
+// result is the sorted column of the new point set, whatever the order of joins that led to it.
+std::vector<double> add_values(const ColumnSorter& columns, const std::vector<double>& column,
+                               const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
+  const std::vector<double> added = columns.sorted(points, dimension);
+  std::vector<double> out(column.size() + added.size());
+  std::merge(column.begin(), column.end(), added.begin(), added.end(), out.begin());
+  return out;
+}
+
+std::vector<double> remove_values(const ColumnSorter& columns, const std::vector<double>& column,
+                                  const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
+  const std::vector<double> removed = columns.sorted(points, dimension);
+  std::vector<double> out;
+  out.reserve(column.size() - std::min(column.size(), removed.size()));
+  std::set_difference(column.begin(), column.end(), removed.begin(), removed.end(), std::back_inserter(out));
+  return out;
+}
+
+// Keeps the points of `cluster` inside the box of its columns' central spans, and takes the
+// values of the others out of its columns.
+void keep_points_in_box(const ColumnSorter& columns, WorkingCluster& cluster, double fraction) {
+  const Matrix& values = columns.values();
+  std::vector<Interval> spans;
+  spans.reserve(cluster.columns.size());
+  for (const auto& column : cluster.columns) spans.push_back(central_span_of_sorted(column, fraction));
+  std::vector<std::uint32_t> inside = points_in_box(values, cluster.points, cluster.dimensions, spans);
+  if (inside.size() == cluster.points.size()) return;
+  const std::vector<std::uint32_t> outside = sorted_difference(cluster.points, inside);
+  for (std::size_t t = 0; t < cluster.dimensions.size(); ++t)
+    cluster.columns[t] = remove_values(columns, cluster.columns[t], outside, cluster.dimensions[t]);
+  cluster.points = std::move(inside);
+}
+
+std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+}  // namespace
+
+namespace {
+
+// The greedy joins of one connected component of the candidate graph, in the global pair order.
+// Components share no cluster, so they run side by side with the same result as one sequential
+// pass over all pairs.
+class ComponentJoiner {
+ public:
+  ComponentJoiner(const ColumnSorter& columns, const ConsolidateParams& params, std::vector<WorkingCluster>& clusters,
+                  std::vector<std::uint32_t>& parent)
+      : columns_(columns), values_(columns.values()), params_(params), clusters_(clusters), parent_(parent) {}
+
+  void run(const std::vector<OverlapPair>& pairs, JoinCounters& counters) {
+    for (const OverlapPair& pair : pairs) try_pair(pair, counters);
+  }
+
+ private:
+  void try_pair(const OverlapPair& pair, JoinCounters& counters) {
+    const std::uint32_t a = find_root(parent_, pair.first);
+    const std::uint32_t b = find_root(parent_, pair.second);
+    if (a == b) return;
+    const std::uint32_t keep = std::min(a, b), drop = std::max(a, b);
+    const std::array<std::uint32_t, 4> key{keep, version(keep), drop, version(drop)};
+    if (refused_.count(key)) return;
+    WorkingCluster& x = clusters_[a];
+    WorkingCluster& y = clusters_[b];
+    std::vector<std::uint32_t> points = sorted_union(x.points, y.points);
+    // Their current point sets must still overlap as much as the pair did.
+    const std::size_t shared = x.points.size() + y.points.size() - points.size();
+    const std::size_t smaller = std::min(x.points.size(), y.points.size());
+    if (smaller == 0 || static_cast<double>(shared) / static_cast<double>(smaller) < params_.overlap) return;
+    std::optional<WorkingCluster> joined = join(x, y, std::move(points));
+    if (!joined) {
+      ++counters.rejected;
+      refused_.insert(key);
+      return;
+    }
+    clusters_[keep] = std::move(*joined);
+    clusters_[drop] = {};
+    parent_[drop] = keep;
+    ++versions_[keep];
+    ++counters.joins;
+  }
+
+  // S_x ∪ S_y with the points of O_x ∪ O_y (`points`) inside their box, or nothing when the
+  // union fails the span test in a dimension (or the box holds no point); x or y may be moved
+  // from. The result is exact (the same as measuring the union from scratch), but is computed
+  // from the larger side's sorted columns and the k points it lacks: for the common join, a
+  // projection whose points the other cluster holds already, give or take a few chance members
+  // that the box drops again, a dimension costs O(k log k + log n), not O(n). Dimensions new to
+  // the larger side are tested first: a join of two different clusters fails there.
+  std::optional<WorkingCluster> join(WorkingCluster& x, WorkingCluster& y, std::vector<std::uint32_t> points) {
+    WorkingCluster& big = x.points.size() >= y.points.size() ? x : y;
+    const WorkingCluster& small = &big == &x ? y : x;
+    const std::vector<std::uint32_t> dims = sorted_union(x.dimensions, y.dimensions);
+    const double reference = std::max(x.reference_span, y.reference_span);
+    const double limit = params_.span_tolerance * reference;
+    const std::vector<std::uint32_t> lacks = sorted_difference(small.points, big.points);
+    const CentralPositions at = central_positions(points.size(), params_.span_fraction);
+
+    // Spans of the union; `full[t]` is its sorted column where that was built.
+    std::vector<Interval> spans(dims.size());
+    std::vector<std::vector<double>> full(dims.size());
+    std::vector<std::uint8_t> built(dims.size(), 0);
+    std::vector<std::ptrdiff_t> in_big(dims.size());
+    std::vector<std::uint32_t> small_lacks;  // filled when first needed
+    for (const bool new_to_big : {true, false}) {
+      for (std::size_t t = 0; t < dims.size(); ++t) {
+        const std::uint32_t k = dims[t];
+        in_big[t] = position_of(big, k);
+        if ((in_big[t] < 0) != new_to_big) continue;
+        if (in_big[t] >= 0) {
+          const std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
+          if (lacks.size() * 8 <= column.size()) {
+            const std::vector<double> added = columns_.sorted(lacks, k);
+            spans[t] = {order_statistic_of_union(column, added, at.low),
+                        order_statistic_of_union(column, added, at.high)};
+          } else {
+            full[t] = add_values(columns_, column, lacks, k), built[t] = 1;
+          }
+        } else if (const std::ptrdiff_t in_small = position_of(small, k); in_small >= 0) {
+          if (small_lacks.empty()) small_lacks = sorted_difference(big.points, small.points);
+          full[t] = add_values(columns_, small.columns[static_cast<std::size_t>(in_small)], small_lacks, k),
+          built[t] = 1;
+        } else {
+          full[t] = columns_.sorted(points, k), built[t] = 1;
+        }
+        if (built[t]) spans[t] = central_span_of_sorted(full[t], params_.span_fraction);
+        if (spans[t].width() > limit) return std::nullopt;
+      }
+    }
+
+    // The box: which of big's points fall out (none in a dimension where its whole column lies
+    // inside), and which of the points it lacks are in.
+    std::vector<Interval> box(dims.size());
+    std::vector<std::size_t> check;  // dimensions in which big's points must be looked at one by one
+    for (std::size_t t = 0; t < dims.size(); ++t) {
+      const double half = spans[t].width() / 2.0;
+      box[t] = {spans[t].low - half, spans[t].high + half};
+      const bool whole_column_inside = in_big[t] >= 0 &&
+                                       big.columns[static_cast<std::size_t>(in_big[t])].front() >= box[t].low &&
+                                       big.columns[static_cast<std::size_t>(in_big[t])].back() <= box[t].high;
+      if (!whole_column_inside) check.push_back(t);
+    }
+    const auto inside = [&](std::uint32_t p, std::size_t t) {
+      const double v = values_(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(dims[t]));
+      return v >= box[t].low && v <= box[t].high;
+    };
+    std::vector<std::uint32_t> big_out, lacks_in, removed;
+    for (std::uint32_t p : big.points)
+      if (!std::all_of(check.begin(), check.end(), [&](std::size_t t) { return inside(p, t); })) big_out.push_back(p);
+    for (std::uint32_t p : lacks) {
+      bool in = true;
+      for (std::size_t t = 0; t < dims.size() && in; ++t) in = inside(p, t);
+      (in ? lacks_in : removed).push_back(p);
+    }
+    if (big_out.size() == big.points.size() && lacks_in.empty()) return std::nullopt;
+
+    WorkingCluster joined;
+    joined.reference_span = reference;
+    joined.sources = x.sources + y.sources;
+    if (big_out.empty() && lacks_in.empty() && dims.size() == big.dimensions.size()) {
+      // Nothing changes but the count of sources: big's columns stand.
+      joined.dimensions = std::move(big.dimensions);
+      joined.points = std::move(big.points);
+      joined.columns = std::move(big.columns);
+      return joined;
+    }
+    joined.dimensions = dims;
+    joined.points = sorted_difference(big.points, big_out);
+    std::vector<std::uint32_t> grown;
+    std::set_union(joined.points.begin(), joined.points.end(), lacks_in.begin(), lacks_in.end(),
+                   std::back_inserter(grown));
+    joined.points = std::move(grown);
+    removed = sorted_union(removed, big_out);
+    joined.columns.resize(dims.size());
+    for (std::size_t t = 0; t < dims.size(); ++t) {
+      if (built[t]) {
+        joined.columns[t] = removed.empty() ? std::move(full[t]) : remove_values(columns_, full[t], removed, dims[t]);
+      } else {
+        const std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
+        std::vector<double> with = lacks_in.empty() ? column : add_values(columns_, column, lacks_in, dims[t]);
+        joined.columns[t] = big_out.empty() ? std::move(with) : remove_values(columns_, with, big_out, dims[t]);
+      }
+    }
+    return joined;
+  }
+
+  std::uint32_t version(std::uint32_t c) const {
+    const auto found = versions_.find(c);
+    return found == versions_.end() ? 0 : found->second;
+  }
+
+  const ColumnSorter& columns_;
+  const Matrix& values_;
+  const ConsolidateParams& params_;
+  std::vector<WorkingCluster>& clusters_;
+  std::vector<std::uint32_t>& parent_;  // union-find whose root is always the smaller index
+  // A refused join of two clusters is refused again until one of them changes: many pairs of
+  // input clusters lead to the same two joined ones, so refusals are remembered by version.
+  std::map<std::uint32_t, std::uint32_t> versions_;
+  std::set<std::array<std::uint32_t, 4>> refused_;
+};
+
+}  // namespace
+
+std::vector<WorkingCluster> join_round(const ColumnSorter& columns, std::vector<WorkingCluster> clusters,
+                                       const ConsolidateParams& params, JoinCounters& counters) {
+  std::vector<const std::vector<std::uint32_t>*> point_lists;
+  point_lists.reserve(clusters.size());
+  for (const auto& c : clusters) point_lists.push_back(&c.points);
+  const std::vector<OverlapPair> pairs =
+      overlapping_pairs(point_lists, static_cast<std::size_t>(columns.values().rows()), params.overlap);
+  counters.candidate_pairs += pairs.size();
+
+  // Connected components of the candidate graph; each keeps the global order of its pairs.
+  std::vector<std::uint32_t> parent(clusters.size());
+  std::iota(parent.begin(), parent.end(), 0u);
+  for (const OverlapPair& pair : pairs) {
+    const std::uint32_t a = find_root(parent, pair.first), b = find_root(parent, pair.second);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  std::vector<std::uint32_t> component_of(clusters.size(), 0);
+  std::vector<std::vector<OverlapPair>> component_pairs;
+  for (std::uint32_t c = 0; c < clusters.size(); ++c) {
+    // A root is the smallest index of its component, so it is numbered before its members.
+    const std::uint32_t root = find_root(parent, c);
+    if (root == c) {
+      component_of[c] = static_cast<std::uint32_t>(component_pairs.size());
+      component_pairs.emplace_back();
+    } else {
+      component_of[c] = component_of[root];
+    }
+  }
+  for (const OverlapPair& pair : pairs) component_pairs[component_of[pair.first]].push_back(pair);
+
+  std::iota(parent.begin(), parent.end(), 0u);
+  std::vector<JoinCounters> per_component(component_pairs.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, component_pairs.size(), 1),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                        ComponentJoiner joiner(columns, params, clusters, parent);
+                        joiner.run(component_pairs[k], per_component[k]);
+                      }
+                    });
+  for (const JoinCounters& c : per_component) counters.joins += c.joins, counters.rejected += c.rejected;
+  std::vector<WorkingCluster> out;
+  for (std::uint32_t c = 0; c < clusters.size(); ++c)
+    if (parent[c] == c) out.push_back(std::move(clusters[c]));
+  return out;
+}
+
+std::uint64_t extend_dimensions(const ColumnSorter& columns, std::vector<WorkingCluster>& clusters,
+                                const ConsolidateParams& params) {
+  const Matrix& values = columns.values();
+  const auto dims = static_cast<std::uint32_t>(values.cols());
+  std::vector<std::uint64_t> added(clusters.size(), 0);
+  tbb::enumerable_thread_specific<std::vector<double>> scratches;
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, clusters.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+        std::vector<double>& scratch = scratches.local();
+        for (std::size_t c = r.begin(); c != r.end(); ++c) {
+          WorkingCluster& cluster = clusters[c];
+          if (cluster.points.empty()) continue;
+          const double limit = params.span_tolerance * cluster.reference_span;
+          WorkingCluster extended;
+          std::size_t t = 0;
+          for (std::uint32_t k = 0; k < dims; ++k) {
+            if (t < cluster.dimensions.size() && cluster.dimensions[t] == k) {
+              extended.dimensions.push_back(k);
+              extended.columns.push_back(std::move(cluster.columns[t++]));
+            } else if (central_span(values, cluster.points, k, params.span_fraction, scratch).width() <= limit) {
+              extended.dimensions.push_back(k);
+              extended.columns.push_back(columns.sorted(cluster.points, k));
+              ++added[c];
+            }
+          }
+          cluster.dimensions = std::move(extended.dimensions);
+          cluster.columns = std::move(extended.columns);
+          if (added[c] > 0) keep_points_in_box(columns, cluster, params.span_fraction);
+        }
+      });
+  return std::accumulate(added.begin(), added.end(), std::uint64_t{0});
+}
+
+}  // namespace subscale::consolidate

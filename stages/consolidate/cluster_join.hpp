@@ -1,0 +1,49 @@
+#pragma once
+// Steps 1 and 2 of the consolidate stage (consolidate.hpp): joining clusters that overlap
+// strongly into the union of their subspaces, and extending a cluster to every dimension in
+// which its points are dense.
+#include <cstdint>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "stages/consolidate/column_sorter.hpp"
+#include "stages/consolidate/consolidate.hpp"
+#include "stages/consolidate/span_test.hpp"
+
+namespace subscale::consolidate {
+
+// A cluster while it is being consolidated.
+struct WorkingCluster {
+  std::vector<std::uint32_t> dimensions;  // sorted
+  std::vector<std::uint32_t> points;      // sorted
+  // The values of `points` in each of `dimensions`, sorted: the central spans are read off them,
+  // and a join merges them with the few values the other side adds instead of selecting again.
+  std::vector<std::vector<double>> columns;
+  double reference_span = 0.0;  // span_test.hpp: the widest central span where merge found it
+  std::uint32_t sources = 1;    // input clusters joined into it
+};
+
+struct JoinCounters {
+  std::uint64_t candidate_pairs = 0;
+  std::uint64_t joins = 0;
+  std::uint64_t rejected = 0;
+};
+
+// One round: every pair over the overlap threshold, strongest first (ties by index), is tried
+// once. A pair whose clusters were already joined into one is skipped. Otherwise the two current
+// clusters a and b (the results of earlier joins of this round) are joined when
+//   - their current point sets still overlap by at least params.overlap, and
+//   - O_a ∪ O_b passes the span test in every dimension of S_a ∪ S_b, against the larger of the
+//     two reference spans;
+// the joined cluster is (S_a ∪ S_b, the points of O_a ∪ O_b inside their box), with the larger
+// reference span. The greedy order makes the result independent of threads.
+std::vector<WorkingCluster> join_round(const ColumnSorter& columns, std::vector<WorkingCluster> clusters,
+                                       const ConsolidateParams& params, JoinCounters& counters);
+
+// Adds to each cluster every other dimension in which its points pass the span test against its
+// reference span, then keeps the points inside the box of the extended subspace. Returns the
+// number of dimensions added.
+std::uint64_t extend_dimensions(const ColumnSorter& columns, std::vector<WorkingCluster>& clusters,
+                                const ConsolidateParams& params);
+
+}  // namespace subscale::consolidate

@@ -1,0 +1,116 @@
+#include "stages/consolidate/consolidate.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "common/error.hpp"
+#include "stages/consolidate/cluster_join.hpp"
+#include "stages/consolidate/redundancy.hpp"
+#include "stages/consolidate/span_test.hpp"
+
+namespace subscale::consolidate {
+namespace {
+
+// Join and extend alternate until neither changes anything; each pass can only join clusters or
+// add dimensions, and on the benchmark data the second pass already changes nothing. The bound
+// keeps the stage's time predictable on data where a box filter keeps shifting a cluster.
+constexpr std::uint64_t kMaxPasses = 8;
+
+void check_fraction(double value, const char* key, const char* meaning) {
+  if (!(value > 0.0 && value <= 1.0))
+    throw UsageError(std::string(key) + " must be in (0, 1] (" + meaning + "); got " + std::to_string(value));
+}
+
+void check_params(const ConsolidateParams& params) {
+  check_fraction(params.overlap, "consolidate.overlap", "the shared fraction of the smaller cluster's points");
+  check_fraction(params.span_fraction, "consolidate.span_fraction",
+                 "the central fraction of points the span test uses");
+  check_fraction(params.coverage, "consolidate.coverage", "the covered fraction that makes a cluster redundant");
+  if (!(params.span_tolerance > 0.0) || !std::isfinite(params.span_tolerance))
+    throw UsageError("consolidate.span_tolerance must be a finite number > 0 (got " +
+                     std::to_string(params.span_tolerance) + "); the default is 3");
+}
+
+void check_cluster(const Matrix& values, const SubspaceCluster& cluster, std::size_t which) {
+  const auto where = [&] { return "consolidate: cluster #" + std::to_string(which) + " of the input"; };
+  const auto check_sorted = [&](const std::vector<std::uint32_t>& list, std::size_t limit, const char* what) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (list[i] >= limit)
+        throw InputError(where() + " names " + what + " " + std::to_string(list[i]) + ", but the data has " +
+                         std::to_string(limit) + " " + what + "s");
+      if (i > 0 && list[i] <= list[i - 1])
+        throw InputError(where() + " has " + what + "s that are not sorted ascending without repeats (at position " +
+                         std::to_string(i) + ")");
+    }
+  };
+  check_sorted(cluster.dimensions, static_cast<std::size_t>(values.cols()), "dimension");
+  check_sorted(cluster.points, static_cast<std::size_t>(values.rows()), "point");
+}
+
+std::vector<WorkingCluster> working_clusters(const ColumnSorter& columns, const std::vector<SubspaceCluster>& clusters,
+                                             double fraction) {
+  std::vector<WorkingCluster> out(clusters.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, clusters.size()), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t c = r.begin(); c != r.end(); ++c) {
+      out[c].dimensions = clusters[c].dimensions;
+      out[c].points = clusters[c].points;
+      for (std::uint32_t k : out[c].dimensions) {
+        out[c].columns.push_back(columns.sorted(out[c].points, k));
+        out[c].reference_span =
+            std::max(out[c].reference_span, central_span_of_sorted(out[c].columns.back(), fraction).width());
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<SubspaceCluster>& clusters,
+                                       const ConsolidateParams& params) {
+  check_params(params);
+  for (std::size_t c = 0; c < clusters.size(); ++c) check_cluster(values, clusters[c], c);
+
+  ConsolidateResult result;
+  ConsolidateStats& stats = result.stats;
+  stats.input_clusters = clusters.size();
+  const ColumnSorter columns(values);
+  std::vector<WorkingCluster> working = working_clusters(columns, clusters, params.span_fraction);
+  std::erase_if(working, [](const WorkingCluster& c) { return c.points.empty() || c.dimensions.empty(); });
+
+  JoinCounters counters;
+  bool changed = true;
+  while (changed && stats.passes < kMaxPasses) {
+    ++stats.passes;
+    const std::uint64_t joins_before = counters.joins;
+    for (std::uint64_t before = ~std::uint64_t{0}; before != counters.joins;) {
+      before = counters.joins;
+      working = join_round(columns, std::move(working), params, counters);
+    }
+    const std::uint64_t added = params.extend_dimensions ? extend_dimensions(columns, working, params) : 0;
+    stats.extended_dimensions += added;
+    std::erase_if(working, [](const WorkingCluster& c) { return c.points.empty(); });
+    changed = counters.joins != joins_before || added > 0;
+  }
+  stats.candidate_pairs = counters.candidate_pairs;
+  stats.joins = counters.joins;
+  stats.rejected_joins = counters.rejected;
+
+  working =
+      drop_redundant(std::move(working), static_cast<std::size_t>(values.rows()), params.coverage, stats.redundant);
+  working = order_by_interest(std::move(working), params.top_k, stats.over_top_k);
+
+  for (auto& cluster : working) {
+    result.sizes.push_back(cluster.points.size());
+    result.sources.push_back(cluster.sources);
+    result.clusters.push_back({std::move(cluster.dimensions), std::move(cluster.points)});
+  }
+  stats.clusters = result.clusters.size();
+  return result;
+}
+
+}  // namespace subscale::consolidate

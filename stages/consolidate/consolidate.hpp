@@ -1,0 +1,63 @@
+#pragma once
+// Stage consolidate: turns the merge stage's clusters, which show one hidden cluster as many of
+// its low-dimensional projections, into few clusters, each in its full subspace.
+//
+// Input: the normalised data matrix and merge's clusters (S, O), dimensions and points sorted.
+// Steps, each documented where it is done:
+// 1. join (cluster_join.hpp): two clusters whose point sets overlap strongly,
+//      |O_a ∩ O_b| / min(|O_a|, |O_b|) >= overlap,
+//    become one cluster in the union of their subspaces when the joined points pass the span
+//    test (span_test.hpp) in every dimension of the union. Pairs are tried from the strongest
+//    overlap down, greedily, in rounds until a round joins nothing.
+// 2. extend (optional): a cluster takes every further dimension in which its points pass the
+//    same span test, so that it stands in its full subspace even where no projection was found
+//    in that dimension; then joining is tried again (at most kMaxPasses passes).
+// 3. redundancy (redundancy.hpp): a cluster whose points are covered, to at least `coverage`,
+//    by the kept clusters in strict superset subspaces is dropped (the idea of OSCLU and RESCU).
+// 4. order and size: by interest |O| * |S| (the micro-objects it explains), descending; with
+//    top_k > 0 only the first top_k are kept.
+// Output: the clusters (S, sorted points) in that order. Every step is either sequential in a
+// fixed order or computes per-cluster values independently, so the output does not depend on
+// the number of threads.
+#include <cstdint>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+
+namespace subscale::consolidate {
+
+struct ConsolidateParams {
+  double overlap = 0.5;           // join candidates: |O_a ∩ O_b| / min(|O_a|, |O_b|) >= overlap, in (0, 1]
+  double span_fraction = 0.9;     // the span test looks at the central span_fraction of the points, in (0, 1]
+  double span_tolerance = 3.0;    // dense when that span <= span_tolerance * the cluster's reference span, > 0
+  bool extend_dimensions = true;  // step 2
+  double coverage = 0.8;          // redundancy: dropped when covered to at least this fraction, in (0, 1]
+  std::size_t top_k = 0;          // keep the top_k most interesting clusters; 0 keeps all
+};
+
+struct ConsolidateStats {
+  std::uint64_t input_clusters = 0;
+  std::uint64_t candidate_pairs = 0;      // pairs over the overlap threshold, summed over rounds
+  std::uint64_t joins = 0;                // accepted joins
+  std::uint64_t rejected_joins = 0;       // candidates whose union failed the span test
+  std::uint64_t extended_dimensions = 0;  // dimensions added by step 2, summed over clusters
+  std::uint64_t passes = 0;               // join + extend passes run
+  std::uint64_t redundant = 0;            // dropped by step 3
+  std::uint64_t over_top_k = 0;           // dropped by step 4
+  std::uint64_t clusters = 0;             // in the output
+};
+
+struct ConsolidateResult {
+  std::vector<SubspaceCluster> clusters;  // by interest, descending
+  std::vector<std::uint64_t> sizes;       // sizes[i] == clusters[i].points.size()
+  std::vector<std::uint32_t> sources;     // how many input clusters were joined into clusters[i]
+  ConsolidateStats stats;
+};
+
+// Throws UsageError for an option out of its range (naming the consolidate.* key) and
+// InputError for a cluster whose dimensions or points are out of range or not sorted.
+ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<SubspaceCluster>& clusters,
+                                       const ConsolidateParams& params);
+
+}  // namespace subscale::consolidate

@@ -1,0 +1,79 @@
+#include "stages/consolidate/span_test.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace subscale::consolidate {
+
+CentralPositions central_positions(std::size_t n, double fraction) {
+  // The slack keeps a product that is a whole number on paper (0.05 * 20) from rounding to the
+  // position next to it (0.9999999999999998 floors to 0).
+  constexpr double slack = 1e-9;
+  const double last = static_cast<double>(n - 1);
+  const auto low = static_cast<std::size_t>(std::max(0.0, std::floor((1.0 - fraction) / 2.0 * last + slack)));
+  const auto high = std::min(n - 1, static_cast<std::size_t>(std::ceil((1.0 + fraction) / 2.0 * last - slack)));
+  return {std::min(low, high), high};
+}
+
+Interval central_span_of_sorted(std::span<const double> sorted, double fraction) {
+  if (sorted.empty()) return {};
+  const CentralPositions at = central_positions(sorted.size(), fraction);
+  return {sorted[at.low], sorted[at.high]};
+}
+
+double order_statistic_of_union(std::span<const double> a, std::span<const double> b, std::size_t i) {
+  // The first i + 1 values of the union are a's first i + 1 - j and b's first j, for the smallest
+  // j at which a's last taken value is not above b's next one.
+  const std::size_t taken = i + 1;
+  std::size_t low = taken > a.size() ? taken - a.size() : 0;
+  std::size_t high = std::min(b.size(), taken);
+  const auto too_few_from_b = [&](std::size_t j) { return j < b.size() && taken - j > 0 && a[taken - j - 1] > b[j]; };
+  while (low < high) {
+    const std::size_t middle = low + (high - low) / 2;
+    if (too_few_from_b(middle))
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  const std::size_t j = low;
+  if (j == 0) return a[taken - 1];
+  if (j == taken) return b[j - 1];
+  return std::max(a[taken - j - 1], b[j - 1]);
+}
+
+Interval central_span(const Matrix& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
+                      double fraction, std::vector<double>& scratch) {
+  if (points.empty()) return {};
+  scratch.resize(points.size());
+  const auto column = values.col(static_cast<Eigen::Index>(dimension));
+  for (std::size_t i = 0; i < points.size(); ++i) scratch[i] = column(static_cast<Eigen::Index>(points[i]));
+  const CentralPositions at = central_positions(points.size(), fraction);
+  // Order statistics are values, not positions: any selection algorithm gives the same ones.
+  const auto high = scratch.begin() + static_cast<std::ptrdiff_t>(at.high);
+  std::nth_element(scratch.begin(), high, scratch.end());
+  std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(at.low), high);
+  return {scratch[at.low], *high};
+}
+
+std::vector<std::uint32_t> points_in_box(const Matrix& values, std::span<const std::uint32_t> points,
+                                         std::span<const std::uint32_t> dimensions, std::span<const Interval> spans) {
+  std::vector<Interval> box;
+  box.reserve(dimensions.size());
+  for (const Interval& span : spans) {
+    const double half = span.width() / 2.0;
+    box.push_back({span.low - half, span.high + half});
+  }
+  std::vector<std::uint32_t> inside;
+  inside.reserve(points.size());
+  for (std::uint32_t p : points) {
+    bool in = true;
+    for (std::size_t t = 0; t < dimensions.size() && in; ++t) {
+      const double x = values(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(dimensions[t]));
+      in = x >= box[t].low && x <= box[t].high;
+    }
+    if (in) inside.push_back(p);
+  }
+  return inside;
+}
+
+}  // namespace subscale::consolidate
