@@ -94,9 +94,12 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
   start = std::chrono::steady_clock::now();
   notify("dense_units");
   result.backend_used = params.backend;
-  if (params.backend == Backend::automatic)
+  if (params.backend == Backend::automatic) {
+    const std::uint64_t worthwhile =
+        params.units.mode == TableMode::direct ? kGpuWorthwhileDirectUnits : kGpuWorthwhileUnits;
     result.backend_used =
-        plan.total_units() >= kGpuWorthwhileUnits && gpu::query_device().available ? Backend::cuda : Backend::cpu;
+        plan.total_units() >= worthwhile && gpu::query_device().available ? Backend::cuda : Backend::cpu;
+  }
   if (params.units.mode == TableMode::direct) {
     run_direct_core(values, plan, params, on_units, notify, result);
     return result;

@@ -21,6 +21,10 @@ const char* to_string(Backend backend);
 // Dense units below which `automatic` stays on the CPU: the GPU's start-up and transfers cost
 // more than they save on small plans.
 inline constexpr std::uint64_t kGpuWorthwhileUnits = 20'000'000;
+// The same for direct mode, whose CPU walk skips most units: on an H100 machine S1500 at eps 0.005
+// (110 M units) took 0.05 s on 16 cores and 0.13 s on the GPU, S5500 at 0.005 (13 G) 0.67 s on the
+// GPU and 11.7 s on 2 cores (bench/RESULTS.md); the crossing lies near a billion units.
+inline constexpr std::uint64_t kGpuWorthwhileDirectUnits = 1'000'000'000;
 // Values (points x dimensions) from which density1d runs on the GPU when the backend is cuda or
 // automatic with a device (measured with bench/core/density1d_bench, see bench/RESULTS.md).
 inline constexpr std::uint64_t kGpuDensityValues = 4'000'000;

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "common/error.hpp"
@@ -168,8 +169,8 @@ __global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWor
                                   std::uint32_t pair_capacity, DirectAccumulatorView table,
                                   unsigned long long* counters) {
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  DeviceWalkScratch scratch{masks + thread, pairs + thread, std::uint64_t{gridDim.x} * blockDim.x, space.words,
-                            space.k + 1, pair_capacity};
+  DeviceWalkScratch scratch{masks + thread, pairs + thread, std::uint64_t{gridDim.x} * blockDim.x,
+                            space.words,    space.k + 1,    pair_capacity};
   DirectWalker<DeviceWalkScratch> walker{space, scratch};
   DeviceEmitter emitter{table};
   unsigned long long nodes = 0, emitted = 0;
@@ -225,6 +226,71 @@ std::uint32_t table_entries(const DenseUnitsParams& params, std::uint64_t left, 
   return static_cast<std::uint32_t>(entries);
 }
 
+// What the walk allocates on the device: inputs, the walkers' scratch (masks and, where they fit,
+// the windows' pair masks), the counters and the subspace table, which takes what the rest leave.
+struct DirectDeviceMemory {
+  std::uint64_t threads;
+  DeviceDirectInputs inputs;
+  DeviceBuffer<std::uint64_t> masks, pairs;
+  std::uint32_t pair_capacity = 0;
+  DeviceBuffer<unsigned long long> counters;
+  std::optional<gpu_direct::DeviceDirectAccumulator> table;
+  std::uint32_t entries = 0;
+
+  DirectDeviceMemory(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                     const gpu::DeviceInfo& device, const std::vector<DirectWorkItem>& items,
+                     std::vector<std::string>& notes)
+      : threads(std::uint64_t(device.multiprocessors) * 2048),
+        inputs(space, plan, items),
+        masks(threads * (space.k + 2) * space.key_words()),
+        counters(3) {
+    // Pair masks take at most a quarter of the budget: they turn most leaves away with one word,
+    // but a window past their room walks without them.
+    const std::uint64_t budget = device_budget(params, device), words = space.key_words();
+    const std::uint64_t wanted = threads * std::uint64_t{std::max(plan.largest_window(), 1u)} * words * 8;
+    pair_capacity = static_cast<std::uint32_t>(std::min(budget / 4, wanted) / (threads * words * 8));
+    pairs = DeviceBuffer<std::uint64_t>(std::max<std::uint64_t>(1, threads * pair_capacity * words));
+    const std::uint64_t used = inputs.bytes() + masks.bytes() + pairs.bytes();
+    // The free memory may have shrunk since it was measured: a smaller table (more spills) instead
+    // of failing.
+    for (entries = table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words());
+         !table;) {
+      try {
+        table.emplace(entries, space.key_words(), space.point_words());
+      } catch (const ResourceError&) {
+        cudaGetLastError();  // an out-of-memory is not sticky
+        if (entries < 2) throw;
+        notes.push_back("the device had no room for a subspace table of " + std::to_string(entries) +
+                        " entries; took half as many");
+        entries /= 2;
+      }
+    }
+  }
+  std::uint64_t bytes() const { return inputs.bytes() + masks.bytes() + pairs.bytes() + table->bytes(); }
+};
+
+std::uint64_t units_of(const std::vector<DirectWorkItem>& items, std::uint64_t begin, std::uint64_t end) {
+  std::uint64_t units = 0;
+  for (std::uint64_t t = begin; t < end; ++t) units += items[t].rank_end - items[t].rank_begin;
+  return units;
+}
+
+// Walks items[begin, begin + count) on the device; false when the table overflowed (the batch
+// must be walked again after a spill), else adds its counts to the result.
+bool walk_batch(DirectDeviceMemory& memory, std::uint64_t begin, std::uint64_t count, DenseUnitsResult& result) {
+  SUBSCALE_CUDA_CHECK(cudaMemset(memory.counters.data(), 0, memory.counters.bytes()));
+  walk_direct_items<<<memory.threads / kBlockThreads, kBlockThreads>>>(
+      memory.inputs.view, memory.inputs.items.data() + begin, count, memory.masks.data(), memory.pairs.data(),
+      memory.pair_capacity, memory.table->view(), memory.counters.data());
+  SUBSCALE_CUDA_CHECK_LAUNCH("walk_direct_items");
+  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+  if (memory.table->overflowed()) return false;
+  const auto totals = memory.counters.to_host(3);
+  result.walk_nodes += totals[1];
+  result.distinct_multi_units += totals[2];
+  return true;
+}
+
 }  // namespace
 
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
@@ -236,38 +302,20 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
   timer.start("direct: inputs to device");
   const std::vector<DirectWorkItem> items =
       make_direct_work_items(plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem);
-  DeviceDirectInputs inputs(space, plan, items);
-  const std::uint64_t threads = std::uint64_t(device.multiprocessors) * 2048;
-  DeviceBuffer<std::uint64_t> masks(threads * (space.k + 2) * space.key_words());
-  // Pair masks of every thread's window, where they take at most a quarter of the budget: they
-  // turn most leaves away with one word, but a window past their room walks without them.
-  const std::uint64_t budget = device_budget(params, device);
-  const std::uint64_t pair_bytes = std::min<std::uint64_t>(
-      budget / 4, threads * std::uint64_t{std::max(plan.largest_window(), 1u)} * space.key_words() * 8);
-  const auto pair_capacity = static_cast<std::uint32_t>(pair_bytes / (threads * space.key_words() * 8));
-  DeviceBuffer<std::uint64_t> pairs(std::max<std::uint64_t>(1, threads * pair_capacity * space.key_words()));
-  DeviceBuffer<unsigned long long> counters(3);
-  const std::uint64_t used = inputs.bytes() + masks.bytes() + pairs.bytes();
-  const std::uint32_t entries =
-      table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words());
-  gpu_direct::DeviceDirectAccumulator table(entries, space.key_words(), space.point_words());
-  result.device_bytes = used + table.bytes();
-
+  DirectDeviceMemory memory(space, plan, params, device, items, result.notes);
+  result.device_bytes = memory.bytes();
+  // Batches of items: one that overflows the table is walked again, halved, after a spill (ORing
+  // is idempotent); a single item that overflows an empty table is walked on the host.
   constexpr std::uint64_t kBatchItems = std::uint64_t{1} << 16;
-  std::uint64_t batch = kBatchItems;
-  std::uint64_t redone = 0, host_items = 0;
+  std::uint64_t batch = kBatchItems, redone = 0, host_items = 0;
   for (std::uint64_t begin = 0; begin < items.size();) {
     const std::uint64_t count = std::min<std::uint64_t>(batch, items.size() - begin);
     timer.start("direct: walk");
-    SUBSCALE_CUDA_CHECK(cudaMemset(counters.data(), 0, counters.bytes()));
-    walk_direct_items<<<threads / kBlockThreads, kBlockThreads>>>(inputs.view, inputs.items.data() + begin, count,
-                                                                  masks.data(), pairs.data(), pair_capacity,
-                                                                  table.view(), counters.data());
-    SUBSCALE_CUDA_CHECK_LAUNCH("walk_direct_items");
-    SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
-    if (table.overflowed()) {
+    if (walk_batch(memory, begin, count, result)) {
+      batch = std::min(batch * 2, kBatchItems);
+    } else {
       timer.start("direct: spill to host");
-      table.spill_into(subspaces);
+      memory.table->spill_into(subspaces);
       ++redone;
       if (count > 1) {
         batch = std::max<std::uint64_t>(1, count / 2);
@@ -277,31 +325,25 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
       result.walk_nodes += counts.nodes;
       result.distinct_multi_units += counts.emitted;
       ++host_items;
-    } else {
-      const auto totals = counters.to_host(3);
-      result.walk_nodes += totals[1];
-      result.distinct_multi_units += totals[2];
-      batch = std::min(batch * 2, kBatchItems);
     }
-    std::uint64_t units = 0;
-    for (std::uint64_t t = begin; t < begin + count; ++t) units += items[t].rank_end - items[t].rank_begin;
-    if (progress) progress(units);
+    if (progress) progress(units_of(items, begin, begin + count));
     begin += count;
-    if (table.entries() > entries / 2) {
+    if (memory.table->entries() > memory.entries / 2) {
       timer.start("direct: spill to host");
-      table.spill_into(subspaces);
+      memory.table->spill_into(subspaces);
     }
   }
   timer.start("direct: spill to host");
-  table.spill_into(subspaces);
+  memory.table->spill_into(subspaces);
   timer.stop();
   result.walk_items = items.size();
   result.enumerated_units = plan.total_units();
-  result.device_subspaces = table.spilled_entries();
+  result.device_subspaces = memory.table->spilled_entries();
   result.table_bytes = subspaces.bytes();
   if (redone > 0)
     result.notes.push_back(std::to_string(redone) + " batch(es) of work items overflowed the device subspace table (" +
-                           std::to_string(entries) + " entries) and were walked again after a spill to the host" +
+                           std::to_string(memory.entries) + " entries) and were walked again after a spill to the " +
+                           "host" +
                            (host_items > 0 ? "; " + std::to_string(host_items) + " item(s) walked on the host" : ""));
   return result;
 }

@@ -96,7 +96,8 @@ TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
     params.backend = Backend::cpu;
     params.units.device_units_per_run = 0;
     const CoreResult cpu = pipeline::run_core(values, params);
-    const std::string what = "capacity=" + std::to_string(knobs.capacity) + " per_item=" + std::to_string(knobs.per_item);
+    const std::string what =
+        "capacity=" + std::to_string(knobs.capacity) + " per_item=" + std::to_string(knobs.per_item);
     ASSERT_GT(cpu.subspaces.size(), 2 * knobs.capacity) << what;
     EXPECT_EQ(subspaces_text(gpu.subspaces), subspaces_text(cpu.subspaces)) << what;
     EXPECT_EQ(gpu.dense_units.distinct_multi_units, cpu.dense_units.distinct_multi_units) << what;
