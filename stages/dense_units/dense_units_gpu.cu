@@ -32,7 +32,9 @@ using gpu_dense::SignatureRange;
 constexpr double kMaxLoad = 0.65;                // units per slot a partition is planned for
 constexpr std::uint64_t kSlotsPerDuplicate = 4;  // duplicate list: one entry per this many slots
 constexpr std::uint64_t kMaxResolveChunk = std::uint64_t{32} << 20;
-constexpr std::uint64_t kMaxDeviceSubspaces = std::uint64_t{1} << 20;
+// The accumulator's share of the budget (1/32) sets its size up to this: 16 M subspaces (a full
+// one spills to the host in one piece and starts again).
+constexpr std::uint64_t kMaxDeviceSubspaces = std::uint64_t{1} << 24;
 constexpr double kWarpWalkRun = 24;  // mean run of the lowest element from which warps walk
 
 std::uint64_t device_budget(const DenseUnitsParams& params, const gpu::DeviceInfo& device) {
@@ -197,8 +199,10 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
   const DeviceInputs inputs(plan, density, keys, arrays, params.signature_bits == 128);
   gpu_dense::DeviceGroupResolver resolver(inputs.view, memory.resolve_chunk);
   std::optional<gpu_dense::DeviceSubspaceAccumulator> accumulator;
-  if (group_on_device)
+  if (group_on_device) {
     accumulator.emplace(plan.points(), plan.dimensions(), memory.subspace_capacity, memory.resolve_chunk);
+    accumulator->set_spill(subspace_sink);
+  }
   // The free memory may have shrunk since it was measured (another process): a smaller table,
   // and so more partitions, instead of failing.
   std::optional<gpu_dense::DeviceSignatureTable> table;
@@ -286,8 +290,12 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
   result.resolved_members = resolver.members_resolved();
   if (accumulator) {
     timer.start("subspaces to host");
-    result.device_subspaces = accumulator->count();
     subspace_sink(accumulator->subspaces());
+    result.device_subspaces = accumulator->total();
+    if (accumulator->spills() > 0)
+      result.notes.push_back("the device subspace table (" + std::to_string(memory.subspace_capacity) +
+                             " subspaces) filled " + std::to_string(accumulator->spills()) +
+                             " time(s) and was handed to the host in one piece each time");
   }
   timer.stop();
   result.false_match_probability =

@@ -207,6 +207,17 @@ void DeviceSubspaceAccumulator::upload() {
   new_slots_.clear();
 }
 
+void DeviceSubspaceAccumulator::reset() {
+  SUBSCALE_CUDA_CHECK(cudaMemset(bitmaps_.data(), 0, count() * words_ * sizeof(std::uint32_t)));
+  std::fill(table_host_.begin(), table_host_.end(), kEmpty);
+  SUBSCALE_CUDA_CHECK(cudaMemset(table_.data(), 0xff, table_.bytes()));  // kEmpty in every slot
+  arena_host_.clear();
+  offsets_host_.assign(1, 0);
+  new_slots_.clear();
+  arena_uploaded_ = 0;
+  offsets_uploaded_ = 0;
+}
+
 // One round of new subspaces from the unknown units; false when none could be added (full).
 bool DeviceSubspaceAccumulator::add_new_subspaces(const DeviceUnitsView& units, const std::uint32_t* unknown,
                                                   std::uint64_t count) {
@@ -241,7 +252,15 @@ void DeviceSubspaceAccumulator::add(const DeviceUnitsView& units, MaximalUnits& 
   std::uint64_t unknown = lookup(units, nullptr, units.units, unknown_a_.data());
   while (unknown > 0) {
     if (!add_new_subspaces(units, unknown_a_.data(), unknown)) {
-      // Full: these units' subspaces are accumulated on the host instead.
+      // Full: the table goes to the host in one piece and these units start an empty one; only
+      // when even an empty table has no room (or there is no spill) do they go to the host.
+      if (spill_ && count() > 0) {
+        spill_(subspaces());
+        spilled_ += count();
+        ++spills_;
+        reset();
+        continue;
+      }
       const auto left = unknown_a_.to_host(unknown);
       append_to_host(units, &left, overflow);
       return;

@@ -10,6 +10,7 @@
 // dimension lists, numbers the new subspaces and uploads them, and the unknown units are looked
 // up again. Units of subspaces beyond the accumulator's capacity go back to the host as units.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "common/subspace_cluster.hpp"
@@ -31,6 +32,12 @@ class DeviceSubspaceAccumulator {
                                  std::uint64_t max_units);
   std::uint64_t bytes() const;
 
+  // Where a full table goes: every subspace so far is handed over in one piece and the table
+  // starts empty again. Without it (or when one add() alone brings more new subspaces than the
+  // table holds), the units of subspaces that find no room go to add()'s `overflow`.
+  using Spill = std::function<void(const std::vector<SubspaceCluster>& subspaces)>;
+  void set_spill(Spill spill) { spill_ = std::move(spill); }
+
   // Adds the units' points to their subspaces; the units of subspaces that find no room are
   // appended to `overflow`.
   void add(const DeviceUnitsView& units, MaximalUnits& overflow);
@@ -38,6 +45,9 @@ class DeviceSubspaceAccumulator {
   // The subspaces accumulated so far, with their points, in no particular order.
   std::vector<SubspaceCluster> subspaces() const;
   std::uint64_t count() const { return offsets_host_.size() - 1; }
+  // Subspaces that went through the table: those spilled and those held now.
+  std::uint64_t total() const { return spilled_ + count(); }
+  std::uint64_t spills() const { return spills_; }
 
  private:
   std::uint64_t lookup(const DeviceUnitsView& units, const std::uint32_t* list, std::uint64_t count,
@@ -45,6 +55,7 @@ class DeviceSubspaceAccumulator {
   bool add_new_subspaces(const DeviceUnitsView& units, const std::uint32_t* unknown, std::uint64_t count);
   bool insert_host(const std::uint32_t* dims, std::uint32_t count);
   void upload();
+  void reset();
 
   std::uint32_t points_, dimensions_, words_;
   std::uint64_t max_subspaces_, max_units_;
@@ -59,6 +70,8 @@ class DeviceSubspaceAccumulator {
   gpu::DeviceBuffer<std::uint32_t> arena_, offsets_;
   gpu::DeviceBuffer<std::uint32_t> bitmaps_;
   gpu::DeviceBuffer<std::uint32_t> unknown_a_, unknown_b_;
+  Spill spill_;
+  std::uint64_t spilled_ = 0, spills_ = 0;
   gpu::DeviceBuffer<unsigned long long> claim_hash_, counter_;
   gpu::DeviceBuffer<std::uint32_t> claim_owner_, gathered_;
 };

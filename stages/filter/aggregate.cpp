@@ -1,7 +1,9 @@
 #include "stages/filter/aggregate.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "common/error.hpp"
 #include "stages/filter/exact_decimal.hpp"
@@ -202,6 +204,43 @@ class ExpressionParser {
 
 Expression compile_expression(const std::string& text, const ColumnTable& table, const std::string& origin) {
   return ExpressionParser(text, table, origin).run();
+}
+
+AggregateResult aggregate_result(const Aggregate& aggregate, const AggregateTotals& total) {
+  const Expression& e = aggregate.expression;
+  AggregateResult result;
+  result.function = aggregate.function;
+  result.expression = e.text;
+  result.rows = total.rows;
+  if (aggregate.function == AggregateFunction::count) {
+    result.exact = true;
+    result.scaled = static_cast<std::int64_t>(total.rows);
+    result.value = static_cast<double>(total.rows);
+    return result;
+  }
+  if (total.overflow_row != ~std::uint64_t{0})
+    throw InputError("aggregate " + to_string(aggregate.function) + "(" + e.text + "): at row " +
+                     std::to_string(total.overflow_row) +
+                     " an intermediate value leaves the 64-bit integer range (lower the decimal scales)");
+  result.exact = e.exact;
+  result.scale = e.scale;
+  const bool is_min = aggregate.function == AggregateFunction::min;
+  const bool is_max = aggregate.function == AggregateFunction::max;
+  if ((is_min || is_max) && total.rows == 0) {
+    result.empty = true;
+    return result;
+  }
+  if (e.exact) {
+    const __int128 value = is_min ? total.min : is_max ? total.max : total.sum;
+    if (value > std::numeric_limits<std::int64_t>::max() || value < std::numeric_limits<std::int64_t>::min())
+      throw InputError("aggregate sum(" + e.text + ") leaves the 64-bit integer range at scale " +
+                       std::to_string(e.scale));
+    result.scaled = static_cast<std::int64_t>(value);
+    result.value = static_cast<double>(result.scaled) / std::pow(10.0, e.scale);
+  } else {
+    result.value = is_min ? total.double_min : is_max ? total.double_max : total.double_sum;
+  }
+  return result;
 }
 
 }  // namespace subscale::filter

@@ -59,6 +59,19 @@ struct AggregateResult {
   std::string text() const;  // exact: decimal text; else %.17g
 };
 
+// What one pass over the selected rows adds up, on either backend.
+struct AggregateTotals {
+  std::uint64_t rows = 0;
+  __int128 sum = 0;  // exact expressions: the scaled values
+  std::int64_t min = 0, max = 0;
+  double double_sum = 0, double_min = 0, double_max = 0;  // expressions over floating columns
+  std::uint64_t overflow_row = ~std::uint64_t{0};         // the first row whose value overflowed, if any
+};
+
+// The aggregate's result from the pass's totals (the same function for CPU and GPU, so both report
+// alike); InputError when an exact value leaves the 64-bit range.
+AggregateResult aggregate_result(const Aggregate& aggregate, const AggregateTotals& totals);
+
 // A column as the device and the host read it: typed pointer and scale (no ownership).
 struct ColumnView {
   ColumnType type = ColumnType::int64;

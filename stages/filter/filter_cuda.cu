@@ -737,39 +737,8 @@ std::vector<std::uint64_t> compact(const std::uint32_t* bits, std::uint64_t rows
 }
 
 AggregateResult finish(const Aggregate& aggregate, const Partial& total) {
-  const Expression& e = aggregate.expression;
-  AggregateResult result;
-  result.function = aggregate.function;
-  result.expression = e.text;
-  result.rows = total.rows;
-  if (aggregate.function == AggregateFunction::count) {
-    result.scaled = static_cast<std::int64_t>(total.rows);
-    result.value = static_cast<double>(total.rows);
-    return result;
-  }
-  if (total.overflow_row != ~0ull)
-    throw InputError("aggregate " + to_string(aggregate.function) + "(" + e.text + "): at row " +
-                     std::to_string(total.overflow_row) +
-                     " an intermediate value leaves the 64-bit integer range (lower the decimal scales)");
-  result.exact = e.exact;
-  result.scale = e.scale;
-  const bool is_min = aggregate.function == AggregateFunction::min;
-  const bool is_max = aggregate.function == AggregateFunction::max;
-  if ((is_min || is_max) && total.rows == 0) {
-    result.empty = true;
-    return result;
-  }
-  if (e.exact) {
-    const __int128 value = is_min ? total.min : is_max ? total.max : total.sum;
-    if (value > std::numeric_limits<std::int64_t>::max() || value < std::numeric_limits<std::int64_t>::min())
-      throw InputError("aggregate sum(" + e.text + ") leaves the 64-bit integer range at scale " +
-                       std::to_string(e.scale));
-    result.scaled = static_cast<std::int64_t>(value);
-    result.value = static_cast<double>(result.scaled) / std::pow(10.0, e.scale);
-  } else {
-    result.value = is_min ? total.double_min : is_max ? total.double_max : total.double_sum;
-  }
-  return result;
+  return aggregate_result(aggregate, {total.rows, total.sum, total.min, total.max, total.double_sum, total.double_min,
+                                      total.double_max, total.overflow_row});
 }
 
 }  // namespace

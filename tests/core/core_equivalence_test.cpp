@@ -4,41 +4,16 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
-#include <map>
-#include <set>
-
 #include "common/error.hpp"
-#include "gpu/enumeration/combinadic.hpp"
 #include "pipeline/core_pipeline.hpp"
 #include "stages/subspaces/subspaces.hpp"
+#include "tests/core/brute_force_subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
 
 namespace subscale {
 namespace {
 
 using pipeline::CoreParams;
-
-std::vector<SubspaceCluster> brute_force_subspaces(const Matrix& values, double eps, std::uint32_t m) {
-  const auto n = static_cast<std::uint32_t>(values.rows());
-  const auto d = static_cast<std::uint32_t>(values.cols());
-  std::map<std::vector<std::uint32_t>, std::set<std::uint32_t>> by_subspace;
-  std::vector<std::uint32_t> c(m);
-  for (std::uint32_t i = 0; i < m; ++i) c[i] = i;
-  do {
-    std::vector<std::uint32_t> dims;
-    for (std::uint32_t j = 0; j < d; ++j) {
-      double lo = values(c[0], j), hi = lo;
-      for (auto p : c) lo = std::min(lo, values(p, j)), hi = std::max(hi, values(p, j));
-      if (hi - lo < eps) dims.push_back(j);
-    }
-    if (dims.size() >= 2) by_subspace[dims].insert(c.begin(), c.end());
-  } while (combinadic::next_colex(c.data(), m, n));
-  std::vector<SubspaceCluster> out;
-  for (auto& [dims, points] : by_subspace) out.push_back({dims, {points.begin(), points.end()}});
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.dimensions.size() > b.dimensions.size(); });
-  return out;
-}
 
 CoreParams params_for(double eps, std::uint32_t m, TableMode mode) {
   CoreParams params;
@@ -55,7 +30,7 @@ TEST(CoreEquivalence, ExactModeMatchesBruteForce) {
     for (std::uint32_t m : {2u, 3u, 4u}) {
       for (double eps : {0.04, 0.12}) {
         const auto exact = pipeline::run_core(values, params_for(eps, m, TableMode::exact)).subspaces;
-        const auto expected = brute_force_subspaces(values, eps, m);
+        const auto expected = testing::brute_force_subspaces(values, eps, m).subspaces;
         EXPECT_EQ(subspaces_text(exact), subspaces_text(expected)) << "seed=" << seed << " m=" << m << " eps=" << eps;
       }
     }
@@ -64,7 +39,7 @@ TEST(CoreEquivalence, ExactModeMatchesBruteForce) {
 
 TEST(CoreEquivalence, BruteForceFindsSomethingToCompare) {
   // Guards the test above against comparing two empty results.
-  const auto expected = brute_force_subspaces(testing::tied_data(36, 6, 1, 25), 0.12, 3);
+  const auto expected = testing::brute_force_subspaces(testing::tied_data(36, 6, 1, 25), 0.12, 3).subspaces;
   EXPECT_GT(expected.size(), 3u);
 }
 

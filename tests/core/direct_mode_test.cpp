@@ -8,15 +8,13 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <map>
-#include <set>
 
-#include "gpu/enumeration/combinadic.hpp"
 #include "pipeline/core_pipeline.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
+#include "tests/core/brute_force_subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
 
 namespace subscale {
@@ -41,40 +39,13 @@ CoreResult run_with_threads(const Matrix& values, const CoreParams& params, int 
   return result;
 }
 
-// Every m-subset, its D(U) from the definition, units of >= 2 dimensions grouped by D(U).
-std::pair<std::vector<SubspaceCluster>, std::uint64_t> brute_force(const Matrix& values, double eps, std::uint32_t m) {
-  const auto n = static_cast<std::uint32_t>(values.rows());
-  const auto d = static_cast<std::uint32_t>(values.cols());
-  std::map<std::vector<std::uint32_t>, std::set<std::uint32_t>> by_subspace;
-  std::uint64_t multi = 0;
-  std::vector<std::uint32_t> c(m);
-  for (std::uint32_t i = 0; i < m; ++i) c[i] = i;
-  do {
-    std::vector<std::uint32_t> dims;
-    for (std::uint32_t j = 0; j < d; ++j) {
-      double lo = values(c[0], j), hi = lo;
-      for (auto p : c) lo = std::min(lo, values(p, j)), hi = std::max(hi, values(p, j));
-      if (hi - lo < eps) dims.push_back(j);
-    }
-    if (dims.size() >= 2) {
-      by_subspace[dims].insert(c.begin(), c.end());
-      ++multi;
-    }
-  } while (combinadic::next_colex(c.data(), m, n));
-  std::vector<SubspaceCluster> out;
-  for (auto& [dims, points] : by_subspace) out.push_back({dims, {points.begin(), points.end()}});
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.dimensions.size() > b.dimensions.size(); });
-  return {out, multi};
-}
-
 TEST(DirectMode, MatchesBruteForceOnTinyData) {
   std::size_t compared = 0;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const Matrix values = testing::tied_data(30, 7, seed, 20);
     for (std::uint32_t m : {2u, 3u, 4u, 5u}) {
       for (double eps : {0.05, 0.15}) {
-        const auto [expected, multi] = brute_force(values, eps, m);
+        const auto [expected, multi] = testing::brute_force_subspaces(values, eps, m);
         const CoreResult direct = pipeline::run_core(values, params_for(eps, m, TableMode::direct));
         EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(expected))
             << "seed=" << seed << " m=" << m << " eps=" << eps;

@@ -111,8 +111,9 @@ TEST(GpuEquivalence, ChunksOverflowAndRunLengths) {
     EXPECT_EQ(subspaces_text(result.subspaces), cpu)
         << "chunk=" << k.chunk << " capacity=" << k.subspace_capacity << " run=" << k.run << " lanes=" << k.lanes
         << " partitions=" << k.partitions;
-    if (k.subspace_capacity > 0) {
-      EXPECT_EQ(result.dense_units.device_subspaces, k.subspace_capacity);
+    if (k.subspace_capacity > 0) {  // a full table spills in one piece and starts again
+      EXPECT_GE(result.dense_units.device_subspaces, result.subspaces.size());
+      EXPECT_FALSE(result.dense_units.notes.empty());
     }
   }
 }
