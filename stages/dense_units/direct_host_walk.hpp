@@ -20,6 +20,9 @@ class HostWalkScratch {
   std::uint32_t& subset(std::uint32_t t) { return subsets_[t]; }
   std::uint32_t& point(std::uint32_t t) { return points_[t]; }
   double* lows() { return lows_.data(); }
+  std::uint32_t lane() const { return 0; }
+  std::uint32_t lanes() const { return 1; }
+  void sync() {}
   double* highs() { return highs_.data(); }
 
   // Pair masks of one window's following points: how many are computed (0 for another window),

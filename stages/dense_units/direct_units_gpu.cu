@@ -1,6 +1,7 @@
 // Direct mode on the GPU: the same walk as the CPU's (direct_walker.hpp), one work item at a time
-// per thread. Threads stay resident and take the next item from an atomic counter, so windows of 4
-// and of thousands of points mix without leaving lanes idle for long. Units go into the device
+// per warp: its lanes walk the item's prefixes alike and deal out the leaves, so they do not
+// diverge above the leaves. Warps stay resident and take the next item from an atomic counter, so
+// windows of 4 and of thousands of points mix without leaving warps idle for long. Units go into the device
 // subspace table (device_direct_accumulator.cuh); a batch of items that overflows it is walked
 // again after the table is spilled to the host in bulk (ORing is idempotent), and a single item
 // that overflows an empty table is walked on the host.
@@ -30,16 +31,20 @@ constexpr int kBlockThreads = 128;
 
 // A walker's masks interleaved across all threads (thread t's word x at x * stride + t), so that
 // lanes touching the same level and word touch one line; after the k + 1 levels of masks comes the
-// key of the unit emitted last. The window's pair masks, where they fit (pair_capacity following
-// elements), are interleaved the same way. Subsets and points live in local memory.
+// key of the unit emitted last. The 32 lanes of a warp walk one item together (every prefix alike,
+// the leaves dealt out), so they share one region of pair masks (pair_capacity following
+// elements, contiguous: neighbouring leaves read neighbouring words). Subsets and points live in
+// local memory.
 struct DeviceWalkScratch {
   static constexpr bool kKeepsBounds = false;
+  static constexpr std::uint32_t kLanes = 32;
   std::uint64_t* masks;
   std::uint64_t* pairs;
   std::uint64_t stride;
   std::uint32_t words;
   std::uint32_t levels;  // k + 1
   std::uint32_t pair_capacity;
+  std::uint32_t lane_index;
   std::uint64_t pair_window = ~std::uint64_t{0};
   std::uint32_t pair_count = 0;
   std::uint32_t subsets[64];
@@ -51,6 +56,9 @@ struct DeviceWalkScratch {
   __device__ std::uint64_t& last_key(std::uint32_t word) { return mask(levels, word); }
   __device__ std::uint32_t& subset(std::uint32_t t) { return subsets[t]; }
   __device__ std::uint32_t& point(std::uint32_t t) { return points[t]; }
+  __device__ std::uint32_t lane() const { return lane_index; }
+  __device__ std::uint32_t lanes() const { return kLanes; }
+  __device__ void sync() { __syncwarp(); }
   __device__ bool keeps_pairs(std::uint32_t following) const { return following <= pair_capacity; }
   __device__ std::uint32_t pairs_filled(std::uint64_t window) const { return window == pair_window ? pair_count : 0; }
   __device__ void reserve_pairs(std::uint32_t) {}
@@ -58,9 +66,7 @@ struct DeviceWalkScratch {
     pair_window = window;
     pair_count = count;
   }
-  __device__ std::uint64_t& pair(std::uint32_t e, std::uint32_t word) {
-    return pairs[(std::uint64_t{e} * words + word) * stride];
-  }
+  __device__ std::uint64_t& pair(std::uint32_t e, std::uint32_t word) { return pairs[std::uint64_t{e} * words + word]; }
 };
 
 __device__ std::uint64_t mix64(std::uint64_t h) {
@@ -163,19 +169,29 @@ struct DeviceEmitter {
   }
 };
 
-// counters[0]: next item, [1]: nodes, [2]: units emitted.
+// counters[0]: next item, [1]: nodes, [2]: units emitted. A warp takes one item at a time.
 __global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWorkItem* items,
                                   unsigned long long item_count, std::uint64_t* masks, std::uint64_t* pairs,
                                   std::uint32_t pair_capacity, DirectAccumulatorView table,
                                   unsigned long long* counters) {
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  DeviceWalkScratch scratch{masks + thread, pairs + thread, std::uint64_t{gridDim.x} * blockDim.x,
-                            space.words,    space.k + 1,    pair_capacity};
+  const std::uint32_t lane = threadIdx.x % DeviceWalkScratch::kLanes;
+  const std::uint64_t warp = thread / DeviceWalkScratch::kLanes;
+  DeviceWalkScratch scratch{masks + thread,
+                            pairs + warp * pair_capacity * space.words,
+                            std::uint64_t{gridDim.x} * blockDim.x,
+                            space.words,
+                            space.k + 1,
+                            pair_capacity,
+                            lane};
   DirectWalker<DeviceWalkScratch> walker{space, scratch};
   DeviceEmitter emitter{table};
   unsigned long long nodes = 0, emitted = 0;
   while (true) {
-    const unsigned long long item = atomicAdd(counters, 1ull);
+    __syncwarp();
+    unsigned long long item = 0;
+    if (lane == 0) item = atomicAdd(counters, 1ull);
+    item = __shfl_sync(0xffffffffu, item, 0);
     if (item >= item_count) break;
     const auto counts = walker.walk(items[item], [&] { emitter.emit(walker, space.k); });
     nodes += counts.nodes;
@@ -247,9 +263,10 @@ struct DirectDeviceMemory {
     // Pair masks take at most a quarter of the budget: they turn most leaves away with one word,
     // but a window past their room walks without them.
     const std::uint64_t budget = device_budget(params, device), words = space.key_words();
-    const std::uint64_t wanted = threads * std::uint64_t{std::max(plan.largest_window(), 1u)} * words * 8;
-    pair_capacity = static_cast<std::uint32_t>(std::min(budget / 4, wanted) / (threads * words * 8));
-    pairs = DeviceBuffer<std::uint64_t>(std::max<std::uint64_t>(1, threads * pair_capacity * words));
+    const std::uint64_t warps = threads / DeviceWalkScratch::kLanes;
+    const std::uint64_t wanted = warps * std::uint64_t{std::max(plan.largest_window(), 1u)} * words * 8;
+    pair_capacity = static_cast<std::uint32_t>(std::min(budget / 4, wanted) / (warps * words * 8));
+    pairs = DeviceBuffer<std::uint64_t>(std::max<std::uint64_t>(1, warps * pair_capacity * words));
     const std::uint64_t used = inputs.bytes() + masks.bytes() + pairs.bytes();
     // The free memory may have shrunk since it was measured: a smaller table (more spills) instead
     // of failing.

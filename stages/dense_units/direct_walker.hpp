@@ -50,7 +50,9 @@ struct DirectWalkCounts {
 // t <= k. The CPU keeps it in arrays, the GPU interleaves it across threads. keeps_pairs(n) says
 // whether it holds pair(e, word) for the first n following elements of a window (pairs_filled,
 // reserve_pairs, set_pairs_filled manage them); one with kKeepsBounds (the host's) also has room
-// for a prefix's value range in every dimension (lows(), highs()), which its leaves use.
+// for a prefix's value range in every dimension (lows(), highs()), which its leaves use. lanes()
+// walkers may share one item (the GPU's warp): each walks every prefix and takes every lanes()-th
+// leaf from lane(); they share the pair masks, which sync() makes visible to all.
 template <class Scratch>
 struct DirectWalker {
   const DirectSpaceView& space;
@@ -163,7 +165,7 @@ struct DirectWalker {
     } else if (space.words == 1 && pairs) {
       leaf_run_one_word(following_points, from, to, counts, emit);
     } else if (space.words == 1 || !leaf_run_compact(following_points, pairs, from, to, counts, emit)) {
-      for (std::uint32_t q = from; q < to; ++q) {
+      for (std::uint32_t q = from + scratch.lane(); q < to; q += scratch.lanes()) {
         scratch.point(k) = following_points[q];
         narrow(k, pairs, q);
         ++counts.nodes;
@@ -185,7 +187,7 @@ struct DirectWalker {
                                      DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = space.k, d = space.dimensions;
     const std::uint64_t parent = scratch.mask(k - 1, 0), below_j = j_bit - 1, above_j = ~(j_bit | below_j);
-    for (std::uint32_t q = from; q < to; ++q) {
+    for (std::uint32_t q = from + scratch.lane(); q < to; q += scratch.lanes()) {
       ++counts.nodes;
       const std::uint64_t candidates = parent & scratch.pair(q, 0);
       if ((candidates & above_j) == 0) continue;
@@ -249,7 +251,7 @@ struct DirectWalker {
     }
     const std::uint64_t above_j = ~(j_bit | (j_bit - 1));
     const std::uint64_t only_word = words == 1 ? scratch.mask(k - 1, 0) & above_j : 0;
-    for (std::uint32_t q = from; q < to; ++q) {
+    for (std::uint32_t q = from + scratch.lane(); q < to; q += scratch.lanes()) {
       ++counts.nodes;
       if (pairs) {  // any live dimension above j left after the pair with p_i?
         std::uint64_t any = 0;
@@ -338,14 +340,15 @@ struct DirectWalker {
   // keeps them: computed once a window where its items come to one thread one after another. Only
   // the first `needed` are ever read for the item.
   SUBSCALE_HD void fill_pair_masks(std::uint64_t window, const std::uint32_t* following_points, std::uint32_t needed) {
-    std::uint32_t filled = scratch.pairs_filled(window);
+    const std::uint32_t filled = scratch.pairs_filled(window);
     if (filled >= needed) return;
     scratch.reserve_pairs(needed);
-    for (; filled < needed; ++filled) {
-      const double* other = space.rows + static_cast<std::uint64_t>(following_points[filled]) * space.dimensions;
+    for (std::uint32_t e = filled + scratch.lane(); e < needed; e += scratch.lanes()) {
+      const double* other = space.rows + static_cast<std::uint64_t>(following_points[e]) * space.dimensions;
       for (std::uint32_t w = 0; w < space.words; ++w)
-        scratch.pair(filled, w) = scratch.mask(0, w) & close_to_first(other, w);
+        scratch.pair(e, w) = scratch.mask(0, w) & close_to_first(other, w);
     }
+    scratch.sync();  // lanes that share the masks read what the others wrote
     scratch.set_pairs_filled(window, needed);
   }
 
@@ -381,7 +384,7 @@ struct DirectWalker {
         const std::uint32_t e = k - level;
         scratch.point(level) = order[i + 1 + scratch.subset(e)];
         narrow(level, pairs, scratch.subset(e));
-        ++counts.nodes;
+        if (scratch.lane() == 0) ++counts.nodes;  // lanes that share an item walk its prefixes alike
         ++prefix_epoch;
         if (!has_higher(level)) {
           s = e;
