@@ -182,6 +182,13 @@ ConfigSchema core_config_schema() {
        .minimum = 0.0,
        .sweepable = true});
   key({.path = "ground_truth.path", .kind = ValueKind::path, .help = "hidden clusters (.true) to evaluate against"});
+  key({.path = "progress.interval",
+       .kind = ValueKind::number,
+       .default_value = "10",
+       .help = "seconds between progress lines when stderr is not a terminal (a batch job's log); on a "
+               "terminal a bar is drawn instead, and --quiet shows neither",
+       .minimum = 0.0,
+       .minimum_exclusive = true});
   key({.path = "output.text",
        .kind = ValueKind::boolean,
        .default_value = "true",

@@ -2,32 +2,52 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace subscale::pipeline {
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
-ProgressBar::ProgressBar(std::string label, std::uint64_t total, bool enabled)
-    : label_(std::move(label)), total_(total), enabled_(enabled && total > 0) {
+ProgressBar::ProgressBar(std::string label, std::uint64_t total, ProgressDisplay display, double interval_seconds,
+                         LineSink lines)
+    : label_(std::move(label)),
+      total_(total),
+      display_(total > 0 && (display != ProgressDisplay::lines || lines) ? display : ProgressDisplay::none),
+      interval_(display == ProgressDisplay::bar ? 0.1 : interval_seconds),
+      lines_(std::move(lines)) {
   start_ = last_draw_ = std::chrono::steady_clock::now();
 }
 
 ProgressBar::~ProgressBar() {
-  if (!enabled_) return;
+  if (display_ != ProgressDisplay::bar) return;
   std::fprintf(stderr, "\r\033[K");  // clear the bar; the stage summary line follows
   std::fflush(stderr);
 }
 
 void ProgressBar::advance(std::uint64_t amount) {
   const std::uint64_t done = done_.fetch_add(amount, std::memory_order_relaxed) + amount;
-  if (!enabled_) return;
+  if (display_ == ProgressDisplay::none) return;
   std::unique_lock lock(draw_mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return;
   const auto now = std::chrono::steady_clock::now();
-  if (now - last_draw_ < std::chrono::milliseconds(100)) return;
+  if (now - last_draw_ < interval_) return;
   last_draw_ = now;
-  draw(done);
+  if (display_ == ProgressDisplay::bar)
+    draw(done);
+  else
+    write_line(done);
+}
+
+void ProgressBar::write_line(std::uint64_t done) {
+  const double fraction = std::min(1.0, static_cast<double>(done) / static_cast<double>(total_));
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
+  const double left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0;
+  char text[160];
+  std::snprintf(text, sizeof text, "%-11s %5.1f%% done after %.0f s, %.3g units/s, about %.0f s left", label_.c_str(),
+                100 * fraction, elapsed, rate, left);
+  lines_(text);
 }
 
 void ProgressBar::draw(std::uint64_t done) {

@@ -1,17 +1,25 @@
 #pragma once
-// A progress bar on stderr for long stages: drawn only when stderr is a terminal and the run is
-// not --quiet, at most ten times a second, from whichever worker thread advances it.
+// Progress of a long stage, from whichever worker thread advances it: on a terminal a bar on
+// stderr redrawn at most ten times a second; in a batch job (stderr to a file) a line every
+// `interval` seconds with the fraction done, the rate and the time left, handed to `lines` (the
+// run log, which prints it and keeps it for log.txt), so that a slow run can be told from a hung
+// one; or nothing (--quiet).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 
 namespace subscale::pipeline {
 
+enum class ProgressDisplay { none, bar, lines };
+
 class ProgressBar {
  public:
-  ProgressBar(std::string label, std::uint64_t total, bool enabled);
+  using LineSink = std::function<void(const std::string& line)>;
+  ProgressBar(std::string label, std::uint64_t total, ProgressDisplay display, double interval_seconds = 10,
+              LineSink lines = {});
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
   ~ProgressBar();
@@ -20,10 +28,13 @@ class ProgressBar {
 
  private:
   void draw(std::uint64_t done);
+  void write_line(std::uint64_t done);
 
   std::string label_;
   std::uint64_t total_;
-  bool enabled_;
+  ProgressDisplay display_;
+  std::chrono::duration<double> interval_;
+  LineSink lines_;
   std::atomic<std::uint64_t> done_{0};
   std::mutex draw_mutex_;
   std::chrono::steady_clock::time_point start_, last_draw_;

@@ -1,5 +1,6 @@
 #pragma once
 // The run's log: every line goes to stderr (unless quiet) and is kept for log.txt.
+#include <mutex>
 #include <sstream>
 #include <string>
 
@@ -8,12 +9,14 @@ namespace subscale::pipeline {
 class RunLog {
  public:
   explicit RunLog(bool quiet) : quiet_(quiet) {}
+  // From any thread (progress lines come from the workers).
   void line(const std::string& text);
   std::string text() const { return kept_.str(); }
   bool quiet() const noexcept { return quiet_; }
 
  private:
   bool quiet_;
+  std::mutex mutex_;
   std::ostringstream kept_;
 };
 

@@ -93,6 +93,7 @@ struct RunSettings {
   consolidate::ConsolidateParams consolidate_params;
   std::optional<std::filesystem::path> ground_truth;
   bool text_outputs = true;
+  double progress_seconds = 10;
 };
 
 // join.key: "ids" or a 0-based column number (checked against the input's width after load).
@@ -173,6 +174,7 @@ RunSettings read_settings(Config& config) {
                      "which renumbers the dimensions ground_truth.path refers to; store the ids as HDF5 `ids` " +
                      "beside the data (join.key: ids), or run without ground_truth.path");
   s.text_outputs = config.boolean("output.text");
+  s.progress_seconds = config.number("progress.interval");
   return s;
 }
 
@@ -342,7 +344,11 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
           planned_units = so_far.total_units;
           check_memory_budget(settings, planned_units, so_far.largest_window_units);
           log.line("plan        " + format_count(planned_units) + " dense units");
-          bar.emplace("dense_units", planned_units, !log.quiet() && stderr_is_terminal());
+          const ProgressDisplay display = log.quiet()            ? ProgressDisplay::none
+                                          : stderr_is_terminal() ? ProgressDisplay::bar
+                                                                 : ProgressDisplay::lines;
+          bar.emplace("dense_units", planned_units, display, settings.progress_seconds,
+                      [&log](const std::string& line) { log.line(line); });
         } else if (step == "subspaces") {
           bar.reset();
           report.stage_seconds.emplace_back("dense_units", elapsed);

@@ -177,3 +177,17 @@ TEST_F(EndToEnd, SameSeedGivesByteIdenticalResults) {
 }
 
 }  // namespace
+
+// A batch run (stderr not a terminal, as here) logs progress lines at progress.interval, to stderr
+// and log.txt; --quiet shows none.
+TEST_F(EndToEnd, BatchRunsLogProgressLines) {
+  const fs::path config = source_root() / "configs" / "quickstart.yaml";
+  const std::string settings = " progress.interval=0.0001 merge.enabled=false backend=cpu --out ";
+  const auto batch = run("run " + config.string() + settings + (folder_ / "batch").string(), "batch.log");
+  ASSERT_EQ(batch.exit_code, 0) << batch.output;
+  EXPECT_NE(batch.output.find("% done after"), std::string::npos) << batch.output;
+  EXPECT_NE(read_text(folder_ / "batch" / "log.txt").find("% done after"), std::string::npos);
+  const auto quiet = run("run " + config.string() + settings + (folder_ / "quiet").string() + " -q", "quiet.log");
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.output;
+  EXPECT_EQ(quiet.output.find("% done after"), std::string::npos) << quiet.output;
+}
