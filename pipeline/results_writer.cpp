@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/subspace_cluster_text.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_file.hpp"
 
@@ -149,10 +150,6 @@ std::string summary_json(const RunReport& report) {
   return summary.dump(2) + "\n";
 }
 
-std::string clusters_text(const std::vector<SubspaceCluster>& clusters) {
-  std::ostringstream out;
-  for (const auto& cluster : clusters) out << cluster << '\n';
-  return out.str();
-}
+std::string clusters_text(const std::vector<SubspaceCluster>& clusters) { return subspace_clusters_text(clusters); }
 
 }  // namespace subscale::pipeline

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <span>
-#include <sstream>
 #include <unordered_map>
 
+#include "common/subspace_cluster_text.hpp"
 #include "gpu/hash/hash_functions.hpp"
 
 namespace subscale {
@@ -165,10 +165,6 @@ std::vector<SubspaceCluster> group_subspaces(const MaximalUnits& units) {
   return accumulator.finish();
 }
 
-std::string subspaces_text(const std::vector<SubspaceCluster>& subspaces) {
-  std::ostringstream out;
-  for (const auto& subspace : subspaces) out << subspace << '\n';
-  return out.str();
-}
+std::string subspaces_text(const std::vector<SubspaceCluster>& subspaces) { return subspace_clusters_text(subspaces); }
 
 }  // namespace subscale
