@@ -23,6 +23,7 @@ class HostWalkScratch {
   std::uint32_t lane() const { return 0; }
   std::uint32_t lanes() const { return 1; }
   void sync() {}
+  std::uint64_t or_across_lanes(std::uint64_t word) const { return word; }
   double* highs() { return highs_.data(); }
 
   // Pair masks of one window's following points: how many are computed (0 for another window),

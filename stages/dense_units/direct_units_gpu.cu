@@ -59,6 +59,11 @@ struct DeviceWalkScratch {
   __device__ std::uint32_t lane() const { return lane_index; }
   __device__ std::uint32_t lanes() const { return kLanes; }
   __device__ void sync() { __syncwarp(); }
+  __device__ std::uint64_t or_across_lanes(std::uint64_t word) const {
+    const unsigned low = __reduce_or_sync(0xffffffffu, static_cast<unsigned>(word));
+    const unsigned high = __reduce_or_sync(0xffffffffu, static_cast<unsigned>(word >> 32));
+    return std::uint64_t{high} << 32 | low;
+  }
   __device__ bool keeps_pairs(std::uint32_t following) const { return following <= pair_capacity; }
   __device__ std::uint32_t pairs_filled(std::uint64_t window) const { return window == pair_window ? pair_count : 0; }
   __device__ void reserve_pairs(std::uint32_t) {}

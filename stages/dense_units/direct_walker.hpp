@@ -52,7 +52,8 @@ struct DirectWalkCounts {
 // reserve_pairs, set_pairs_filled manage them); one with kKeepsBounds (the host's) also has room
 // for a prefix's value range in every dimension (lows(), highs()), which its leaves use. lanes()
 // walkers may share one item (the GPU's warp): each walks every prefix and takes every lanes()-th
-// leaf from lane(); they share the pair masks, which sync() makes visible to all.
+// leaf from lane(); they share the pair masks, which sync() makes visible to all, and deal out a
+// prefix's live dimensions, whose results or_across_lanes() joins.
 template <class Scratch>
 struct DirectWalker {
   const DirectSpaceView& space;
@@ -83,7 +84,7 @@ struct DirectWalker {
   // e) from the one above: keeps each dimension where all level + 1 points still span less than
   // epsilon. With pairs kept, the newest point's pair mask with p_i narrows the candidates first (a
   // dimension outside it cannot hold).
-  SUBSCALE_HD void narrow(std::uint32_t level, bool pairs, std::uint32_t e) {
+  SUBSCALE_HD void narrow(std::uint32_t level, bool pairs, std::uint32_t e, bool shared = false) {
     const std::uint32_t d = space.dimensions;
     const double* newest = space.rows + static_cast<std::uint64_t>(scratch.point(level)) * d;
     if (level == 1) {
@@ -91,12 +92,16 @@ struct DirectWalker {
         scratch.mask(1, w) = pairs ? scratch.pair(e, w) : scratch.mask(0, w) & close_to_first(newest, w);
       return;
     }
+    // A prefix that all lanes share (shared) has its live dimensions dealt out among them.
+    const std::uint32_t lanes = shared ? scratch.lanes() : 1, lane = shared ? scratch.lane() : 0;
+    std::uint32_t index = 0;
     for (std::uint32_t w = 0; w < space.words; ++w) {
       std::uint64_t live = scratch.mask(level - 1, w) & (pairs ? scratch.pair(e, w) : ~std::uint64_t{0});
       std::uint64_t kept = 0;
       while (live != 0) {
         const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(live));
         live &= live - 1;
+        if (index++ % lanes != lane) continue;
         const std::uint32_t dim = w * 64 + bit;
         double lo = newest[dim], hi = lo;
         for (std::uint32_t t = 0; t < level; ++t) {
@@ -106,7 +111,7 @@ struct DirectWalker {
         }
         if (hi - lo < space.epsilon) kept |= std::uint64_t{1} << bit;
       }
-      scratch.mask(level, w) = kept;
+      scratch.mask(level, w) = shared ? scratch.or_across_lanes(kept) : kept;
     }
   }
 
@@ -383,7 +388,7 @@ struct DirectWalker {
         const std::uint32_t level = valid + 1;
         const std::uint32_t e = k - level;
         scratch.point(level) = order[i + 1 + scratch.subset(e)];
-        narrow(level, pairs, scratch.subset(e));
+        narrow(level, pairs, scratch.subset(e), true);
         if (scratch.lane() == 0) ++counts.nodes;  // lanes that share an item walk its prefixes alike
         ++prefix_epoch;
         if (!has_higher(level)) {
