@@ -47,7 +47,7 @@ class DirectSubspaceMap {
 
   std::uint32_t key_words_, point_words_;
   std::uint32_t entries_ = 0;
-  bool indexed_ = true;  // hashes_ and slots_ cover every entry
+  bool indexed_ = true;                // hashes_ and slots_ cover every entry
   std::vector<std::uint64_t> hashes_;  // per slot: the key's hash | 1, or 0 when empty
   std::vector<std::uint32_t> slots_;   // per slot: its entry
   std::vector<std::uint64_t> keys_, bitmaps_;
