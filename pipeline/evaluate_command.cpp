@@ -136,8 +136,8 @@ void add_evaluate_command(CLI::App& app) {
     std::filesystem::path raw;
   };
   auto args = std::make_shared<Arguments>();
-  CLI::App* command = app.add_subcommand(
-      "evaluate", "Score found clusters against hidden ones (F1, F1-R, E4SC, RNIA, CE, coverage; SPEC 9)");
+  CLI::App* command =
+      app.add_subcommand("evaluate", "Score found clusters against hidden ones (F1, F1-R, E4SC, RNIA, CE, coverage)");
   command
       ->add_option("--found", args->options.found,
                    "clusters in the text form {d1, d2}-[p1, p2], one a line; or a run folder (its clusters.txt, "

@@ -257,7 +257,7 @@ HashCommandResult run_hash_command(const Config& config, std::ostream& out) {
 
 void add_hash_command(CLI::App& app) {
   add_config_subcommand(
-      app, "hash", "Hash every row of a table (SPEC 10), write the hashes and a quality report (table + JSON)",
+      app, "hash", "Hash every row of a table, write the hashes and a quality report (table + JSON)",
       "configs/hash_quickstart.yaml", "hash.function=xor_hw hash.bits=32", hash_command_schema(),
       [](const Config& config) { run_hash_command(config, std::cout); },
       "hash a smaller table or set quality.enabled=false");

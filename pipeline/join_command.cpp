@@ -254,7 +254,7 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
 
 void add_join_command(CLI::App& app) {
   add_config_subcommand(
-      app, "join", "Join two tables on a key (SPEC 11): matching row pairs, or S's rows with R's columns attached",
+      app, "join", "Join two tables on a key: matching row pairs, or S's rows with R's columns attached",
       "configs/join_quickstart.yaml", "join.backend=cpu output.mode=pairs", join_command_schema(),
       [](const Config& config) { run_join_command(config, std::cout); },
       "join smaller tables or use output.mode=pairs");
