@@ -88,7 +88,6 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
       plan.largest_window() > 0 ? plan.binomials()(plan.largest_window() - 1, params.min_points - 1) : 0;
   for (std::uint32_t j = 0; j < plan.dimensions(); ++j)
     result.units_per_dimension.push_back(plan.units_in_dimension(j));
-  const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);
   result.timings.plan_seconds = seconds_since(start);
 
   start = std::chrono::steady_clock::now();
@@ -104,6 +103,7 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
     run_direct_core(values, plan, params, on_units, notify, result);
     return result;
   }
+  const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);
   // Units stream from dense_units into the subspaces accumulator partition by partition; the
   // time spent accumulating is counted as the subspaces stage's.
   SubspaceAccumulator accumulator(plan.points());

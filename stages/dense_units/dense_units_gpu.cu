@@ -18,6 +18,7 @@
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/dense_units/dense_units_gpu.hpp"
+#include "stages/dense_units/device_budget.hpp"
 #include "stages/dense_units/device_group_resolver.cuh"
 #include "stages/dense_units/device_signature_table.cuh"
 #include "stages/dense_units/device_subspace_accumulator.cuh"
@@ -36,12 +37,6 @@ constexpr std::uint64_t kMaxResolveChunk = std::uint64_t{32} << 20;
 // one spills to the host in one piece and starts again).
 constexpr std::uint64_t kMaxDeviceSubspaces = std::uint64_t{1} << 24;
 constexpr double kWarpWalkRun = 24;  // mean run of the lowest element from which warps walk
-
-std::uint64_t device_budget(const DenseUnitsParams& params, const gpu::DeviceInfo& device) {
-  // Most of the free memory by default: what is left covers CUB, the driver and fragmentation.
-  const std::uint64_t automatic = device.free_bytes / 10 * 9;
-  return params.device_bytes > 0 ? std::min(params.device_bytes, automatic) : automatic;
-}
 
 // The partitions' inclusive signature ranges from the plan's lower bounds.
 std::deque<SignatureRange> ranges_of(const PartitionPlan& plan) {
@@ -67,11 +62,7 @@ struct DeviceInputs {
         bucket_window(DeviceBuffer<std::uint64_t>::from_host(plan.bucket_window())),
         window_end(DeviceBuffer<std::uint32_t>::from_host(arrays.window_end)) {
     // The resolver's 1-D orders: point id at position i of dimension j, window by window.
-    std::vector<std::uint32_t> host_orders(std::size_t{plan.points()} * plan.dimensions());
-    for (std::uint32_t j = 0; j < plan.dimensions(); ++j)
-      std::copy(density.dimensions[j].order.begin(), density.dimensions[j].order.end(),
-                host_orders.begin() + std::size_t{j} * plan.points());
-    orders = DeviceBuffer<std::uint32_t>::from_host(host_orders);
+    orders = DeviceBuffer<std::uint32_t>::from_host(flat_orders(density, plan.points()));
     view.space = arrays.view(plan);
     view.space.window_start = window_start.data();
     view.space.sorted_keys = sorted_keys.data();

@@ -12,6 +12,7 @@
 #include "common/phase_timer.hpp"
 #include "stages/dense_units/direct_host_walk.hpp"
 #include "stages/dense_units/direct_units.hpp"
+#include "stages/dense_units/unit_space.hpp"
 
 namespace subscale {
 
@@ -26,14 +27,11 @@ DirectSpace::DirectSpace(const Matrix& values, const UnitPlan& plan, const Densi
   tbb::parallel_for(std::uint32_t{0}, points, [&](std::uint32_t p) {
     for (std::uint32_t j = 0; j < dimensions; ++j) rows[std::size_t{p} * dimensions + j] = values(p, j);
   });
-  sorted.resize(std::size_t{points} * dimensions);
+  sorted = flat_orders(density, points);
   window_end.resize(std::size_t{points} * dimensions);
-  for (std::uint32_t j = 0; j < dimensions; ++j) {
-    std::copy(density.dimensions[j].order.begin(), density.dimensions[j].order.end(),
-              sorted.begin() + std::size_t{j} * points);
+  for (std::uint32_t j = 0; j < dimensions; ++j)
     std::copy(density.dimensions[j].window_end.begin(), density.dimensions[j].window_end.end(),
               window_end.begin() + std::size_t{j} * points);
-  }
 }
 
 direct::DirectSpaceView DirectSpace::view(const UnitPlan& plan) const {

@@ -16,6 +16,8 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/hash/hash_functions.hpp"
+#include "stages/dense_units/device_budget.hpp"
 #include "stages/dense_units/device_direct_accumulator.cuh"
 #include "stages/dense_units/direct_units.hpp"
 
@@ -73,14 +75,6 @@ struct DeviceWalkScratch {
   }
   __device__ std::uint64_t& pair(std::uint32_t e, std::uint32_t word) { return pairs[std::uint64_t{e} * words + word]; }
 };
-
-__device__ std::uint64_t mix64(std::uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  return h ^ (h >> 33);
-}
 
 // One thread's emitter: D(U) as a key, its entry (the previous unit's when the keys match), and
 // the points ORed in (the prefix's only when the entry or prefix changed).
@@ -151,7 +145,7 @@ struct DeviceEmitter {
     std::uint32_t entry = last_entry;
     if (!same_as_last(walker, k)) {
       std::uint64_t hash = 0x243f6a8885a308d3ULL;
-      for (std::uint32_t w = 0; w < table.key_words; ++w) hash = mix64(hash ^ key_word(walker, k, w)) + w;
+      for (std::uint32_t w = 0; w < table.key_words; ++w) hash = hash::fmix64(hash ^ key_word(walker, k, w)) + w;
       entry = find_or_add(walker, k, hash);
       if (entry == gpu_direct::kNoEntry) {
         atomicExch(table.overflow, 1u);
@@ -204,11 +198,6 @@ __global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWor
   }
   atomicAdd(counters + 1, nodes);
   atomicAdd(counters + 2, emitted);
-}
-
-std::uint64_t device_budget(const DenseUnitsParams& params, const gpu::DeviceInfo& device) {
-  const std::uint64_t automatic = device.free_bytes / 10 * 9;
-  return params.device_bytes > 0 ? std::min(params.device_bytes, automatic) : automatic;
 }
 
 struct DeviceDirectInputs {

@@ -2,7 +2,17 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
+
 namespace subscale {
+
+std::vector<std::uint32_t> flat_orders(const Density1dResult& density, std::uint32_t points) {
+  std::vector<std::uint32_t> orders(std::size_t{points} * density.dimensions.size());
+  for (std::size_t j = 0; j < density.dimensions.size(); ++j)
+    std::copy(density.dimensions[j].order.begin(), density.dimensions[j].order.end(),
+              orders.begin() + static_cast<std::ptrdiff_t>(j * points));
+  return orders;
+}
 
 UnitSpaceArrays::UnitSpaceArrays(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys) {
   const std::uint64_t n = plan.points(), d = plan.dimensions();

@@ -10,6 +10,10 @@
 
 namespace subscale {
 
+// Every dimension's 1-D order (point id at sorted position i of j) in one array, dimension after
+// dimension, as the device resolver and direct mode's walk read it.
+std::vector<std::uint32_t> flat_orders(const Density1dResult& density, std::uint32_t points);
+
 struct UnitSpaceArrays {
   std::vector<std::uint64_t> window_start;
   std::vector<std::uint32_t> window_end;
