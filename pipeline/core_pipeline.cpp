@@ -49,14 +49,14 @@ void run_direct_core(const Matrix& values, const UnitPlan& plan, const CoreParam
                      Notify&& notify, CoreResult& result) {
   auto start = std::chrono::steady_clock::now();
   const DirectSpace space(values, plan, result.density, params.epsilon);
-  direct::DirectSubspaceMap subspaces(space.key_words(), space.point_words());
+  direct::DirectWalkOutput walked{direct::DirectSubspaceMap(space.key_words(), space.point_words()), {}};
   result.dense_units = result.backend_used == Backend::cuda
-                           ? run_direct_units_gpu(space, plan, params.units, subspaces, on_units)
-                           : run_direct_units_cpu(space, plan, subspaces, on_units);
+                           ? run_direct_units_gpu(space, plan, params.units, walked, on_units)
+                           : run_direct_units_cpu(space, plan, walked.map, on_units);
   result.timings.dense_units_seconds = seconds_since(start);
   start = std::chrono::steady_clock::now();
   notify("subspaces");
-  result.subspaces = subspaces.to_subspaces();
+  result.subspaces = std::move(walked).to_subspaces();
   result.timings.subspaces_seconds = seconds_since(start);
 }
 

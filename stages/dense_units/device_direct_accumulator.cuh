@@ -7,6 +7,8 @@
 // table was spilled to the host. The host side (DeviceDirectAccumulator) owns the memory, spills in
 // bulk and clears.
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "gpu/device_buffer.hpp"
@@ -46,6 +48,12 @@ class DeviceDirectAccumulator {
   // ORs every entry into `host` and empties the table (and its overflow flag).
   void spill_into(direct::DirectSubspaceMap& host);
   std::uint64_t spilled_entries() const { return spilled_; }
+  // Every entry in the subspaces stage's order (|S| descending, then S), sorted and turned into id
+  // lists on the device, then into vectors on the host; std::nullopt when the device has no room
+  // for that (spill instead). Lists cross in chunks of about `chunk_ids` ids (0: 4 M). `phase` is
+  // told the step that starts (for the stage's phase times).
+  std::optional<std::vector<SubspaceCluster>> list_in_order(std::uint32_t dimensions, std::uint64_t chunk_ids,
+                                                            const std::function<void(const char*)>& phase) const;
 
  private:
   gpu::DeviceBuffer<unsigned long long> slots_;

@@ -124,4 +124,14 @@ std::vector<SubspaceCluster> DirectSubspaceMap::to_subspaces() const {
   return subspaces;
 }
 
+void fill_subspaces(const SubspaceListChunk& chunk, std::vector<SubspaceCluster>& subspaces) {
+  const std::uint64_t dims_base = chunk.dimension_offsets[chunk.first], points_base = chunk.point_offsets[chunk.first];
+  tbb::parallel_for(chunk.first, chunk.last, [&](std::size_t i) {
+    subspaces[i].dimensions.assign(chunk.dimension_ids + (chunk.dimension_offsets[i] - dims_base),
+                                   chunk.dimension_ids + (chunk.dimension_offsets[i + 1] - dims_base));
+    subspaces[i].points.assign(chunk.point_ids + (chunk.point_offsets[i] - points_base),
+                               chunk.point_ids + (chunk.point_offsets[i + 1] - points_base));
+  });
+}
+
 }  // namespace subscale::direct

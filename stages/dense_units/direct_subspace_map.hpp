@@ -4,6 +4,7 @@
 // same unit twice changes nothing, and tables of several threads (or a device's spills) merge by
 // ORing their bitmaps. Entries live in two flat arrays, not one allocation per subspace.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/subspace_cluster.hpp"
@@ -51,6 +52,29 @@ class DirectSubspaceMap {
   std::vector<std::uint64_t> hashes_;  // per slot: the key's hash | 1, or 0 when empty
   std::vector<std::uint32_t> slots_;   // per slot: its entry
   std::vector<std::uint64_t> keys_, bitmaps_;
+};
+
+// Subspaces [first, last) as id lists (compressed sparse rows): subspace i's dimensions are
+// dimension_ids[dimension_offsets[i] - dimension_offsets[first] ..] up to the next offset (the ids
+// of the chunk start at its first entry), its points likewise.
+struct SubspaceListChunk {
+  std::size_t first = 0, last = 0;
+  const std::uint64_t* dimension_offsets = nullptr;  // over all subspaces
+  const std::uint32_t* dimension_ids = nullptr;
+  const std::uint64_t* point_offsets = nullptr;
+  const std::uint32_t* point_ids = nullptr;
+};
+
+// Makes subspaces[first .. last) from a chunk, in parallel.
+void fill_subspaces(const SubspaceListChunk& chunk, std::vector<SubspaceCluster>& subspaces);
+
+// What a direct walk hands to the subspaces stage: the host map, or, when a device table held
+// every subspace, the finished list that the device ordered and converted itself.
+struct DirectWalkOutput {
+  DirectSubspaceMap map;
+  std::optional<std::vector<SubspaceCluster>> listed;
+
+  std::vector<SubspaceCluster> to_subspaces() && { return listed ? std::move(*listed) : map.to_subspaces(); }
 };
 
 }  // namespace subscale::direct

@@ -61,7 +61,9 @@ direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPl
                                           const direct::DirectWorkItem& item, direct::DirectSubspaceMap& subspaces);
 
 // The same on the GPU, bit for bit; throws ResourceError when there is no CUDA backend or device.
+// When the device table holds every subspace, `output` gets the ordered list made on the device;
+// otherwise its map is filled as the CPU walk fills it.
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
-                                      direct::DirectSubspaceMap& subspaces, const UnitProgress& progress = {});
+                                      direct::DirectWalkOutput& output, const UnitProgress& progress = {});
 
 }  // namespace subscale

@@ -82,6 +82,7 @@ struct DeviceEmitter {
   DirectAccumulatorView table;
   std::uint32_t last_entry = gpu_direct::kNoEntry;
   std::uint64_t last_epoch = 0;
+  std::uint64_t last_key_first = 0;
 
   __device__ std::uint64_t key_word(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
                                     std::uint32_t w) const {
@@ -133,10 +134,11 @@ struct DeviceEmitter {
     return gpu_direct::kNoEntry;
   }
 
-  // The unit's key equals the previous unit's (kept in the thread's scratch)?
+  // The unit's key equals the previous unit's? Its first word is kept in a register (all of it
+  // up to 64 dimensions), the others in the thread's scratch.
   __device__ bool same_as_last(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k) const {
-    if (last_entry == gpu_direct::kNoEntry) return false;
-    for (std::uint32_t w = 0; w < table.key_words; ++w)
+    if (last_entry == gpu_direct::kNoEntry || last_key_first != key_word(walker, k, 0)) return false;
+    for (std::uint32_t w = 1; w < table.key_words; ++w)
       if (walker.scratch.last_key(w) != key_word(walker, k, w)) return false;
     return true;
   }
@@ -152,7 +154,8 @@ struct DeviceEmitter {
         last_entry = gpu_direct::kNoEntry;
         return;
       }
-      for (std::uint32_t w = 0; w < table.key_words; ++w) walker.scratch.last_key(w) = key_word(walker, k, w);
+      last_key_first = key_word(walker, k, 0);
+      for (std::uint32_t w = 1; w < table.key_words; ++w) walker.scratch.last_key(w) = key_word(walker, k, w);
     }
     std::uint64_t* bits = table.bitmaps + std::uint64_t{entry} * table.point_words;
     const bool prefix_in = entry == last_entry && walker.prefix_epoch == last_epoch;
@@ -169,6 +172,8 @@ struct DeviceEmitter {
 };
 
 // counters[0]: next item, [1]: nodes, [2]: units emitted. A warp takes one item at a time.
+// Resident warps are as many as the registers allow (72 a thread, 28 warps a multiprocessor on an
+// H100): bounding the registers to fit 32, 48 or 64 warps made the walk slower (spills).
 __global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWorkItem* items,
                                   unsigned long long item_count, std::uint64_t* masks, std::uint64_t* pairs,
                                   std::uint32_t pair_capacity, DirectAccumulatorView table,
@@ -221,6 +226,13 @@ struct DeviceDirectInputs {
   }
   std::uint64_t bytes() const {
     return rows.bytes() + sorted.bytes() + window_end.bytes() + binomials.bytes() + items.bytes();
+  }
+  void release() {
+    rows = {};
+    sorted = {};
+    window_end = {};
+    binomials = {};
+    items = {};
   }
 };
 
@@ -278,6 +290,12 @@ struct DirectDeviceMemory {
     }
   }
   std::uint64_t bytes() const { return inputs.bytes() + masks.bytes() + pairs.bytes() + table->bytes(); }
+  // Once the walk is over, its room goes to ordering and listing the table.
+  void release_walk() {
+    inputs.release();
+    masks = {};
+    pairs = {};
+  }
 };
 
 std::uint64_t units_of(const std::vector<DirectWorkItem>& items, std::uint64_t begin, std::uint64_t end) {
@@ -305,7 +323,8 @@ bool walk_batch(DirectDeviceMemory& memory, std::uint64_t begin, std::uint64_t c
 }  // namespace
 
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
-                                      direct::DirectSubspaceMap& subspaces, const UnitProgress& progress) {
+                                      direct::DirectWalkOutput& output, const UnitProgress& progress) {
+  direct::DirectSubspaceMap& subspaces = output.map;
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available) throw ResourceError("backend: cuda was asked for, but " + device.reason);
   DenseUnitsResult result;
@@ -344,12 +363,24 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
       memory.table->spill_into(subspaces);
     }
   }
-  timer.start("direct: spill to host");
-  memory.table->spill_into(subspaces);
+  // A table that held everything is ordered and listed on the device; one that spilled before
+  // (or finds no room for that) goes to the host map.
+  std::uint64_t listed = 0;
+  if (subspaces.size() == 0) {
+    timer.start("direct: count bits on device");
+    memory.release_walk();
+    output.listed = memory.table->list_in_order(space.dimensions, params.device_list_chunk_ids,
+                                                [&](const char* step) { timer.start(step); });
+    if (output.listed) listed = output.listed->size();
+  }
+  if (!output.listed) {
+    timer.start("direct: spill to host");
+    memory.table->spill_into(subspaces);
+  }
   timer.stop();
   result.walk_items = items.size();
   result.enumerated_units = plan.total_units();
-  result.device_subspaces = memory.table->spilled_entries();
+  result.device_subspaces = memory.table->spilled_entries() + listed;
   result.table_bytes = subspaces.bytes();
   if (redone > 0)
     result.notes.push_back(std::to_string(redone) + " batch(es) of work items overflowed the device subspace table (" +

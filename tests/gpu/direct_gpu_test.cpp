@@ -111,6 +111,9 @@ TEST(DirectGpu, SanitizerSized) {
   const Matrix values = testing::tied_data(80, 70, 4, 30);
   CoreParams params = direct_params(0.05, 3);
   expect_gpu_equals_cpu(values, params, "plain");
+  params.units.device_list_chunk_ids = 7;  // the hand-over in many chunks, some of a single subspace
+  expect_gpu_equals_cpu(values, params, "small hand-over chunks");
+  params.units.device_list_chunk_ids = 0;
   params.units.device_subspace_capacity = 16;
   params.units.device_units_per_run = 40;
   expect_gpu_equals_cpu(values, params, "small table, small items");
