@@ -244,11 +244,11 @@ std::optional<std::vector<SubspaceCluster>> DeviceDirectAccumulator::list_in_ord
     SUBSCALE_CUDA_CHECK_LAUNCH("gather");
     sorter.use_keys(sorter.spare_keys());
     sorter.sort(count, std::bit_width(dimensions));
+    subspaces.resize(count);  // while the device sorts
     phase("direct: lists on device");
     const DeviceIdLists dims = list_bits(view_.keys, view_.key_words, sizes, sorter.order(), count);
     const DeviceIdLists points = list_bits(view_.bitmaps, view_.point_words, point_counts, sorter.order(), count);
     phase("direct: lists to host vectors");
-    subspaces.resize(count);
     hand_over(dims, points, count, chunk_ids, subspaces);
   } catch (const ResourceError&) {
     cudaGetLastError();  // an out-of-memory is not sticky: the caller spills the bitmaps instead
