@@ -18,12 +18,15 @@
 #include <cub/device/device_select.cuh>
 #include <limits>
 #include <optional>
+#include <span>
+#include <type_traits>
 #include <utility>
 
 #include "common/error.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/staged_upload.hpp"
 #include "stages/filter/filter.hpp"
 
 namespace subscale::filter {
@@ -652,7 +655,16 @@ struct DeviceColumns {
   DeviceBuffer<ColumnView> device_views;
 };
 
+// The columns come from pageable host memory through pinned staging chunks (gpu/staged_upload):
+// a plain cudaMemcpy from pageable memory moved Q6's 1.68 GB at about 6 GB/s.
 DeviceColumns upload_columns(const ColumnTable& table, const std::vector<bool>& used) {
+  gpu::StagedUploader uploader;
+  const auto staged = [&uploader](const auto* data, std::size_t count) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(data)>>;
+    DeviceBuffer<T> buffer(count);
+    if (count) uploader.upload(buffer.data(), std::span<const T>(data, count));
+    return buffer;
+  };
   DeviceColumns d;
   d.views = column_views(table);
   d.string_slot.assign(table.columns.size(), -1);
@@ -666,17 +678,18 @@ DeviceColumns upload_columns(const ColumnTable& table, const std::vector<bool>& 
           using V = std::decay_t<decltype(values)>;
           if constexpr (std::is_same_v<V, StringColumn>) {
             d.string_slot[c] = static_cast<int>(d.offsets.size());
-            d.offsets.push_back(upload(values.offsets.data(), values.offsets.size()));
-            d.bytes.push_back(upload(values.bytes.data(), values.bytes.size()));
+            d.offsets.push_back(staged(values.offsets.data(), values.offsets.size()));
+            d.bytes.push_back(staged(values.bytes.data(), values.bytes.size()));
           } else {
             const auto* raw = reinterpret_cast<const unsigned char*>(values.data());
-            d.numeric.push_back(upload(raw, values.size() * sizeof(values[0])));
+            d.numeric.push_back(staged(raw, values.size() * sizeof(values[0])));
             d.views[c].data = d.numeric.back().data();
           }
         },
         table.columns[c].values);
   }
   d.device_views = DeviceBuffer<ColumnView>::from_host(d.views);
+  uploader.synchronize();
   return d;
 }
 
