@@ -174,8 +174,8 @@ struct TimingEvents {
 };
 
 // Pairs go back to the host in chunks of this many through two pinned buffers: the copy engine
-// fills one while the sink reads the other. 4 M pairs: 32 MiB of pinned memory for both sides of
-// both buffers, a few milliseconds to allocate.
+// fills one while the sink reads the other. 4 M pairs: 64 MiB of pinned memory for both sides of
+// both buffers.
 constexpr std::uint64_t kPairsPerChunk = std::uint64_t{4} << 20;
 
 // Hands the device's pairs [0, size) to the sink through pinned chunks, the copy of chunk k + 1
