@@ -224,7 +224,9 @@ void hash_rows_cuda(const hash::HashSpec& spec, const RowTableView& table, std::
   // The rows come from pageable memory through pinned staging (gpu/staged_upload), a piece at a
   // time, and each piece is hashed on the compute stream while the next is copied.
   gpu::StagedUploader uploader(kPieceBytes);
-  const std::size_t piece_rows = std::max<std::size_t>(1, kPieceBytes / (words * sizeof(std::uint32_t)));
+  // A multiple of 4 rows, so that every piece starts 16-byte aligned like the buffer (the kernels
+  // take a slower word path on unaligned rows).
+  const std::size_t piece_rows = std::max<std::size_t>(4, kPieceBytes / (words * sizeof(std::uint32_t)) / 4 * 4);
   for (std::size_t first = 0; first < table.rows; first += chunk_rows) {
     const std::size_t n = std::min(chunk_rows, table.rows - first);
     for (std::size_t at = 0; at < n; at += piece_rows) {
