@@ -103,6 +103,37 @@ def fmt(value, digits=3):
     return f"{float(value):.{digits}f}"
 
 
+def run_suite(args, config, suite, files, setting, out, log, table_rows):
+    """Runs every file of the suite with one setting; appends a row per file to table_rows."""
+    for data in files:
+        truth = data.with_suffix(".true")
+        run_dir = out / suite / data.stem
+        command = [args.subscale, "run", config, *setting, f"input.path={data}", f"ground_truth.path={truth}",
+                   "--out", str(run_dir), "-q"]
+        _, wall = run(command, log)
+        summary = json.loads((run_dir / "summary.json").read_text())
+        quality = summary["evaluation"]
+        raw = summary.get("evaluation_raw", quality)
+        timings = summary["timings_seconds"]
+        core_s = sum(timings.get(s, 0) for s in ("density1d", "plan", "dense_units", "subspaces"))
+        table_rows.append({
+            "suite": suite, "file": data.stem, "points": summary["points"], "dims": summary["dimensions"],
+            **{m: quality[m] for m in MEASURES},
+            **{"raw_" + m: raw[m] for m in MEASURES},
+            "hidden": quality["hidden_clusters"], "found": quality["found_clusters"],
+            "raw_found": raw["found_clusters"],
+            "subspaces": summary["counts"]["subspaces"], "dense_units": summary["counts"]["dense_units"],
+            "core_s": core_s, "merge_s": timings.get("merge", 0),
+            "consolidate_s": timings.get("consolidate", 0),
+            "consolidate_over_core": timings.get("consolidate", 0) / core_s if core_s > 0 else 0,
+            "total_s": timings["total"], "wall_s": wall,
+            "setting": " ".join(setting),
+        })
+        r = table_rows[-1]
+        print(f"  {data.stem}: F1 {r['f1']:.3f} E4SC {r['e4sc']:.3f} (raw {r['raw_f1']:.3f}, {r['raw_e4sc']:.3f}) "
+              f"in {wall:.2f} s", file=sys.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--subscale", default="build/subscale", help="the subscale binary")
@@ -114,6 +145,9 @@ def main():
                         help="largest number of dense units a file may need with the chosen setting")
     parser.add_argument("--reuse-sweeps", action="store_true",
                         help="read <out>/sweep-<suite>/sweep.csv when present instead of sweeping again")
+    parser.add_argument("--setting", action="append", default=[], metavar="SUITE=KEY=VALUE,...",
+                        help="run SUITE with this setting instead of sweeping for one, e.g. "
+                             "dimscale=epsilon=0.005,min_points=3,merge.epsilon=0.05,merge.min_points=96")
     args = parser.parse_args()
 
     out = Path(args.out)
@@ -122,12 +156,23 @@ def main():
     md = ["### Setup", ""] + machine_lines(args.subscale) + [""]
     table_rows = []
     choice_lines = []
+    given = {}
+    for text in args.setting:
+        suite, _, pairs = text.partition("=")
+        given[suite] = [pair for pair in pairs.split(",") if pair]
     for suite in args.suites.split(","):
         config = str(Path(args.configs) / f"opensubspace_{suite}.yaml")
         folder = Path(args.data) / f"synth_{suite}"
         files = sorted(folder.glob("*.arff"), key=natural_key)
         if not files:
             sys.exit(f"run_quality: no .arff files in {folder}")
+        if suite in given:
+            setting = given[suite]
+            largest = max(plan_units(args.subscale, config, setting, f, f.with_suffix(".true"), log) for f in files)
+            choice_lines.append(f"- **{suite}**: given `{' '.join(setting)}` (no sweep; at most "
+                                f"{largest / 1e6:.1f} M dense units on the suite's largest file)")
+            run_suite(args, config, suite, files, setting, out, log, table_rows)
+            continue
         sweep_dir = out / f"sweep-{suite}"
         sweep_seconds = None
         if not (args.reuse_sweeps and (sweep_dir / "sweep.csv").exists()):
@@ -157,33 +202,7 @@ def main():
         choice_lines.append(line)
         print(line, file=sys.stderr)
 
-        for data in files:
-            truth = data.with_suffix(".true")
-            run_dir = out / suite / data.stem
-            command = [args.subscale, "run", config, *setting, f"input.path={data}", f"ground_truth.path={truth}",
-                       "--out", str(run_dir), "-q"]
-            _, wall = run(command, log)
-            summary = json.loads((run_dir / "summary.json").read_text())
-            quality = summary["evaluation"]
-            raw = summary.get("evaluation_raw", quality)
-            timings = summary["timings_seconds"]
-            core_s = sum(timings.get(s, 0) for s in ("density1d", "plan", "dense_units", "subspaces"))
-            table_rows.append({
-                "suite": suite, "file": data.stem, "points": summary["points"], "dims": summary["dimensions"],
-                **{m: quality[m] for m in MEASURES},
-                **{"raw_" + m: raw[m] for m in MEASURES},
-                "hidden": quality["hidden_clusters"], "found": quality["found_clusters"],
-                "raw_found": raw["found_clusters"],
-                "subspaces": summary["counts"]["subspaces"], "dense_units": summary["counts"]["dense_units"],
-                "core_s": core_s, "merge_s": timings.get("merge", 0),
-                "consolidate_s": timings.get("consolidate", 0),
-                "consolidate_over_core": timings.get("consolidate", 0) / core_s if core_s > 0 else 0,
-                "total_s": timings["total"], "wall_s": wall,
-                "setting": " ".join(setting),
-            })
-            r = table_rows[-1]
-            print(f"  {data.stem}: F1 {r['f1']:.3f} E4SC {r['e4sc']:.3f} (raw {r['raw_f1']:.3f}, {r['raw_e4sc']:.3f}) "
-                  f"in {wall:.2f} s", file=sys.stderr)
+        run_suite(args, config, suite, files, setting, out, log, table_rows)
 
     with open(out / "quality.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(table_rows[0].keys()))

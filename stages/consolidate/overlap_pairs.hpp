@@ -24,7 +24,4 @@ struct OverlapPair {
 std::vector<OverlapPair> overlapping_pairs(const std::vector<const std::vector<std::uint32_t>*>& points,
                                            std::size_t n_points, double threshold);
 
-// |a ∩ b| for sorted vectors.
-std::size_t intersection_size(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b);
-
 }  // namespace subscale::consolidate

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/staged_upload.hpp"
 #include "stages/density1d/density1d_gpu.hpp"
 
 namespace subscale {
@@ -176,13 +178,32 @@ Density1dResult run_density1d_gpu(const Matrix& values, const Density1dParams& p
   temp_bytes = std::max(temp_bytes, scan_bytes);
   DeviceBuffer<unsigned char> temp(temp_bytes);
 
+  // The values come from pageable memory through pinned staging (gpu/staged_upload); the next
+  // batch's copy is queued as soon as prepare_sort has read `raw`, so it runs while this batch is
+  // sorted and labelled. The kernels run on the legacy default stream, which waits for the copies.
+  gpu::StagedUploader uploader;
+  cudaEvent_t raw_read{};
+  SUBSCALE_CUDA_CHECK(cudaEventCreateWithFlags(&raw_read, cudaEventDisableTiming));
+  struct EventGuard {
+    cudaEvent_t event;
+    ~EventGuard() { cudaEventDestroy(event); }
+  } guard{raw_read};
+  const auto upload_batch = [&](std::uint32_t first) {
+    const std::uint64_t count = std::uint64_t{std::min(batch, d - first)} * n;
+    uploader.upload(raw.data(), std::span<const double>(values.data() + std::uint64_t{first} * n, count));
+  };
+  upload_batch(0);
   for (std::uint32_t first = 0; first < d; first += batch) {
     const std::uint32_t dims = std::min(batch, d - first);
     const std::uint64_t count = std::uint64_t{dims} * n;
-    SUBSCALE_CUDA_CHECK(cudaMemcpy(raw.data(), values.data() + std::uint64_t{first} * n, count * sizeof(double),
-                                   cudaMemcpyHostToDevice));
+    SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, uploader.record(), 0));
     prepare_sort<<<blocks_for(count), kThreads>>>(raw.data(), count, n, keys.data(), ids.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(prepare_sort);
+    SUBSCALE_CUDA_CHECK(cudaEventRecord(raw_read, cudaStreamLegacy));
+    if (first + batch < d) {
+      SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(uploader.stream(), raw_read, 0));
+      upload_batch(first + batch);
+    }
     segment_offsets<<<blocks_for(dims + 1), kThreads>>>(dims, n, offsets.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(segment_offsets);
     std::size_t bytes = temp.size();

@@ -39,6 +39,9 @@ struct FilterOptions {
   bool want_ids = true;  // false: count (and aggregate) only
   StringLayout string_layout = StringLayout::lane_refill;
   bool fused = true;  // cuda: a Q6-shaped query (ANDed numeric ranges) runs as one fused kernel
+  // cuda, fused: exact ranges and an exact aggregate run as the vectorised kernel (4 rows a
+  // thread, 16-byte loads); false keeps the row-per-lane kernel (kept to measure one against the other)
+  bool vector_fused = true;
   Compaction compaction = Compaction::bitmap_words;
 };
 

@@ -2,11 +2,13 @@
 // width and row width, so the function's switch and the word loop are resolved at compile time.
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <string>
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_stream.hpp"
+#include "gpu/staged_upload.hpp"
 #include "stages/hash/hash_rows_cuda.hpp"
 #include "stages/hash/hash_rows_device.cuh"
 
@@ -188,6 +190,10 @@ void launch(const std::uint32_t* d_words, std::size_t rows, int k, int rounds, H
 
 }  // namespace
 
+// Rows copied and hashed per step of the copy/compute pipeline: large enough for full-rate
+// copies, small enough that the first kernel starts early.
+constexpr std::size_t kPieceBytes = std::size_t{32} << 20;
+
 template <class H>
 void hash_rows_device(const hash::HashSpec& spec, const std::uint32_t* d_words, std::size_t rows, int row_words,
                       H* d_out, cudaStream_t stream) {
@@ -211,18 +217,28 @@ void hash_rows_cuda(const hash::HashSpec& spec, const RowTableView& table, std::
     throw ResourceError("hash: the GPU has " + std::to_string(free_bytes) + " bytes free, too few for one row of " +
                         std::to_string(row_bytes) + " bytes; use the cpu backend (hash.backend=cpu)");
   const std::size_t chunk_rows = std::min(table.rows, free_bytes / 2 / row_bytes);
-  DeviceBuffer<std::uint32_t> d_words(chunk_rows * static_cast<std::size_t>(table.row_words));
+  const auto words = static_cast<std::size_t>(table.row_words);
+  DeviceBuffer<std::uint32_t> d_words(chunk_rows * words);
   DeviceBuffer<H> d_out(chunk_rows);
   DeviceStream stream;
+  // The rows come from pageable memory through pinned staging (gpu/staged_upload), a piece at a
+  // time, and each piece is hashed on the compute stream while the next is copied.
+  gpu::StagedUploader uploader(kPieceBytes);
+  // A multiple of 4 rows, so that every piece starts 16-byte aligned like the buffer (the kernels
+  // take a slower word path on unaligned rows).
+  const std::size_t piece_rows = std::max<std::size_t>(4, kPieceBytes / (words * sizeof(std::uint32_t)) / 4 * 4);
   for (std::size_t first = 0; first < table.rows; first += chunk_rows) {
     const std::size_t n = std::min(chunk_rows, table.rows - first);
-    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(d_words.data(), table.row(first),
-                                        n * static_cast<std::size_t>(table.row_words) * sizeof(std::uint32_t),
-                                        cudaMemcpyHostToDevice, stream.get()));
-    hash_rows_device(spec, d_words.data(), n, table.row_words, d_out.data(), stream.get());
+    for (std::size_t at = 0; at < n; at += piece_rows) {
+      const std::size_t m = std::min(piece_rows, n - at);
+      uploader.upload(d_words.data() + at * words, std::span<const std::uint32_t>(table.row(first + at), m * words));
+      SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), uploader.record(), 0));
+      hash_rows_device(spec, d_words.data() + at * words, m, table.row_words, d_out.data() + at, stream.get());
+    }
     SUBSCALE_CUDA_CHECK(
         cudaMemcpyAsync(out.data() + first, d_out.data(), n * sizeof(H), cudaMemcpyDeviceToHost, stream.get()));
     SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    // The next chunk reuses d_words: its copies wait for this chunk's kernels (synchronised above).
   }
 }
 

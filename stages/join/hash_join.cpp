@@ -7,8 +7,8 @@
 
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
-#include "gpu/join/gpu_join.hpp"
 #include "stages/join/hash_join_cpu.hpp"
+#include "stages/join/join_cuda.hpp"
 #include "stages/join/join_memory.hpp"
 #include "stages/join/radix_partition.hpp"
 
@@ -48,7 +48,7 @@ void hash_join_batches(std::span<const std::uint64_t> r_keys, std::span<const st
   JoinTimings& t = timings ? *timings : local;
   t = JoinTimings{};
   if (options.backend == Backend::cuda)
-    gpu::join::hash_join(r_keys, s_keys, settings, sink, t);
+    cuda::hash_join(r_keys, s_keys, settings, sink, t);
   else
     hash_join_cpu(r_keys, s_keys, settings, sink, t);
 }

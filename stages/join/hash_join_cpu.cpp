@@ -6,7 +6,7 @@
 #include <chrono>
 #include <vector>
 
-#include "gpu/join/chained_table.hpp"
+#include "stages/join/chained_table.hpp"
 #include "stages/join/join_memory.hpp"
 #include "stages/join/probe_plan.hpp"
 #include "stages/join/radix_partition.hpp"

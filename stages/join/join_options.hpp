@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gpu/join/join_hash.hpp"
+#include "stages/join/join_hash.hpp"
 
 namespace subscale::join {
 

@@ -23,7 +23,8 @@ struct PairSink {
 };
 
 struct JoinTimings {
-  double transfer_in_seconds = 0;   // host -> device copies of the keys (cuda only)
+  double transfer_in_seconds = 0;   // host -> device copies of the keys (cuda only); R is partitioned
+                                    // during S's copy, so this and partition_seconds overlap
   double partition_seconds = 0;     // all radix passes of R and S, partition bounds
   double probe_seconds = 0;         // planning, table builds, counting and writing the pairs
   double transfer_out_seconds = 0;  // device -> host copies of the pairs and the sink (cuda);

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "gpu/join/join_hash.hpp"
+#include "stages/join/join_hash.hpp"
 
 namespace subscale::join {
 

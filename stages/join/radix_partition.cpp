@@ -2,7 +2,7 @@
 
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
-#include "gpu/join/gpu_join.hpp"
+#include "stages/join/join_cuda.hpp"
 
 namespace subscale::join {
 
@@ -13,7 +13,7 @@ PartitionedKeys radix_partition(std::span<const std::uint64_t> keys, const Radix
     throw ResourceError("radix_partition: the cuda backend is not available (" +
                         (gpu::cuda_backend_built() ? gpu::query_device().reason : std::string("not built")) +
                         "): use the cpu backend");
-  return gpu::join::radix_partition(keys, layout, hash);
+  return cuda::radix_partition(keys, layout, hash);
 }
 
 }  // namespace subscale::join

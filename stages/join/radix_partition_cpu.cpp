@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "gpu/join/join_hash.hpp"
+#include "stages/join/join_hash.hpp"
 #include "stages/join/radix_partition.hpp"
 
 namespace subscale::join {

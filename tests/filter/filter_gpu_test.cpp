@@ -33,12 +33,14 @@ void expect_same(const ColumnTable& table, const std::string& where, const std::
   if (!expression.empty()) aggregate.expression = compile_expression(expression, table, "test");
   FilterOptions cpu_options;
   const FilterResult cpu = run_filter(table, predicate, aggregate, cpu_options);
-  for (const bool fused : {true, false})
+  for (const int kernel : {0, 1, 2})  // fused vectorised, fused row per lane, bitmaps
     for (const StringLayout layout :
          {StringLayout::lane_refill, StringLayout::lane_per_string, StringLayout::warp_per_string}) {
+      const bool fused = kernel < 2;
       FilterOptions options;
       options.backend = Backend::cuda;
       options.fused = fused;
+      options.vector_fused = kernel == 0;
       options.string_layout = layout;
       // Both compactions, without doubling the runs.
       options.compaction = layout == StringLayout::warp_per_string ? Compaction::cub_select : Compaction::bitmap_words;
@@ -84,6 +86,56 @@ TEST(FilterGpu, Q6AndNumericPredicatesEqualCpu) {
   floats.columns.push_back({"y", ColumnType::float32, 0, y});
   expect_same(floats, "{and: [{column: x, gt: 10, le: 4000}, {column: y, between: [2, 5], bounds: '(]'}]}", "max",
               "x*y");
+}
+
+// The vectorised fused pass reads 4 rows a thread with 16-byte loads: every table length around
+// a tile, a warp and a block (the last, partial tile is read row by row), 4- and 8-byte columns,
+// each expression shape (one column, a product, a general program) and an empty range.
+TEST(FilterGpu, VectorisedFusedPassEqualsCpuAtEveryTail) {
+  SKIP_WITHOUT_GPU();
+  for (const std::size_t rows : {0u, 1u, 2u, 3u, 4u, 5u, 7u, 31u, 33u, 127u, 128u, 129u, 1023u, 1025u, 4099u}) {
+    std::vector<std::int32_t> day(rows), small(rows);
+    std::vector<std::int64_t> big(rows), price(rows);
+    for (std::size_t i = 0; i < rows; ++i) {
+      day[i] = static_cast<std::int32_t>(8000 + (i * 37) % 800);
+      small[i] = static_cast<std::int32_t>(i % 13) - 6;
+      big[i] = static_cast<std::int64_t>((i * 7919) % 1000) - 300;
+      price[i] = static_cast<std::int64_t>(100000 + (i * 104729) % 900000);
+    }
+    ColumnTable table;
+    table.columns.push_back({"day", ColumnType::date, 0, day});
+    table.columns.push_back({"small", ColumnType::int32, 0, small});
+    table.columns.push_back({"big", ColumnType::int64, 0, big});
+    table.columns.push_back({"price", ColumnType::decimal, 2, price});
+    const std::string three =
+        "{and: [{column: day, ge: 8100, lt: 8500}, {column: small, between: [-2, 4]}, {column: big, gt: -100}]}";
+    for (const std::string f : {"sum", "min", "max", "count"}) expect_same(table, three, f, "price * small");
+    expect_same(table, three, "sum", "price");
+    expect_same(table, three, "sum", "price * small - big + 1.25");
+    expect_same(table, "{column: big, le: 500}", "max", "big * price");
+    expect_same(table, "{and: [{column: small, gt: 1, lt: 2}, {column: day, ge: 0}]}", "sum", "big");  // empty range
+    expect_same(table, "{column: day, ge: 0}", "none", "");
+    FilterOptions options;
+    options.backend = Backend::cuda;
+    Aggregate aggregate;
+    aggregate.function = AggregateFunction::sum;
+    aggregate.expression = compile_expression("price * small", table, "test");
+    EXPECT_EQ(run_filter(table, testing::where(three, table), aggregate, options).timings.path, "fused-vector");
+  }
+}
+
+TEST(FilterGpu, VectorisedFusedPassReportsOverflowAsTheCpuDoes) {
+  SKIP_WITHOUT_GPU();
+  ColumnTable table;
+  table.columns.push_back({"a", ColumnType::int64, 0, std::vector<std::int64_t>{1, 3037000500ll, 2, 3037000500ll, 5}});
+  const Predicate predicate = testing::where("{column: a, ge: 0}", table);
+  Aggregate aggregate;
+  aggregate.function = AggregateFunction::sum;
+  aggregate.expression = compile_expression("a * a", table, "test");
+  EXPECT_THROW(run_filter(table, predicate, aggregate, FilterOptions{}), InputError);
+  FilterOptions options;
+  options.backend = Backend::cuda;
+  EXPECT_THROW(run_filter(table, predicate, aggregate, options), InputError);
 }
 
 TEST(FilterGpu, StringPredicatesEqualCpu) {

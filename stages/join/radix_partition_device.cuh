@@ -1,6 +1,6 @@
 #pragma once
 // Device-level radix partitioning (pointers into device memory), used by the join driver and by
-// gpu::join::radix_partition. One pass = three launches over the whole relation, whatever the
+// cuda::radix_partition. One pass = three launches over the whole relation, whatever the
 // number of partitions: per-block histograms, a CUB exclusive scan over (digit, block), and a
 // stable scatter. The partition bounds are found afterwards by one binary search per partition.
 #include <cuda_runtime.h>
@@ -8,10 +8,12 @@
 #include <cstdint>
 
 #include "gpu/device_buffer.hpp"
-#include "gpu/join/join_hash.hpp"
+#include "stages/join/join_hash.hpp"
 #include "stages/join/radix_layout.hpp"
 
-namespace subscale::gpu::join {
+namespace subscale::join::cuda {
+
+using gpu::DeviceBuffer;
 
 // Histogram and scan scratch for any relation partitioned with this layout, allocated once per join.
 struct PartitionScratch {
@@ -37,4 +39,4 @@ DevicePartitioned partition_on_device(const std::uint64_t* keys_in, std::uint32_
                                       std::uint32_t* rows_b, std::uint32_t* offsets, PartitionScratch& scratch,
                                       cudaStream_t stream);
 
-}  // namespace subscale::gpu::join
+}  // namespace subscale::join::cuda

@@ -1,4 +1,4 @@
-// The join on the device: radix partitioning of R and S (radix_partition.cu), a plan of work
+// The join on the device: radix partitioning of R and S (radix_partition_cuda.cu), a plan of work
 // items on the host, then build and probe. A work item is one block: it builds its partition's
 // chained table in shared memory (when the R side fits kFastTableTuples) or uses a table prebuilt
 // in global memory, and probes its chunk of S. Probing runs twice: counting (so the output is
@@ -12,13 +12,16 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "gpu/join/chained_table.hpp"
-#include "gpu/join/gpu_join.hpp"
-#include "gpu/join/radix_partition_device.cuh"
+#include "gpu/device_stream.hpp"
+#include "gpu/pinned_buffer.hpp"
+#include "gpu/staged_upload.hpp"
+#include "stages/join/chained_table.hpp"
+#include "stages/join/join_cuda.hpp"
 #include "stages/join/join_memory.hpp"
 #include "stages/join/probe_plan.hpp"
+#include "stages/join/radix_partition_device.cuh"
 
-namespace subscale::gpu::join {
+namespace subscale::join::cuda {
 
 using subscale::join::ChainedTableView;
 using subscale::join::JoinHash;
@@ -149,10 +152,78 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 template <class T>
-void copy_to_device(DeviceBuffer<T>& device, const std::vector<T>& host) {
+void copy_to_device(DeviceBuffer<T>& device, const std::vector<T>& host, cudaStream_t stream) {
   if (!host.empty())
-    SUBSCALE_CUDA_CHECK(cudaMemcpy(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    SUBSCALE_CUDA_CHECK(
+        cudaMemcpyAsync(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
 }
+
+// Two timing events, destroyed with the object.
+struct TimingEvents {
+  TimingEvents() {
+    SUBSCALE_CUDA_CHECK(cudaEventCreate(&begin));
+    SUBSCALE_CUDA_CHECK(cudaEventCreate(&end));
+  }
+  TimingEvents(const TimingEvents&) = delete;
+  TimingEvents& operator=(const TimingEvents&) = delete;
+  ~TimingEvents() {
+    cudaEventDestroy(begin);
+    cudaEventDestroy(end);
+  }
+  cudaEvent_t begin{}, end{};
+};
+
+// Pairs go back to the host in chunks of this many through two pinned buffers: the copy engine
+// fills one while the sink reads the other. 4 M pairs: 64 MiB of pinned memory for both sides of
+// both buffers.
+constexpr std::uint64_t kPairsPerChunk = std::uint64_t{4} << 20;
+
+// Hands the device's pairs [0, size) to the sink through pinned chunks, the copy of chunk k + 1
+// overlapping the sink's work on chunk k. The spans the sink sees point into pinned memory.
+class PairDownloader {
+ public:
+  explicit PairDownloader(std::uint64_t largest_batch)
+      : chunk_(std::min(largest_batch, kPairsPerChunk)),
+        r_{gpu::PinnedBuffer<std::uint32_t>(chunk_), gpu::PinnedBuffer<std::uint32_t>(chunk_)},
+        s_{gpu::PinnedBuffer<std::uint32_t>(chunk_), gpu::PinnedBuffer<std::uint32_t>(chunk_)} {
+    for (cudaEvent_t& event : copied_) SUBSCALE_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  }
+  PairDownloader(const PairDownloader&) = delete;
+  PairDownloader& operator=(const PairDownloader&) = delete;
+  ~PairDownloader() {
+    cudaStreamSynchronize(stream_.get());  // the pinned chunks must outlive the copies into them
+    for (cudaEvent_t event : copied_) cudaEventDestroy(event);
+  }
+
+  // `ready`: recorded after the kernel that wrote the pairs.
+  void download(const std::uint32_t* r, const std::uint32_t* s, std::uint64_t size, cudaEvent_t ready,
+                const subscale::join::PairSink& sink) {
+    SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(stream_.get(), ready, 0));
+    const std::uint64_t chunks = (size + chunk_ - 1) / chunk_;
+    if (chunks > 0) queue(r, s, size, 0);
+    for (std::uint64_t k = 0; k < chunks; ++k) {
+      // The buffer of chunk k + 1 held chunk k - 1, which the sink has finished with.
+      if (k + 1 < chunks) queue(r, s, size, k + 1);
+      SUBSCALE_CUDA_CHECK(cudaEventSynchronize(copied_[k % 2]));
+      const std::uint64_t count = std::min(chunk_, size - k * chunk_);
+      if (sink.on_batch) sink.on_batch(r_[k % 2].span(count), s_[k % 2].span(count));
+    }
+  }
+
+ private:
+  void queue(const std::uint32_t* r, const std::uint32_t* s, std::uint64_t size, std::uint64_t k) {
+    const std::uint64_t first = k * chunk_, count = std::min(chunk_, size - first);
+    const std::size_t bytes = count * sizeof(std::uint32_t);
+    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(r_[k % 2].data(), r + first, bytes, cudaMemcpyDeviceToHost, stream_.get()));
+    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(s_[k % 2].data(), s + first, bytes, cudaMemcpyDeviceToHost, stream_.get()));
+    SUBSCALE_CUDA_CHECK(cudaEventRecord(copied_[k % 2], stream_.get()));
+  }
+
+  std::uint64_t chunk_;
+  gpu::PinnedBuffer<std::uint32_t> r_[2], s_[2];
+  cudaEvent_t copied_[2]{};
+  gpu::DeviceStream stream_;
+};
 
 }  // namespace
 
@@ -178,8 +249,13 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
     return;
   }
   const bool ping_pong = settings.layout.passes() > 1;
-  const cudaStream_t stream = 0;
+  const gpu::DeviceStream compute;
+  const cudaStream_t stream = compute.get();
 
+  // The keys come from pageable memory through pinned staging chunks (gpu/staged_upload.hpp); R is
+  // partitioned on the compute stream while S is still being copied. transfer_in_seconds is the
+  // host's time in the allocations and uploads, R's partitioning included where it did not finish
+  // before S's copy; so the phases add up to more than the call's wall time.
   auto start = Clock::now();
   DeviceBuffer<std::uint64_t> r_input(n_r), s_input(n_s);
   DeviceBuffer<std::uint64_t> r_keys_a(n_r), r_keys_b(ping_pong ? n_r : 0);
@@ -188,22 +264,38 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
   DeviceBuffer<std::uint32_t> s_rows_a(n_s), s_rows_b(ping_pong ? n_s : 0);
   DeviceBuffer<std::uint32_t> r_offsets(std::size_t{partitions} + 1), s_offsets(std::size_t{partitions} + 1);
   PartitionScratch scratch = make_partition_scratch(settings.layout);
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(r_input.data(), r_keys.data(), r_input.bytes(), cudaMemcpyHostToDevice));
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(s_input.data(), s_keys.data(), s_input.bytes(), cudaMemcpyHostToDevice));
-  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
-  timings.transfer_in_seconds = seconds_since(start);
+  gpu::StagedUploader uploader;
+  timings.transfer_in_seconds = seconds_since(start);  // allocations, pinned staging included
 
   start = Clock::now();
+  uploader.upload(r_input.data(), r_keys);
+  SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(stream, uploader.record(), 0));
+  // R's partitioning overlaps S's copy, so its own time comes from events around its kernels:
+  // partition_seconds stays the time of partitioning both relations, as the join's rate needs.
+  const TimingEvents r_partition;
+  SUBSCALE_CUDA_CHECK(cudaEventRecord(r_partition.begin, stream));
   const DevicePartitioned r =
       partition_on_device(r_input.data(), n_r, settings.layout, settings.hash, r_keys_a.data(), r_rows_a.data(),
                           r_keys_b.data(), r_rows_b.data(), r_offsets.data(), scratch, stream);
+  SUBSCALE_CUDA_CHECK(cudaEventRecord(r_partition.end, stream));
+  uploader.upload(s_input.data(), s_keys);
+  SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(stream, uploader.record(), 0));
+  timings.transfer_in_seconds += seconds_since(start);
+
+  SUBSCALE_CUDA_CHECK(cudaEventSynchronize(r_partition.end));
+  float r_partition_ms = 0;
+  SUBSCALE_CUDA_CHECK(cudaEventElapsedTime(&r_partition_ms, r_partition.begin, r_partition.end));
+  start = Clock::now();
   const DevicePartitioned s =
       partition_on_device(s_input.data(), n_s, settings.layout, settings.hash, s_keys_a.data(), s_rows_a.data(),
                           s_keys_b.data(), s_rows_b.data(), s_offsets.data(), scratch, stream);
   std::vector<std::uint32_t> host_r_offsets(std::size_t{partitions} + 1), host_s_offsets(std::size_t{partitions} + 1);
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(host_r_offsets.data(), r_offsets.data(), r_offsets.bytes(), cudaMemcpyDeviceToHost));
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(host_s_offsets.data(), s_offsets.data(), s_offsets.bytes(), cudaMemcpyDeviceToHost));
-  timings.partition_seconds = seconds_since(start);
+  SUBSCALE_CUDA_CHECK(
+      cudaMemcpyAsync(host_r_offsets.data(), r_offsets.data(), r_offsets.bytes(), cudaMemcpyDeviceToHost, stream));
+  SUBSCALE_CUDA_CHECK(
+      cudaMemcpyAsync(host_s_offsets.data(), s_offsets.data(), s_offsets.bytes(), cudaMemcpyDeviceToHost, stream));
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  timings.partition_seconds = seconds_since(start) + r_partition_ms / 1e3;
 
   start = Clock::now();
   const sj::ProbePlan plan =
@@ -219,8 +311,8 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
   DeviceBuffer<TableToBuild> tables(plan.tables.size());
   DeviceBuffer<std::uint32_t> heads(plan.heads_total), next(plan.next_total);
   DeviceBuffer<unsigned long long> counts(plan.items.size() + 1), item_offsets(plan.items.size() + 1);
-  copy_to_device(items, plan.items);
-  copy_to_device(tables, plan.tables);
+  copy_to_device(items, plan.items, stream);
+  copy_to_device(tables, plan.tables, stream);
   if (!plan.tables.empty()) {
     SUBSCALE_CUDA_CHECK(cudaMemsetAsync(heads.data(), 0xFF, heads.bytes(), stream));  // kEndOfChain
     std::uint32_t largest = 0;
@@ -244,8 +336,9 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
   SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), scan_bytes, counts.data(), item_offsets.data(),
                                                     static_cast<int>(item_count + 1), stream));
   std::vector<unsigned long long> host_item_offsets(std::size_t{item_count} + 1);
-  SUBSCALE_CUDA_CHECK(
-      cudaMemcpy(host_item_offsets.data(), item_offsets.data(), item_offsets.bytes(), cudaMemcpyDeviceToHost));
+  SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(host_item_offsets.data(), item_offsets.data(), item_offsets.bytes(),
+                                      cudaMemcpyDeviceToHost, stream));
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
   const std::uint64_t total = host_item_offsets.back();
   timings.output_pairs = total;
   timings.probe_seconds = seconds_since(start);
@@ -256,29 +349,33 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
   const std::vector<std::uint64_t> offsets64(host_item_offsets.begin(), host_item_offsets.end());
   const auto batches = sj::split_into_batches(offsets64, capacity);
   DeviceBuffer<std::uint32_t> out_r(capacity), out_s(capacity);
-  std::vector<std::uint32_t> host_r, host_s;
-  for (const auto& [first, last] : batches) {
-    start = Clock::now();
-    const std::uint64_t base = offsets64[first];
-    const std::uint64_t size = offsets64[last] - base;
-    probe_kernel<true><<<static_cast<std::uint32_t>(last - first), kProbeThreads, 0, stream>>>(
-        inputs, first, nullptr, item_offsets.data(), base, out_r.data(), out_s.data());
-    SUBSCALE_CUDA_CHECK_LAUNCH(probe_kernel);
-    SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
-    timings.probe_seconds += seconds_since(start);
-    start = Clock::now();
-    host_r.resize(size);
-    host_s.resize(size);
-    if (size > 0) {
-      SUBSCALE_CUDA_CHECK(
-          cudaMemcpy(host_r.data(), out_r.data(), size * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-      SUBSCALE_CUDA_CHECK(
-          cudaMemcpy(host_s.data(), out_s.data(), size * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  start = Clock::now();
+  PairDownloader downloader(capacity);
+  cudaEvent_t written{};
+  SUBSCALE_CUDA_CHECK(cudaEventCreateWithFlags(&written, cudaEventDisableTiming));
+  timings.transfer_out_seconds += seconds_since(start);
+  try {
+    for (const auto& [first, last] : batches) {
+      start = Clock::now();
+      const std::uint64_t base = offsets64[first];
+      const std::uint64_t size = offsets64[last] - base;
+      probe_kernel<true><<<static_cast<std::uint32_t>(last - first), kProbeThreads, 0, stream>>>(
+          inputs, first, nullptr, item_offsets.data(), base, out_r.data(), out_s.data());
+      SUBSCALE_CUDA_CHECK_LAUNCH(probe_kernel);
+      SUBSCALE_CUDA_CHECK(cudaEventRecord(written, stream));
+      SUBSCALE_CUDA_CHECK(cudaEventSynchronize(written));
+      timings.probe_seconds += seconds_since(start);
+      start = Clock::now();
+      // The next batch's probe overwrites out_r and out_s, so each batch is downloaded before it.
+      downloader.download(out_r.data(), out_s.data(), size, written, sink);
+      timings.transfer_out_seconds += seconds_since(start);
+      ++timings.output_batches;
     }
-    if (sink.on_batch) sink.on_batch(host_r, host_s);
-    timings.transfer_out_seconds += seconds_since(start);
-    ++timings.output_batches;
+  } catch (...) {
+    cudaEventDestroy(written);
+    throw;
   }
+  cudaEventDestroy(written);
 }
 
-}  // namespace subscale::gpu::join
+}  // namespace subscale::join::cuda

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "gpu/join/gpu_join.hpp"
-#include "gpu/join/radix_partition_device.cuh"
+#include "stages/join/join_cuda.hpp"
+#include "stages/join/radix_partition_device.cuh"
 
-namespace subscale::gpu::join {
+namespace subscale::join::cuda {
 
 using subscale::join::JoinHash;
 using subscale::join::RadixLayout;
@@ -248,4 +248,4 @@ subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t> k
   return out;
 }
 
-}  // namespace subscale::gpu::join
+}  // namespace subscale::join::cuda

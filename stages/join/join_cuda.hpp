@@ -1,6 +1,6 @@
 #pragma once
 // The CUDA backend of the join stage, callable from plain C++ (no CUDA types here). Built from
-// radix_partition.cu and hash_join.cu when the CUDA backend is; otherwise gpu_join_unavailable.cpp
+// radix_partition_cuda.cu and hash_join_cuda.cu when the CUDA backend is; otherwise join_cuda_unavailable.cpp
 // defines the same functions to throw a ResourceError that says why.
 #include <cstdint>
 #include <span>
@@ -9,7 +9,7 @@
 #include "stages/join/join_settings.hpp"
 #include "stages/join/partitioned_keys.hpp"
 
-namespace subscale::gpu::join {
+namespace subscale::join::cuda {
 
 // Copies the keys to the device, partitions them there, and copies the result back (used to
 // compare the device passes with the CPU ones bit for bit).
@@ -23,4 +23,4 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
                const subscale::join::JoinSettings& settings, const subscale::join::PairSink& sink,
                subscale::join::JoinTimings& timings);
 
-}  // namespace subscale::gpu::join
+}  // namespace subscale::join::cuda

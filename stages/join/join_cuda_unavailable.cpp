@@ -1,8 +1,8 @@
 // Built instead of the .cu files when the project is built without the CUDA backend.
 #include "common/error.hpp"
-#include "gpu/join/gpu_join.hpp"
+#include "stages/join/join_cuda.hpp"
 
-namespace subscale::gpu::join {
+namespace subscale::join::cuda {
 
 namespace {
 [[noreturn]] void unavailable() {
@@ -22,4 +22,4 @@ void hash_join(std::span<const std::uint64_t>, std::span<const std::uint64_t>, c
   unavailable();
 }
 
-}  // namespace subscale::gpu::join
+}  // namespace subscale::join::cuda

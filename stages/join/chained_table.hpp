@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "common/host_device.hpp"
-#include "gpu/join/join_hash.hpp"
+#include "stages/join/join_hash.hpp"
 
 namespace subscale::join {
 

@@ -1,0 +1,111 @@
+// The pieces the consolidate stage's speed rests on, against the plain algorithms they replace:
+// the branch-free set operations against the standard ones, the overlap pairs (inverted index,
+// radix sort) against every pair intersected directly and sorted by comparisons, and the sorted
+// columns against std::sort.
+#include "stages/consolidate/overlap_pairs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+#include <random>
+#include <vector>
+
+#include "stages/consolidate/column_sorter.hpp"
+#include "stages/consolidate/sorted_ids.hpp"
+
+namespace subscale::consolidate {
+namespace {
+
+using Ids = std::vector<std::uint32_t>;
+
+Ids random_ids(std::mt19937& rng, std::uint32_t universe, double density) {
+  std::bernoulli_distribution take(density);
+  Ids ids;
+  for (std::uint32_t i = 0; i < universe; ++i)
+    if (take(rng)) ids.push_back(i);
+  return ids;
+}
+
+TEST(SortedIds, EqualTheStandardSetOperations) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 300; ++round) {
+    const std::uint32_t universe = 1 + round % 97;
+    const Ids a = random_ids(rng, universe, (round % 5) / 4.0);
+    const Ids b = random_ids(rng, universe, (round % 7) / 6.0);
+    Ids expected_union, expected_difference, expected_intersection;
+    std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(expected_union));
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(expected_difference));
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(expected_intersection));
+    EXPECT_EQ(sorted_union(a, b), expected_union);
+    EXPECT_EQ(sorted_difference(a, b), expected_difference);
+    EXPECT_EQ(intersection_size(a, b), expected_intersection.size());
+  }
+}
+
+// Every pair intersected directly, ordered by overlap descending, then first, then second.
+std::vector<OverlapPair> pairs_directly(const std::vector<Ids>& clusters, double threshold) {
+  std::vector<OverlapPair> pairs;
+  for (std::uint32_t a = 0; a < clusters.size(); ++a)
+    for (std::uint32_t b = a + 1; b < clusters.size(); ++b) {
+      const std::size_t smaller = std::min(clusters[a].size(), clusters[b].size());
+      if (smaller == 0) continue;
+      const std::size_t shared = intersection_size(clusters[a], clusters[b]);
+      if (shared == 0) continue;
+      const double overlap = static_cast<double>(shared) / static_cast<double>(smaller);
+      if (overlap >= threshold) pairs.push_back({a, b, overlap});
+    }
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [](const OverlapPair& x, const OverlapPair& y) { return x.overlap > y.overlap; });
+  return pairs;
+}
+
+TEST(OverlapPairs, EqualEveryPairIntersectedDirectly) {
+  std::mt19937 rng(11);
+  for (const double threshold : {0.05, 0.5, 0.9, 1.0}) {
+    for (const std::size_t count : {0u, 1u, 7u, 60u, 300u}) {
+      // Clusters drawn around a few centres, so that many pairs overlap strongly, some not at all.
+      std::vector<Ids> clusters;
+      for (std::size_t c = 0; c < count; ++c) {
+        const std::uint32_t centre = static_cast<std::uint32_t>(c % 5) * 150;
+        Ids ids;
+        std::bernoulli_distribution take(0.3 + 0.6 * ((c * 7) % 10) / 10.0);
+        for (std::uint32_t p = centre; p < centre + 200; ++p)
+          if (take(rng)) ids.push_back(p);
+        clusters.push_back(std::move(ids));
+      }
+      std::vector<const Ids*> lists;
+      for (const Ids& ids : clusters) lists.push_back(&ids);
+      const std::vector<OverlapPair> got = overlapping_pairs(lists, 800, threshold);
+      const std::vector<OverlapPair> expected = pairs_directly(clusters, threshold);
+      ASSERT_EQ(got.size(), expected.size()) << "threshold " << threshold << ", " << count << " clusters";
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].first, expected[i].first) << i;
+        EXPECT_EQ(got[i].second, expected[i].second) << i;
+        EXPECT_EQ(got[i].overlap, expected[i].overlap) << i;
+      }
+    }
+  }
+}
+
+TEST(ColumnSorter, GivesTheValuesOfAnySetSorted) {
+  std::mt19937 rng(3);
+  // Few distinct values, so that ties between points are many.
+  std::uniform_int_distribution<int> level(0, 40);
+  Matrix values(500, 3);
+  for (Eigen::Index r = 0; r < values.rows(); ++r)
+    for (Eigen::Index c = 0; c < values.cols(); ++c) values(r, c) = level(rng) / 40.0;
+  const ColumnSorter sorter(values);
+  for (const double density : {0.001, 0.02, 0.5, 1.0}) {
+    const Ids points = random_ids(rng, 500, density);
+    for (std::uint32_t d = 0; d < 3; ++d) {
+      std::vector<double> expected;
+      for (std::uint32_t p : points) expected.push_back(values(p, d));
+      std::sort(expected.begin(), expected.end());
+      EXPECT_EQ(sorter.sorted(points, d), expected) << "density " << density << ", dimension " << d;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace subscale::consolidate
