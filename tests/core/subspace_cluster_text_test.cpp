@@ -30,6 +30,13 @@ TEST(SubspaceClusterText, EqualsTheStreamForm) {
   clusters[18] = {};
   EXPECT_EQ(subspace_clusters_text(clusters), streamed(clusters));
   EXPECT_EQ(subspace_clusters_text({}), "");
+  // Every digit count, at both ends of its range.
+  SubspaceCluster edges{{0, 9, 10}, {}};
+  for (std::uint64_t power = 1; power <= 1'000'000'000; power *= 10)
+    for (std::uint64_t value : {power - 1, power, power + 1, 2 * power + 3})
+      if (value <= 4294967295u) edges.points.push_back(static_cast<std::uint32_t>(value));
+  edges.points.push_back(4294967295u);
+  EXPECT_EQ(subspace_clusters_text({edges}), streamed({edges}));
   EXPECT_EQ(subspace_clusters_text({{{0, 3}, {1, 2, 5}}}), "{0, 3}-[1, 2, 5]\n");
 }
 
