@@ -177,8 +177,10 @@ void Hdf5File::write_blocks_raw(const std::string& dataset_path, std::uint64_t c
       }) & tbb::make_filter<DatasetBlock, DatasetBlock>(tbb::filter_mode::parallel, [&](DatasetBlock piece) {
         const std::uint64_t begin = piece.index * block, end = std::min(count, begin + block);
         // A chunk is stored whole: the last one is padded with zeros.
-        piece.raw->assign((compress ? block : end - begin) * element_bytes, 0);
+        const std::size_t filled = (end - begin) * element_bytes;
+        piece.raw->resize(compress ? block * element_bytes : filled);
         fill(begin, end, piece.raw->data());
+        std::fill(piece.raw->begin() + static_cast<std::ptrdiff_t>(filled), piece.raw->end(), 0);
         if (compress) {
           uLongf bytes = compressBound(static_cast<uLong>(piece.raw->size()));
           piece.packed->resize(bytes);
