@@ -29,8 +29,8 @@ class Report : public subscale::testing::CliTest {
  protected:
   fs::path run_quickstart(const std::string& extra) {
     const fs::path out = folder_ / "run";
-    const auto outcome = run("run " + std::string(SUBSCALE_SOURCE_DIR) + "/configs/quickstart.yaml report=true " +
-                                 extra + " --out " + out.string() + " -q",
+    const auto outcome = run("run " + (subscale::testing::source_root() / "configs" / "quickstart.yaml").string() +
+                                 " report=true " + extra + " --out " + out.string() + " -q",
                              "run.log");
     EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
     return out;

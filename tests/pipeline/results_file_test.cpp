@@ -70,8 +70,8 @@ class ResultsFile : public subscale::testing::CliTest {
  protected:
   fs::path run_quickstart(const std::string& name, const std::string& extra) {
     const fs::path out = folder_ / name;
-    const auto outcome = run("run " + std::string(SUBSCALE_SOURCE_DIR) + "/configs/quickstart.yaml " + extra +
-                                 " --out " + out.string() + " -q",
+    const auto outcome = run("run " + (subscale::testing::source_root() / "configs" / "quickstart.yaml").string() +
+                                 " " + extra + " --out " + out.string() + " -q",
                              name + ".log");
     EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
     return out;
@@ -98,7 +98,7 @@ TEST_F(ResultsFile, WithoutTextFilesEvaluateReadsResultsH5) {
   for (const char* name : {"subspaces.txt", "clusters.txt", "clusters_raw.txt"})
     EXPECT_FALSE(fs::exists(without_text / name)) << name;
   ASSERT_TRUE(fs::exists(without_text / "results.h5"));
-  const std::string truth = std::string(SUBSCALE_SOURCE_DIR) + "/datasets/quickstart.true";
+  const std::string truth = (subscale::testing::source_root() / "datasets" / "quickstart.true").string();
   const auto from_text = run("evaluate --found " + with_text.string() + " --truth " + truth + " --points 1000 --json " +
                                  (folder_ / "text.json").string(),
                              "text.out");
