@@ -39,4 +39,23 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
   output.commit();
 }
 
+void write_text_file_in_blocks(const std::filesystem::path& path,
+                               const std::function<void(const BlockSink&)>& produce) {
+  AtomicOutput output(path);
+  {
+    std::ofstream stream(output.temporary_path(), std::ios::binary);
+    const auto fail = [&] {
+      throw Error(ExitCode::other, path.string() + ": cannot write file (disk full or no permission?)");
+    };
+    if (!stream) fail();
+    produce([&](std::string_view block) {
+      stream.write(block.data(), static_cast<std::streamsize>(block.size()));
+      if (!stream) fail();
+    });
+    stream.flush();
+    if (!stream) fail();
+  }
+  output.commit();
+}
+
 }  // namespace subscale::io

@@ -2,7 +2,9 @@
 // Output files are first written under a temporary name in the same folder and renamed into
 // place by commit(); a run that fails before commit() leaves no half-written file behind.
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace subscale::io {
 
@@ -26,5 +28,11 @@ class AtomicOutput {
 
 // Writes text to `path` atomically.
 void write_text_file(const std::filesystem::path& path, const std::string& text);
+
+// Writes `path` atomically from text made block by block: `produce` calls the sink it is given with
+// each block in order, and each block goes to the file before the next is asked for, so a text
+// of any size needs no more memory than its blocks.
+using BlockSink = std::function<void(std::string_view)>;
+void write_text_file_in_blocks(const std::filesystem::path& path, const std::function<void(const BlockSink&)>& produce);
 
 }  // namespace subscale::io

@@ -1,5 +1,10 @@
 #include "io/hdf5_file.hpp"
 
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+#include <zlib.h>
+
+#include <algorithm>
 #include <filesystem>
 
 namespace subscale::io {
@@ -116,6 +121,111 @@ void Hdf5File::write_raw(const std::string& dataset_path, const std::vector<std:
   if (!dataset.valid()) fail("cannot create dataset", dataset_path);
   if (count > 0 && H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
     fail("cannot write dataset", dataset_path);
+}
+
+namespace {
+
+// 4 MiB a block: big enough that one H5Dwrite or chunk costs little beside its bytes, small enough
+// that a few blocks per thread stay in memory. With gzip a block is one chunk of the dataset.
+constexpr std::uint64_t kBlockBytes = std::uint64_t{4} << 20;
+
+struct DatasetBlock {
+  std::uint64_t index = 0;
+  std::vector<unsigned char>* raw = nullptr;
+  std::vector<unsigned char>* packed = nullptr;
+  std::size_t packed_bytes = 0;
+};
+
+}  // namespace
+
+void Hdf5File::write_blocks_raw(const std::string& dataset_path, std::uint64_t count, hid_t memory_type,
+                                std::size_t element_bytes, int gzip_level,
+                                const std::function<void(std::uint64_t, std::uint64_t, void*)>& fill) {
+  ensure_parent_groups(dataset_path);
+  const hsize_t dims[1] = {count};
+  Hdf5Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);
+  Hdf5Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  const bool compress = gzip_level > 0 && count > 0;
+  const std::uint64_t block = std::min<std::uint64_t>(std::max<std::uint64_t>(count, 1),
+                                                      std::max<std::uint64_t>(1, kBlockBytes / element_bytes));
+  if (compress) {
+    const hsize_t chunk[1] = {block};
+    H5Pset_chunk(properties.get(), 1, chunk);
+    H5Pset_deflate(properties.get(), static_cast<unsigned>(gzip_level));
+  }
+  Hdf5Handle dataset(H5Dcreate2(file_.get(), dataset_path.c_str(), memory_type, space.get(), H5P_DEFAULT,
+                                properties.get(), H5P_DEFAULT),
+                     H5Dclose);
+  if (!dataset.valid()) fail("cannot create dataset", dataset_path);
+  if (count == 0) return;
+
+  // Blocks enter and leave in order; with at most `tokens` in flight, block b + tokens enters only
+  // after block b has been written, so buffer b % tokens is free again when it is reused.
+  const std::uint64_t blocks = (count + block - 1) / block;
+  const std::size_t tokens = 2 * static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()) + 2;
+  std::vector<std::vector<unsigned char>> raw(tokens), packed(tokens);
+  std::uint64_t next = 0;
+  tbb::parallel_pipeline(
+      tokens,
+      tbb::make_filter<void, DatasetBlock>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) {
+        if (next == blocks) {
+          control.stop();
+          return DatasetBlock{};
+        }
+        const std::size_t slot = next % tokens;
+        return DatasetBlock{next++, &raw[slot], &packed[slot], 0};
+      }) & tbb::make_filter<DatasetBlock, DatasetBlock>(tbb::filter_mode::parallel, [&](DatasetBlock piece) {
+        const std::uint64_t begin = piece.index * block, end = std::min(count, begin + block);
+        // A chunk is stored whole: the last one is padded with zeros.
+        const std::size_t filled = (end - begin) * element_bytes;
+        piece.raw->resize(compress ? block * element_bytes : filled);
+        fill(begin, end, piece.raw->data());
+        std::fill(piece.raw->begin() + static_cast<std::ptrdiff_t>(filled), piece.raw->end(), 0);
+        if (compress) {
+          uLongf bytes = compressBound(static_cast<uLong>(piece.raw->size()));
+          piece.packed->resize(bytes);
+          if (compress2(piece.packed->data(), &bytes, piece.raw->data(), static_cast<uLong>(piece.raw->size()),
+                        gzip_level) != Z_OK)
+            fail("cannot compress a block of dataset", dataset_path);
+          piece.packed_bytes = bytes;
+        }
+        return piece;
+      }) & tbb::make_filter<DatasetBlock, void>(tbb::filter_mode::serial_in_order, [&](const DatasetBlock& piece) {
+        const std::uint64_t begin = piece.index * block, end = std::min(count, begin + block);
+        if (compress) {
+          const hsize_t offset[1] = {begin};
+          if (H5Dwrite_chunk(dataset.get(), H5P_DEFAULT, 0, offset, piece.packed_bytes, piece.packed->data()) < 0)
+            fail("cannot write a chunk of dataset", dataset_path);
+          return;
+        }
+        const hsize_t start[1] = {begin}, extent[1] = {end - begin};
+        Hdf5Handle file_space(H5Dget_space(dataset.get()), H5Sclose);
+        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
+        Hdf5Handle memory_space(H5Screate_simple(1, extent, nullptr), H5Sclose);
+        if (H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, piece.raw->data()) <
+            0)
+          fail("cannot write dataset", dataset_path);
+      }));
+}
+
+void Hdf5File::read_range_raw(const std::string& dataset_path, hid_t memory_type, std::uint64_t begin,
+                              std::uint64_t count, void* out) const {
+  Hdf5Handle dataset(H5Dopen2(file_.get(), dataset_path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset.valid()) fail("cannot open dataset", dataset_path);
+  Hdf5Handle file_space(H5Dget_space(dataset.get()), H5Sclose);
+  hsize_t extent_of_file[1] = {0};
+  if (H5Sget_simple_extent_ndims(file_space.get()) != 1) fail("not a 1-D dataset:", dataset_path);
+  H5Sget_simple_extent_dims(file_space.get(), extent_of_file, nullptr);
+  if (begin + count > extent_of_file[0])
+    fail("elements " + std::to_string(begin) + ".." + std::to_string(begin + count) + " lie past the end (" +
+             std::to_string(extent_of_file[0]) + ") of dataset",
+         dataset_path);
+  if (count == 0) return;
+  const hsize_t start[1] = {begin}, extent[1] = {count};
+  H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
+  Hdf5Handle memory_space(H5Screate_simple(1, extent, nullptr), H5Sclose);
+  if (H5Dread(dataset.get(), memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
+    fail("cannot read (or convert) dataset", dataset_path);
 }
 
 namespace {

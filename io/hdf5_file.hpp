@@ -4,6 +4,7 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -110,6 +111,25 @@ class Hdf5File {
     write(dataset_path, {static_cast<std::uint64_t>(data.size())}, data.data(), gzip_level);
   }
 
+  // Writes a 1-D dataset of `count` elements made block by block: `fill(begin, end, out)` puts
+  // elements [begin, end) into `out`. Blocks are filled (and, with gzip_level > 0, compressed, one
+  // chunk a block) in parallel and written in order, so a dataset of any size needs only a few
+  // blocks of memory and the compression runs on every core.
+  template <class T>
+  void write_in_blocks(const std::string& dataset_path, std::uint64_t count, int gzip_level,
+                       const std::function<void(std::uint64_t begin, std::uint64_t end, T* out)>& fill) {
+    write_blocks_raw(
+        dataset_path, count, hdf5_native_type<T>(), sizeof(T), gzip_level,
+        [&](std::uint64_t begin, std::uint64_t end, void* out) { fill(begin, end, static_cast<T*>(out)); });
+  }
+  // Elements [begin, begin + count) of a 1-D dataset.
+  template <class T>
+  std::vector<T> read_range(const std::string& dataset_path, std::uint64_t begin, std::uint64_t count) const {
+    std::vector<T> data(count);
+    read_range_raw(dataset_path, hdf5_native_type<T>(), begin, count, data.data());
+    return data;
+  }
+
   void write_string_attribute(const std::string& object_path, const std::string& name, const std::string& value);
   void write_int_attribute(const std::string& object_path, const std::string& name, std::int64_t value);
   void write_double_attribute(const std::string& object_path, const std::string& name, double value);
@@ -121,6 +141,11 @@ class Hdf5File {
   void read_raw(const std::string& dataset_path, hid_t memory_type, void* out) const;
   void write_raw(const std::string& dataset_path, const std::vector<std::uint64_t>& shape, hid_t memory_type,
                  const void* data, int gzip_level);
+  void write_blocks_raw(const std::string& dataset_path, std::uint64_t count, hid_t memory_type,
+                        std::size_t element_bytes, int gzip_level,
+                        const std::function<void(std::uint64_t, std::uint64_t, void*)>& fill);
+  void read_range_raw(const std::string& dataset_path, hid_t memory_type, std::uint64_t begin, std::uint64_t count,
+                      void* out) const;
   void ensure_parent_groups(const std::string& object_path);
   [[noreturn]] void fail(const std::string& what, const std::string& object_path) const;
 

@@ -192,7 +192,19 @@ ConfigSchema core_config_schema() {
   key({.path = "output.text",
        .kind = ValueKind::boolean,
        .default_value = "true",
-       .help = "also write subspaces.txt and clusters.txt"});
+       .help = "also write subspaces.txt and clusters.txt (and clusters_raw.txt); false for large runs, whose "
+               "lists results.h5 holds as well"});
+  key({.path = "output.gzip",
+       .kind = ValueKind::integer,
+       .default_value = "0",
+       .help = "gzip level of results.h5's datasets, 0 (none: the fastest) to 9; the chunks are compressed on "
+               "every core",
+       .minimum = 0.0,
+       .maximum = 9.0});
+  key({.path = "report",
+       .kind = ValueKind::boolean,
+       .default_value = "false",
+       .help = "also write report.html at the end of the run (as `subscale report RUN_DIR` does)"});
   return schema;
 }
 

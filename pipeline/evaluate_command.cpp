@@ -12,6 +12,7 @@
 
 #include "common/error.hpp"
 #include "io/atomic_output.hpp"
+#include "io/cluster_list_hdf5.hpp"
 #include "io/ground_truth.hpp"
 #include "pipeline/config_subcommand.hpp"
 #include "stages/evaluate/cluster_text.hpp"
@@ -67,18 +68,34 @@ void check_dimensions(const std::vector<SubspaceCluster>& found, const std::file
 
 evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& given, std::ostream& out) {
   EvaluateCommandOptions options = given;
+  std::vector<SubspaceCluster> found, raw;
+  bool have_found = false, have_raw = false;
   if (std::filesystem::is_directory(options.found)) {
-    // A run folder: its clusters, and merge's raw clusters when consolidation wrote them.
+    // A run folder: its clusters, and merge's raw clusters when consolidation wrote them; from the
+    // text files, or from results.h5 when the run was told not to write them (output.text: false).
     const std::filesystem::path folder = options.found;
     options.found = folder / "clusters.txt";
-    if (!std::filesystem::exists(options.found))
+    if (!std::filesystem::exists(options.found) && std::filesystem::exists(folder / "results.h5")) {
+      options.found = folder / "results.h5";
+      const io::Hdf5File results(options.found.string(), io::Hdf5File::Mode::read);
+      if (!results.exists("/clusters"))
+        throw InputError("'" + options.found.string() + "' holds no clusters (the run had merge.enabled: false)");
+      found = io::read_cluster_list(results, "/clusters");
+      have_found = true;
+      if (!options.raw && results.exists("/raw_clusters")) {
+        raw = io::read_cluster_list(results, "/raw_clusters");
+        have_raw = true;
+        options.raw = options.found.string() + ":/raw_clusters";
+      }
+    }
+    if (!have_found && !std::filesystem::exists(options.found))
       throw InputError("'" + folder.string() +
-                       "' is a folder without clusters.txt; give a clusters file or a run folder");
-    if (!options.raw && std::filesystem::exists(folder / "clusters_raw.txt")) options.raw = folder / "clusters_raw.txt";
+                       "' is a folder without clusters.txt or results.h5; give a clusters file or a run folder");
+    if (!have_found && !options.raw && std::filesystem::exists(folder / "clusters_raw.txt"))
+      options.raw = folder / "clusters_raw.txt";
   }
-  const std::vector<SubspaceCluster> found = evaluate::read_cluster_text(options.found);
-  const std::vector<SubspaceCluster> raw =
-      options.raw ? evaluate::read_cluster_text(*options.raw) : std::vector<SubspaceCluster>{};
+  if (!have_found) found = evaluate::read_cluster_text(options.found);
+  if (options.raw && !have_raw) raw = evaluate::read_cluster_text(*options.raw);
   io::GroundTruthOptions read_options;
   read_options.dimensions = options.dimensions;
   read_options.points = options.points;
@@ -89,7 +106,7 @@ evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& giv
     points = *options.points;
   } else {
     // Without the data's size, the largest id seen stands in for it (only coverage depends on it).
-    for (const auto* list : {&found, &raw, &truth.clusters})
+    for (const auto* list : std::initializer_list<const std::vector<SubspaceCluster>*>{&found, &raw, &truth.clusters})
       for (const auto& c : *list)
         if (!c.points.empty()) points = std::max<std::size_t>(points, c.points.back() + std::size_t{1});
   }
@@ -141,7 +158,7 @@ void add_evaluate_command(CLI::App& app) {
   command
       ->add_option("--found", args->options.found,
                    "clusters in the text form {d1, d2}-[p1, p2], one a line; or a run folder (its clusters.txt, "
-                   "and clusters_raw.txt beside it when present)")
+                   "and clusters_raw.txt beside it when present; its results.h5 when the text files are absent)")
       ->required()
       ->check(CLI::ExistingPath);
   command->add_option("--raw", args->raw, "merge's raw clusters (a run's clusters_raw.txt), scored beside --found")

@@ -12,6 +12,7 @@
 #include "pipeline/filter_command.hpp"
 #include "pipeline/hash_command.hpp"
 #include "pipeline/join_command.hpp"
+#include "pipeline/report_command.hpp"
 #include "pipeline/runner.hpp"
 
 namespace {
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   subscale::pipeline::add_join_command(app);      // runs from its own callback
   subscale::pipeline::add_evaluate_command(app);  // runs from its own callback
   subscale::pipeline::add_filter_command(app);    // runs from its own callback
+  subscale::pipeline::add_report_command(app);    // runs from its own callback
 
   try {
     app.parse(argc, argv);

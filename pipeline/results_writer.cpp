@@ -5,30 +5,11 @@
 
 #include "common/subspace_cluster_text.hpp"
 #include "io/atomic_output.hpp"
+#include "io/cluster_list_hdf5.hpp"
 #include "io/hdf5_file.hpp"
 
 namespace subscale::pipeline {
 namespace {
-
-// A list of (dimensions, points) stored flat: values plus offsets, so any reader can slice it.
-void write_cluster_list(io::Hdf5File& file, const std::string& group, const std::vector<SubspaceCluster>& clusters) {
-  std::vector<std::uint32_t> dims, points;
-  std::vector<std::uint64_t> dim_offsets{0}, point_offsets{0};
-  for (const auto& cluster : clusters) {
-    dims.insert(dims.end(), cluster.dimensions.begin(), cluster.dimensions.end());
-    points.insert(points.end(), cluster.points.begin(), cluster.points.end());
-    dim_offsets.push_back(dims.size());
-    point_offsets.push_back(points.size());
-  }
-  file.create_group(group);
-  file.write(group + "/dimensions", dims, 4);
-  file.write(group + "/dimension_offsets", dim_offsets, 4);
-  file.write(group + "/points", points, 4);
-  file.write(group + "/point_offsets", point_offsets, 4);
-  file.write_string_attribute(group, "layout",
-                              "cluster i: dimensions[dimension_offsets[i]:dimension_offsets[i+1]], "
-                              "points[point_offsets[i]:point_offsets[i+1]]");
-}
 
 double fullest_over_mean(const std::vector<PartitionFill>& partitions) {
   std::uint64_t fullest = 0, sum = 0;
@@ -38,7 +19,7 @@ double fullest_over_mean(const std::vector<PartitionFill>& partitions) {
 
 }  // namespace
 
-void write_results_hdf5(const std::filesystem::path& path, const RunReport& report) {
+void write_results_hdf5(const std::filesystem::path& path, const RunReport& report, int gzip_level) {
   io::AtomicOutput output(path);
   {
     io::Hdf5File file(output.temporary_path().string(), io::Hdf5File::Mode::create_truncate);
@@ -47,18 +28,18 @@ void write_results_hdf5(const std::filesystem::path& path, const RunReport& repo
     file.write_int_attribute("/", "dimensions", static_cast<std::int64_t>(report.dimensions));
     file.write_string_attribute("/", "backend", report.backend);
     file.write_string_attribute("/", "input", report.input_path);
-    write_cluster_list(file, "/subspaces", report.core.subspaces);
+    io::write_cluster_list(file, "/subspaces", report.core.subspaces, gzip_level);
     // /clusters holds the run's clusters: consolidated when that stage ran, and then merge's own
     // output stays beside them as /raw_clusters.
     if (report.consolidated) {
-      write_cluster_list(file, "/clusters", report.consolidated->clusters);
-      file.write("/clusters/sizes", report.consolidated->sizes, 4);
-      file.write("/clusters/sources", report.consolidated->sources, 4);
-      write_cluster_list(file, "/raw_clusters", report.merge->clusters);
-      file.write("/raw_clusters/sizes", report.merge->sizes, 4);
+      io::write_cluster_list(file, "/clusters", report.consolidated->clusters, gzip_level);
+      file.write("/clusters/sizes", report.consolidated->sizes, gzip_level);
+      file.write("/clusters/sources", report.consolidated->sources, gzip_level);
+      io::write_cluster_list(file, "/raw_clusters", report.merge->clusters, gzip_level);
+      file.write("/raw_clusters/sizes", report.merge->sizes, gzip_level);
     } else if (report.merge) {
-      write_cluster_list(file, "/clusters", report.merge->clusters);
-      file.write("/clusters/sizes", report.merge->sizes, 4);
+      io::write_cluster_list(file, "/clusters", report.merge->clusters, gzip_level);
+      file.write("/clusters/sizes", report.merge->sizes, gzip_level);
     }
     // 1-D clusters: one row of labels (by point id) per dimension.
     const auto& dims = report.core.density.dimensions;
@@ -69,7 +50,7 @@ void write_results_hdf5(const std::filesystem::path& path, const RunReport& repo
       cluster_counts.push_back(d.clusters);
     }
     file.create_group("/density1d");
-    file.write("/density1d/labels", {dims.size(), report.points}, labels.data(), 4);
+    file.write("/density1d/labels", {dims.size(), report.points}, labels.data(), gzip_level);
     file.write("/density1d/clusters", cluster_counts);
     file.write("/dense_units/per_dimension", report.core.units_per_dimension);
     file.write_int_attribute("/dense_units", "total", static_cast<std::int64_t>(report.core.total_units));
@@ -150,6 +131,8 @@ std::string summary_json(const RunReport& report) {
   return summary.dump(2) + "\n";
 }
 
-std::string clusters_text(const std::vector<SubspaceCluster>& clusters) { return subspace_clusters_text(clusters); }
+void write_clusters_text(const std::filesystem::path& file, const std::vector<SubspaceCluster>& clusters) {
+  io::write_text_file_in_blocks(file, [&](const io::BlockSink& sink) { write_subspace_clusters_text(clusters, sink); });
+}
 
 }  // namespace subscale::pipeline

@@ -8,8 +8,10 @@
 
 namespace subscale::pipeline {
 
-void write_results_hdf5(const std::filesystem::path& file, const RunReport& report);
+// gzip_level 0 stores the datasets uncompressed (the fastest); 1-9 compresses them by chunks.
+void write_results_hdf5(const std::filesystem::path& file, const RunReport& report, int gzip_level = 0);
 std::string summary_json(const RunReport& report);
-std::string clusters_text(const std::vector<SubspaceCluster>& clusters);
+// subspaces.txt, clusters.txt: written block by block as the blocks are formatted.
+void write_clusters_text(const std::filesystem::path& file, const std::vector<SubspaceCluster>& clusters);
 
 }  // namespace subscale::pipeline

@@ -22,6 +22,7 @@
 #include "pipeline/filter_section.hpp"
 #include "pipeline/join_table_reader.hpp"
 #include "pipeline/progress.hpp"
+#include "pipeline/report_html.hpp"
 #include "pipeline/results_writer.hpp"
 #include "pipeline/run_log.hpp"
 #include "stages/dense_units/direct_units.hpp"
@@ -93,6 +94,8 @@ struct RunSettings {
   consolidate::ConsolidateParams consolidate_params;
   std::optional<std::filesystem::path> ground_truth;
   bool text_outputs = true;
+  int gzip_level = 0;
+  bool html_report = false;
   double progress_seconds = 10;
 };
 
@@ -174,6 +177,8 @@ RunSettings read_settings(Config& config) {
                      "which renumbers the dimensions ground_truth.path refers to; store the ids as HDF5 `ids` " +
                      "beside the data (join.key: ids), or run without ground_truth.path");
   s.text_outputs = config.boolean("output.text");
+  s.gzip_level = static_cast<int>(config.integer("output.gzip"));
+  s.html_report = config.boolean("report");
   s.progress_seconds = config.number("progress.interval");
   return s;
 }
@@ -430,19 +435,20 @@ void write_run_folder(const std::filesystem::path& folder, const Config& config,
   const auto start = Clock::now();
   io::write_text_file(folder / "config.yaml", config.to_yaml());
   if (settings.text_outputs) {
-    io::write_text_file(folder / "subspaces.txt", clusters_text(report.core.subspaces));
+    write_clusters_text(folder / "subspaces.txt", report.core.subspaces);
     if (report.consolidated) {
-      io::write_text_file(folder / "clusters.txt", clusters_text(report.consolidated->clusters));
-      io::write_text_file(folder / "clusters_raw.txt", clusters_text(report.merge->clusters));
+      write_clusters_text(folder / "clusters.txt", report.consolidated->clusters);
+      write_clusters_text(folder / "clusters_raw.txt", report.merge->clusters);
     } else if (report.merge) {
-      io::write_text_file(folder / "clusters.txt", clusters_text(report.merge->clusters));
+      write_clusters_text(folder / "clusters.txt", report.merge->clusters);
     }
   }
   report.stage_seconds.emplace_back("write", 0.0);
-  write_results_hdf5(folder / "results.h5", report);
+  write_results_hdf5(folder / "results.h5", report, settings.gzip_level);
   report.stage_seconds.back().second = seconds_since(start);
   report.peak_memory_bytes = peak_resident_bytes();
   io::write_text_file(folder / "summary.json", summary_json(report));
+  if (settings.html_report) write_report_html(folder);
   log.line("wrote       " + folder.string());
 }
 

@@ -44,6 +44,7 @@ namespace fs = std::filesystem;
 using subscale::SubspaceCluster;
 
 using subscale::testing::read_text;
+using subscale::testing::source_root;
 
 std::size_t shared_points(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
   std::vector<std::uint32_t> both;
@@ -57,13 +58,6 @@ bool contains(const std::vector<std::uint32_t>& outer, const std::vector<std::ui
 
 class EndToEnd : public subscale::testing::CliTest {
  protected:
-  static fs::path source_root() {
-    if (const char* root = std::getenv("SUBSCALE_SOURCE_ROOT")) return root;
-    const fs::path configured = SUBSCALE_SOURCE_DIR;
-    if (fs::exists(configured / "configs" / "quickstart.yaml")) return configured;
-    return fs::current_path();
-  }
-
   // Runs `subscale run configs/quickstart.yaml <extra> --out <folder_/name> -q`; returns the run
   // folder.
   fs::path run_quickstart(const std::string& name, const std::string& extra = "") {
