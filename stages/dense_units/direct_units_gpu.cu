@@ -305,14 +305,16 @@ bool walk_batch(DirectDeviceMemory& memory, std::uint64_t begin, std::uint64_t c
 }  // namespace
 
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
-                                      direct::DirectSubspaceMap& subspaces, const UnitProgress& progress) {
+                                      direct::DirectSubspaceMap& subspaces, const UnitProgress& progress,
+                                      std::span<const UnitRange> only) {
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available) throw ResourceError("backend: cuda was asked for, but " + device.reason);
   DenseUnitsResult result;
   PhaseTimer timer(result.phase_seconds);
   timer.start("direct: inputs to device");
   const std::vector<DirectWorkItem> items =
-      make_direct_work_items(plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem);
+      make_direct_work_items(plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem,
+                             only);
   DirectDeviceMemory memory(space, plan, params, device, items, result.notes);
   result.device_bytes = memory.bytes();
   // Batches of items: one that overflows the table is walked again, halved, after a spill (ORing
@@ -348,7 +350,7 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
   memory.table->spill_into(subspaces);
   timer.stop();
   result.walk_items = items.size();
-  result.enumerated_units = plan.total_units();
+  result.enumerated_units = units_in(plan, only);
   result.device_subspaces = memory.table->spilled_entries();
   result.table_bytes = subspaces.bytes();
   if (redone > 0)
