@@ -127,8 +127,7 @@ bool CheckpointFolder::holds_checkpoint() const { return std::filesystem::exists
 void CheckpointFolder::create(const CheckpointManifest& manifest) const {
   std::error_code error;
   std::filesystem::create_directories(folder_, error);
-  if (error)
-    throw Error(ExitCode::other, "checkpoint: cannot create " + folder_.string() + ": " + error.message());
+  if (error) throw Error(ExitCode::other, "checkpoint: cannot create " + folder_.string() + ": " + error.message());
   const std::string text = manifest_text(manifest);
   write_file_atomically(manifest_file(), reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
 }

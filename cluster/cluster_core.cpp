@@ -128,9 +128,14 @@ Agreement agree_on_split(const Communicator& comm, const CoreStepInputs& in, con
 class ShareRunner {
  public:
   ShareRunner(const CoreStepInputs& in, const CoreResult& result, const WorkSplit& split,
-              const std::optional<CheckpointFolder>& folder, std::uint64_t fingerprint,
-              direct::DirectSubspaceMap& mine, ClusterCoreReport& report)
-      : in_(in), result_(result), split_(split), folder_(folder), fingerprint_(fingerprint), mine_(mine),
+              const std::optional<CheckpointFolder>& folder, std::uint64_t fingerprint, direct::DirectSubspaceMap& mine,
+              ClusterCoreReport& report)
+      : in_(in),
+        result_(result),
+        split_(split),
+        folder_(folder),
+        fingerprint_(fingerprint),
+        mine_(mine),
         report_(report) {
     if (split.mode == TableMode::direct) space_.emplace(in.values, in.plan, result.density, in.params.epsilon);
   }
@@ -170,8 +175,8 @@ class ShareRunner {
     params.units.given_partitions = split_.partitions;
     params.units.only_partitions = units;
     std::vector<SubspaceCluster> subspaces;
-    DenseUnitsResult done = pipeline::group_signature_units(in_.plan, result_.density, params, result_.backend_used,
-                                                            progress, subspaces);
+    DenseUnitsResult done =
+        pipeline::group_signature_units(in_.plan, result_.density, params, result_.backend_used, progress, subspaces);
     add_subspaces(subspaces, into);
     return done;
   }
@@ -270,7 +275,8 @@ std::string data_fingerprint(const Matrix& values) {
   return text;
 }
 
-pipeline::CoreExecutor cluster_core_executor(const Communicator& comm, const std::optional<CheckpointOptions>& checkpoint,
+pipeline::CoreExecutor cluster_core_executor(const Communicator& comm,
+                                             const std::optional<CheckpointOptions>& checkpoint,
                                              ClusterCoreReport& report) {
   return [&comm, &checkpoint, &report](const CoreStepInputs& in, CoreResult& result) {
     auto start = Clock::now();

@@ -19,8 +19,8 @@ namespace subscale::cluster {
 
 struct CheckpointOptions {
   std::filesystem::path folder;
-  bool resume = false;       // continue the checkpoint in `folder` (else start one there)
-  std::uint32_t units = 0;   // work units of a new checkpoint (0: kUnitsPerProcess per process)
+  bool resume = false;          // continue the checkpoint in `folder` (else start one there)
+  std::uint32_t units = 0;      // work units of a new checkpoint (0: kUnitsPerProcess per process)
   CheckpointIdentity identity;  // this run's settings; the executor adds the input data's
 };
 
@@ -40,7 +40,8 @@ struct ClusterCoreReport {
 // A CoreExecutor for pipeline::run_core. On the root, result.subspaces holds every subspace; on the
 // other processes it is empty and `report.owned` holds theirs. Failures in the walk end the whole job
 // (MpiSession::abort_job) since the other processes cannot learn of them until they finish theirs.
-pipeline::CoreExecutor cluster_core_executor(const Communicator& comm, const std::optional<CheckpointOptions>& checkpoint,
+pipeline::CoreExecutor cluster_core_executor(const Communicator& comm,
+                                             const std::optional<CheckpointOptions>& checkpoint,
                                              ClusterCoreReport& report);
 
 // A 64-bit hash of the data the core reads (the normalised matrix), as hex: a checkpoint made for

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <exception>
 #include <cstring>
+#include <exception>
 
 #include "cluster/subspace_pairs.hpp"
 
@@ -13,8 +13,8 @@ namespace {
 constexpr std::size_t kCounters = 7;
 
 std::array<std::uint64_t, kCounters> counters_of(const merge::MergeStats& s) {
-  return {s.subspaces,   s.points_visited, s.distance_computations, s.clusters, s.core_points,
-          s.border_points, s.noise_points};
+  return {s.subspaces,   s.points_visited, s.distance_computations, s.clusters,
+          s.core_points, s.border_points,  s.noise_points};
 }
 
 }  // namespace

@@ -189,7 +189,8 @@ std::vector<Bytes> Communicator::all_gather(const Bytes& mine) const {
     std::uint64_t size = 0;
     std::memcpy(&size, packed.data() + at, sizeof size);
     at += sizeof size;
-    all[r].assign(packed.begin() + static_cast<std::ptrdiff_t>(at), packed.begin() + static_cast<std::ptrdiff_t>(at + size));
+    all[r].assign(packed.begin() + static_cast<std::ptrdiff_t>(at),
+                  packed.begin() + static_cast<std::ptrdiff_t>(at + size));
     at += size;
   }
   return all;

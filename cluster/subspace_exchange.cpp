@@ -13,15 +13,13 @@ int owner_of(const std::uint64_t* key, std::uint32_t key_words, int processes) {
 
 direct::DirectSubspaceMap exchange_by_owner(const Communicator& comm, const direct::DirectSubspaceMap& mine) {
   const std::uint32_t key_words = mine.key_words();
-  const std::vector<Bytes> outgoing =
-      encode_pairs_by_group(mine, static_cast<std::size_t>(comm.size()), [&](const std::uint64_t* key) {
-        return static_cast<std::size_t>(owner_of(key, key_words, comm.size()));
-      });
+  const std::vector<Bytes> outgoing = encode_pairs_by_group(
+      mine, static_cast<std::size_t>(comm.size()),
+      [&](const std::uint64_t* key) { return static_cast<std::size_t>(owner_of(key, key_words, comm.size())); });
   const std::vector<Bytes> incoming = comm.all_to_all(outgoing);
   direct::DirectSubspaceMap owned(key_words, mine.point_words());
   for (int r = 0; r < comm.size(); ++r)
-    decode_pairs_into(incoming[r].data(), incoming[r].size(), owned,
-                      "subspaces from process " + std::to_string(r));
+    decode_pairs_into(incoming[r].data(), incoming[r].size(), owned, "subspaces from process " + std::to_string(r));
   return owned;
 }
 

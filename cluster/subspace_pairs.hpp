@@ -38,8 +38,7 @@ std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes);
 // ----- template definition
 
 template <class GroupOf>
-std::vector<Bytes> encode_pairs_by_group(const direct::DirectSubspaceMap& map, std::size_t groups,
-                                         GroupOf&& group_of) {
+std::vector<Bytes> encode_pairs_by_group(const direct::DirectSubspaceMap& map, std::size_t groups, GroupOf&& group_of) {
   std::vector<Bytes> out(groups, Bytes(sizeof(std::uint64_t), 0));
   std::vector<std::uint64_t> counts(groups, 0);
   for (std::uint32_t e = 0; e < map.size(); ++e) {

@@ -16,8 +16,8 @@ WorkSplit direct_split(std::uint64_t total_units, std::uint32_t units) {
   split.mode = TableMode::direct;
   split.units = std::max<std::uint32_t>(1, units);
   split.total_units = total_units;
-  const std::uint64_t per_unit = std::clamp<std::uint64_t>(total_units / (split.units * kMinSliceUnits), 1,
-                                                           kSlicesPerUnit);
+  const std::uint64_t per_unit =
+      std::clamp<std::uint64_t>(total_units / (split.units * kMinSliceUnits), 1, kSlicesPerUnit);
   split.slices = split.units * per_unit;
   return split;
 }

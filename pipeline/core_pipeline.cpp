@@ -61,8 +61,8 @@ void run_direct_core(const Matrix& values, const UnitPlan& plan, const CoreParam
 }  // namespace
 
 DenseUnitsResult walk_direct_units(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
-                                   Backend backend, direct::DirectSubspaceMap& subspaces,
-                                   const UnitProgress& on_units, std::span<const UnitRange> only) {
+                                   Backend backend, direct::DirectSubspaceMap& subspaces, const UnitProgress& on_units,
+                                   std::span<const UnitRange> only) {
   return backend == Backend::cuda ? run_direct_units_gpu(space, plan, params.units, subspaces, on_units, only)
                                   : run_direct_units_cpu(space, plan, subspaces, on_units, only);
 }

@@ -81,8 +81,8 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
 // The single-process steps, for executors that run them on a share of the work: the direct walk
 // of the units in `only` (all when empty) on result.backend_used, ORed into `subspaces`.
 DenseUnitsResult walk_direct_units(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
-                                   Backend backend, direct::DirectSubspaceMap& subspaces,
-                                   const UnitProgress& on_units, std::span<const UnitRange> only);
+                                   Backend backend, direct::DirectSubspaceMap& subspaces, const UnitProgress& on_units,
+                                   std::span<const UnitRange> only);
 // The signature or exact path on the partitions params.units selects; the subspaces found.
 DenseUnitsResult group_signature_units(const UnitPlan& plan, const Density1dResult& density, const CoreParams& params,
                                        Backend backend, const UnitProgress& on_units,

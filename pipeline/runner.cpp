@@ -119,7 +119,8 @@ std::optional<cluster::CheckpointOptions> read_checkpoint_section(const Config& 
   cluster::CheckpointOptions options;
   options.folder = resume ? *resume : config.file_path("checkpoint.dir");
   options.resume = resume.has_value();
-  options.units = config.is_auto("checkpoint.units") ? 0 : static_cast<std::uint32_t>(config.integer("checkpoint.units"));
+  options.units =
+      config.is_auto("checkpoint.units") ? 0 : static_cast<std::uint32_t>(config.integer("checkpoint.units"));
   options.identity = checkpoint_identity(config, mode);
   return options;
 }
@@ -535,7 +536,8 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
       if (comm.is_root()) create_folder(folder);  // only now: refused input leaves nothing behind
     });
     try {
-      if (run_stages(settings, *input, log, run.report, comm)) write_run_folder(folder, config, settings, run.report, log);
+      if (run_stages(settings, *input, log, run.report, comm))
+        write_run_folder(folder, config, settings, run.report, log);
     } catch (const std::exception& error) {
       if (comm.is_root()) {
         log.line(std::string("error: ") + error.what());
@@ -713,9 +715,8 @@ void print_cluster_plan(const UnitPlan& plan, const RunSettings& settings, int p
   const std::uint64_t total = plan.total_units();
   const std::uint64_t n = plan.points(), d = plan.dimensions();
   const bool checkpoint = settings.checkpoint.has_value();
-  std::uint64_t units = checkpoint ? (settings.checkpoint->units > 0 ? settings.checkpoint->units
-                                                                     : cluster::kUnitsPerProcess * p)
-                                   : p;
+  std::uint64_t units =
+      checkpoint ? (settings.checkpoint->units > 0 ? settings.checkpoint->units : cluster::kUnitsPerProcess * p) : p;
   std::printf("cluster: %d process(es)%s\n", processes,
               checkpoint ? (", checkpoint in " + settings.checkpoint->folder.string()).c_str() : "");
   // Each process holds the matrix, density1d's orders and windows, and its share's subspaces.
@@ -723,23 +724,26 @@ void print_cluster_plan(const UnitPlan& plan, const RunSettings& settings, int p
   const double per_subspace = static_cast<double>((d + 63) / 64 + (n + 63) / 64) * 8;
   if (settings.core.units.mode == TableMode::direct) {
     const cluster::WorkSplit split = cluster::direct_split(total, static_cast<std::uint32_t>(units));
-    std::printf("  direct walk cut into %u work unit(s) of about %s units (%llu interleaved slices each), "
-                "%s unit(s) and about %s units per process\n",
-                split.units, format_count(total / split.units).c_str(),
-                static_cast<unsigned long long>(split.slices / split.units),
-                std::to_string((split.units + p - 1) / p).c_str(), format_count(total / p).c_str());
+    std::printf(
+        "  direct walk cut into %u work unit(s) of about %s units (%llu interleaved slices each), "
+        "%s unit(s) and about %s units per process\n",
+        split.units, format_count(total / split.units).c_str(),
+        static_cast<unsigned long long>(split.slices / split.units), std::to_string((split.units + p - 1) / p).c_str(),
+        format_count(total / p).c_str());
   } else {
     const std::uint64_t count = std::max<std::uint64_t>(partitions, units);
-    std::printf("  %llu partition(s) of the signature space, one work unit each: %llu per process; a process "
-                "enumerates every unit once per partition it takes (%s units), keeps about %s each time\n",
-                static_cast<unsigned long long>(count), static_cast<unsigned long long>((count + p - 1) / p),
-                format_count(total * ((count + p - 1) / p)).c_str(), format_count(total / count).c_str());
+    std::printf(
+        "  %llu partition(s) of the signature space, one work unit each: %llu per process; a process "
+        "enumerates every unit once per partition it takes (%s units), keeps about %s each time\n",
+        static_cast<unsigned long long>(count), static_cast<unsigned long long>((count + p - 1) / p),
+        format_count(total * ((count + p - 1) / p)).c_str(), format_count(total / count).c_str());
     std::printf("  host table per partition: %s\n",
                 format_bytes(static_cast<double>(total / count) * kHostBytesPerUnit).c_str());
   }
-  std::printf("  memory per process: %s of matrix, orders and windows (on its GPU too when the core runs there), "
-              "plus %s per subspace it holds (twice while the subspaces are exchanged)\n",
-              format_bytes(inputs).c_str(), format_bytes(per_subspace).c_str());
+  std::printf(
+      "  memory per process: %s of matrix, orders and windows (on its GPU too when the core runs there), "
+      "plus %s per subspace it holds (twice while the subspaces are exchanged)\n",
+      format_bytes(inputs).c_str(), format_bytes(per_subspace).c_str());
 }
 
 }  // namespace

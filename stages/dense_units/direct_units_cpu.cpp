@@ -51,8 +51,8 @@ direct::DirectSpaceView DirectSpace::view(const UnitPlan& plan) const {
 namespace {
 
 // Items of window (j, i) for its ranks [low, high), cut where the whole window's cut would be.
-void add_window_items(std::vector<DirectWorkItem>& items, std::uint64_t window, std::uint64_t low,
-                      std::uint64_t high, std::uint64_t units_per_item) {
+void add_window_items(std::vector<DirectWorkItem>& items, std::uint64_t window, std::uint64_t low, std::uint64_t high,
+                      std::uint64_t units_per_item) {
   for (std::uint64_t r = low / units_per_item * units_per_item; r < high; r += units_per_item)
     items.push_back({window, std::max(r, low), std::min(high, r + units_per_item)});
 }

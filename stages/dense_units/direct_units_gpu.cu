@@ -312,9 +312,8 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
   DenseUnitsResult result;
   PhaseTimer timer(result.phase_seconds);
   timer.start("direct: inputs to device");
-  const std::vector<DirectWorkItem> items =
-      make_direct_work_items(plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem,
-                             only);
+  const std::vector<DirectWorkItem> items = make_direct_work_items(
+      plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem, only);
   DirectDeviceMemory memory(space, plan, params, device, items, result.notes);
   result.device_bytes = memory.bytes();
   // Batches of items: one that overflows the table is walked again, halved, after a spill (ORing

@@ -1,12 +1,13 @@
 // Checkpoint files: a unit's subspaces come back as they were written, a damaged or foreign file is
 // refused with a message naming it, and differences of identity are said field by field.
+#include "cluster/checkpoint.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "cluster/checkpoint.hpp"
 #include "cluster/subspace_pairs.hpp"
 #include "common/error.hpp"
 

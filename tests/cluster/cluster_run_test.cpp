@@ -25,9 +25,7 @@ std::string launcher() {
   return named ? named : "mpirun";
 }
 
-bool launcher_found() {
-  return std::system(("command -v " + launcher() + " > /dev/null 2>&1").c_str()) == 0;
-}
+bool launcher_found() { return std::system(("command -v " + launcher() + " > /dev/null 2>&1").c_str()) == 0; }
 
 class ClusterRun : public subscale::testing::CliTest {
  protected:
@@ -55,8 +53,8 @@ class ClusterRun : public subscale::testing::CliTest {
 
   // Generated data with five hidden clusters and its config (CPU backend).
   fs::path generated(const std::string& name, const std::string& generator_arguments, const std::string& settings) {
-    const std::string command = binary("subscale-generate") + " " + generator_arguments + " -o " +
-                                (folder_ / name).string() + " > /dev/null";
+    const std::string command =
+        binary("subscale-generate") + " " + generator_arguments + " -o " + (folder_ / name).string() + " > /dev/null";
     EXPECT_EQ(std::system(command.c_str()), 0) << command;
     return write(name + ".yaml", "input:\n  path: " + name + ".h5\nbackend: cpu\n" + settings);
   }
@@ -71,8 +69,8 @@ class ClusterRun : public subscale::testing::CliTest {
 };
 
 TEST_F(ClusterRun, OneTwoThreeProcessesEqualAPlainRunInBothModes) {
-  const fs::path config = generated("gen", "-n 1200 -d 10 -c 'random:5:2-5:80-150:0.02-0.04'",
-                                    "epsilon: 0.005\nmin_points: 4\n");
+  const fs::path config =
+      generated("gen", "-n 1200 -d 10 -c 'random:5:2-5:80-150:0.02-0.04'", "epsilon: 0.005\nmin_points: 4\n");
   for (const char* mode : {"direct", "signature"}) {
     const fs::path plain = folder_ / (std::string("plain-") + mode);
     ASSERT_EQ(run("run " + config.string() + " mode=" + mode + " -q --out " + plain.string()).exit_code, 0);
@@ -103,9 +101,9 @@ TEST_F(ClusterRun, OpenSubspaceFilesEqualAPlainRun) {
   for (const Case& c : {Case{"synth_dbsizescale/S1500.arff", "direct", "0.005", 3},
                         Case{"synth_dimscale/D05.arff", "direct", "0.005", 2},
                         Case{"synth_dimscale/D05.arff", "signature", "0.002", 3}}) {
-    const fs::path config = write("os.yaml", "input:\n  path: " + (data / c.file).string() +
-                                                 "\nbackend: cpu\nmin_points: 4\nepsilon: " + c.epsilon +
-                                                 "\nmode: " + c.mode + "\n");
+    const fs::path config =
+        write("os.yaml", "input:\n  path: " + (data / c.file).string() +
+                             "\nbackend: cpu\nmin_points: 4\nepsilon: " + c.epsilon + "\nmode: " + c.mode + "\n");
     const std::string what = std::string(c.file) + " " + c.mode;
     const fs::path plain = folder_ / "plain", spread = folder_ / "spread";
     fs::remove_all(plain);
@@ -133,8 +131,7 @@ TEST_F(ClusterRun, KilledRunResumesToTheSameResult) {
   auto recorded = [&] {
     int units = 0;
     if (fs::exists(checkpoint))
-      for (const auto& entry : fs::directory_iterator(checkpoint))
-        units += entry.path().extension() == ".bin" ? 1 : 0;
+      for (const auto& entry : fs::directory_iterator(checkpoint)) units += entry.path().extension() == ".bin" ? 1 : 0;
     return units;
   };
   int status = 0;
@@ -150,30 +147,30 @@ TEST_F(ClusterRun, KilledRunResumesToTheSameResult) {
   EXPECT_FALSE(fs::exists(folder_ / "killed" / "subspaces.txt"));
 
   ASSERT_EQ(run("run " + config.string() + " threads=2 -q --out " + (folder_ / "whole").string()).exit_code, 0);
-  const auto resumed = mpirun(2, "run " + config.string() + " --resume " + checkpoint.string() + " --out " +
-                                     (folder_ / "resumed").string(),
-                              "resume.txt");
+  const auto resumed = mpirun(
+      2, "run " + config.string() + " --resume " + checkpoint.string() + " --out " + (folder_ / "resumed").string(),
+      "resume.txt");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
-  EXPECT_NE(resumed.output.find(std::to_string(before) + " unit(s) read back, " + std::to_string(32 - before) +
-                                " walked"),
-            std::string::npos)
+  EXPECT_NE(
+      resumed.output.find(std::to_string(before) + " unit(s) read back, " + std::to_string(32 - before) + " walked"),
+      std::string::npos)
       << resumed.output;
   expect_same_outputs(folder_ / "whole", folder_ / "resumed", "resumed after SIGKILL");
 }
 
 TEST_F(ClusterRun, DamagedOrForeignCheckpointIsRefused) {
-  const fs::path config = generated("ck", "-n 600 -d 8 -c 'random:3:2-4:60-100:0.02-0.04'",
-                                    "epsilon: 0.01\nmin_points: 4\n");
+  const fs::path config =
+      generated("ck", "-n 600 -d 8 -c 'random:3:2-4:60-100:0.02-0.04'", "epsilon: 0.01\nmin_points: 4\n");
   const fs::path checkpoint = folder_ / "checkpoint";
   ASSERT_EQ(run("run " + config.string() + " -q checkpoint.dir=" + checkpoint.string() + " --out " +
                 (folder_ / "first").string())
                 .exit_code,
             0);
   // Another epsilon, other data: refused with exit 2 and what differs; nothing written.
-  const auto other_epsilon =
-      mpirun(2, "run " + config.string() + " epsilon=0.02 --resume " + checkpoint.string() + " --out " +
-                    (folder_ / "r1").string(),
-             "r1.txt");
+  const auto other_epsilon = mpirun(2,
+                                    "run " + config.string() + " epsilon=0.02 --resume " + checkpoint.string() +
+                                        " --out " + (folder_ / "r1").string(),
+                                    "r1.txt");
   EXPECT_EQ(other_epsilon.exit_code, 2) << other_epsilon.output;
   EXPECT_NE(other_epsilon.output.find("epsilon is 0.01 in the checkpoint and 0.02 here"), std::string::npos)
       << other_epsilon.output;
@@ -202,12 +199,13 @@ TEST_F(ClusterRun, DamagedOrForeignCheckpointIsRefused) {
 }
 
 TEST_F(ClusterRun, FailingProcessEndsTheJobWithItsExitCodeAndNoResults) {
-  const fs::path config = generated("fail", "-n 600 -d 8 -c 'random:3:2-4:60-100:0.02-0.04'",
-                                    "epsilon: 0.01\nmin_points: 4\n");
+  const fs::path config =
+      generated("fail", "-n 600 -d 8 -c 'random:3:2-4:60-100:0.02-0.04'", "epsilon: 0.01\nmin_points: 4\n");
   // Process 1 takes work unit 1 and cannot record it: a directory stands where its file goes.
   fs::create_directories(folder_ / "checkpoint" / "unit-1.bin");
-  const auto outcome = mpirun(2, "run " + config.string() + " checkpoint.dir=" + (folder_ / "checkpoint").string() +
-                                     " --out " + (folder_ / "out").string(),
+  const auto outcome = mpirun(2,
+                              "run " + config.string() + " checkpoint.dir=" + (folder_ / "checkpoint").string() +
+                                  " --out " + (folder_ / "out").string(),
                               "out.txt");
   EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
   EXPECT_NE(outcome.output.find("process 1 of 2: checkpoint: cannot move into place"), std::string::npos)
@@ -216,17 +214,19 @@ TEST_F(ClusterRun, FailingProcessEndsTheJobWithItsExitCodeAndNoResults) {
   EXPECT_FALSE(fs::exists(folder_ / "out" / "subspaces.txt"));
   // Bad input seen by every process: exit 3, said once, no run folder.
   write("bad.csv", "1,2\n3,nan\n");
-  const auto bad = mpirun(2, "run " + write("bad.yaml", "input:\n  path: bad.csv\nepsilon: 0.1\nmin_points: 2\n").string() +
-                                 " --out " + (folder_ / "bad").string(),
-                          "bad.txt");
+  const auto bad =
+      mpirun(2,
+             "run " + write("bad.yaml", "input:\n  path: bad.csv\nepsilon: 0.1\nmin_points: 2\n").string() + " --out " +
+                 (folder_ / "bad").string(),
+             "bad.txt");
   EXPECT_EQ(bad.exit_code, 3) << bad.output;
   EXPECT_NE(bad.output.find("bad.csv, line 2, column 2"), std::string::npos) << bad.output;
   EXPECT_FALSE(fs::exists(folder_ / "bad"));
 }
 
 TEST_F(ClusterRun, PlanSaysHowTheWorkIsSplit) {
-  const fs::path config = generated("plan", "-n 600 -d 8 -c 'random:3:2-4:60-100:0.02-0.04'",
-                                    "epsilon: 0.01\nmin_points: 4\n");
+  const fs::path config =
+      generated("plan", "-n 600 -d 8 -c 'random:3:2-4:60-100:0.02-0.04'", "epsilon: 0.01\nmin_points: 4\n");
   const auto spread = mpirun(2, "plan " + config.string() + " -q", "plan.txt");
   ASSERT_EQ(spread.exit_code, 0) << spread.output;
   EXPECT_NE(spread.output.find("cluster: 2 process(es)"), std::string::npos) << spread.output;

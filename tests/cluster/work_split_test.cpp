@@ -1,11 +1,12 @@
 // The cut of the core into work units: every dense unit in exactly one work unit, the items made
 // for a set of ranges exactly those ranges' units, and every unit dealt to exactly one process.
+#include "cluster/work_split.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 
-#include "cluster/work_split.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/density1d/density1d.hpp"
 
@@ -23,8 +24,8 @@ Matrix random_values(std::size_t n, std::size_t d, std::uint32_t seed) {
 }
 
 TEST(WorkSplit, DirectUnitsCoverEveryDenseUnitOnce) {
-  for (const std::uint64_t total : {std::uint64_t{0}, std::uint64_t{5}, std::uint64_t{1000003},
-                                    std::uint64_t{123456789012}}) {
+  for (const std::uint64_t total :
+       {std::uint64_t{0}, std::uint64_t{5}, std::uint64_t{1000003}, std::uint64_t{123456789012}}) {
     for (const std::uint32_t units : {1u, 3u, 8u}) {
       const cluster::WorkSplit split = cluster::direct_split(total, units);
       std::vector<UnitRange> all;
