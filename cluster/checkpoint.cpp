@@ -40,7 +40,7 @@ std::uint64_t checksum(const std::uint8_t* data, std::size_t size, std::uint64_t
     h = hash::fmix64(h ^ word) + i;
   }
   std::uint64_t tail = 0;
-  std::memcpy(&tail, data + i, size - i);
+  if (size > i) std::memcpy(&tail, data + i, size - i);
   return hash::fmix64(h ^ tail ^ size);
 }
 

@@ -39,7 +39,7 @@ Bytes encode_units(const std::vector<std::uint32_t>& units) {
 
 std::vector<std::uint32_t> decode_units(const Bytes& bytes) {
   std::vector<std::uint32_t> units(bytes.size() / sizeof(std::uint32_t));
-  std::memcpy(units.data(), bytes.data(), units.size() * sizeof(std::uint32_t));
+  if (!units.empty()) std::memcpy(units.data(), bytes.data(), units.size() * sizeof(std::uint32_t));
   return units;
 }
 

@@ -36,6 +36,7 @@ class Reader {
   }
   template <class T>
   void get_array(T* values, std::size_t count) {
+    if (count == 0) return;
     if (count > (size_ - at_) / sizeof(T)) throw Error(ExitCode::input, what_ + ": the data end too early");
     std::memcpy(values, data_ + at_, count * sizeof(T));
     at_ += count * sizeof(T);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <iomanip>
 #include <random>
@@ -519,6 +520,17 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
     settings = read_settings(config, options.resume);
     arena.emplace(settings.threads);
   });
+  // signature.seed: auto is drawn by each process; the root's draw is the job's, or the processes'
+  // signatures (and so their partitions) would not agree.
+  if (comm.distributed()) {
+    std::uint64_t seed = settings.core.units.seed;
+    const cluster::Bytes bytes = comm.broadcast(
+        cluster::Bytes(reinterpret_cast<const std::uint8_t*>(&seed), reinterpret_cast<const std::uint8_t*>(&seed + 1)));
+    std::memcpy(&seed, bytes.data(), sizeof seed);
+    settings.core.units.seed = seed;
+    config.set("signature.seed", std::to_string(seed));
+    if (settings.checkpoint) settings.checkpoint->identity = checkpoint_identity(config, settings.core.units.mode);
+  }
   run.report.config_source = config.source_name();
   run.report.input_path = settings.load.path;
   run.report.seed = settings.core.units.seed;
@@ -742,8 +754,8 @@ void print_cluster_plan(const UnitPlan& plan, const RunSettings& settings, int p
   }
   std::printf(
       "  memory per process: %s of matrix, orders and windows (on its GPU too when the core runs there), "
-      "plus %s per subspace it holds (twice while the subspaces are exchanged)\n",
-      format_bytes(inputs).c_str(), format_bytes(per_subspace).c_str());
+      "plus %.0f bytes per subspace it holds (twice while the subspaces are exchanged)\n",
+      format_bytes(inputs).c_str(), per_subspace);
 }
 
 }  // namespace
