@@ -68,15 +68,22 @@ bool launched_by_mpi() noexcept {
 MpiSession::MpiSession([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
 #ifdef SUBSCALE_WITH_MPI
   if (!launched_by_mpi()) return;
+  // The device is chosen before MPI starts where the launcher tells the local rank (an MPI built
+  // with CUDA support may start CUDA inside MPI_Init); otherwise from MPI's view of the node.
+  std::string device;
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"}) {
+    if (const char* value = std::getenv(name); value && device.empty()) device = choose_device(std::atoi(value));
+  }
   int provided = 0;
   // Only the main thread calls MPI; the worker threads (oneTBB) never do.
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   active_ = true;
   const Communicator world = Communicator::world();
+  if (device.empty()) device = choose_device(world.local_rank());
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   placement_ = "process " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + " on " + host +
-               " (local rank " + std::to_string(world.local_rank()) + "): " + choose_device(world.local_rank());
+               " (local rank " + std::to_string(world.local_rank()) + "): " + device;
 #endif
 }
 

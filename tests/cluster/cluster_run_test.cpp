@@ -39,9 +39,11 @@ class ClusterRun : public subscale::testing::CliTest {
     setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
   }
 
-  static std::string binary(const char* name) {
+  // The build's binaries, or those beside SUBSCALE_CLI where the build has moved (the GPU bundle).
+  static std::string binary(const std::string& name) {
     const char* cli = std::getenv("SUBSCALE_CLI");
-    return cli && std::string(name) == "subscale" ? cli : std::string(SUBSCALE_BINARY_DIR) + "/" + name;
+    if (!cli) return std::string(SUBSCALE_BINARY_DIR) + "/" + name;
+    return name == "subscale" ? std::string(cli) : (fs::path(cli).parent_path() / name).string();
   }
 
   subscale::testing::CliOutcome mpirun(int processes, const std::string& arguments, const std::string& log_name) {
