@@ -111,7 +111,7 @@ ConfigSchema core_config_schema() {
   key({.path = "threads",
        .kind = ValueKind::integer,
        .default_value = "auto",
-       .help = "CPU threads (auto: all cores)",
+       .help = "CPU threads (auto: all cores, shared out among the processes of a cluster run on one node)",
        .minimum = 1.0,
        .allow_auto = true});
   key({.path = "merge.enabled",

@@ -155,7 +155,9 @@ std::optional<JoinSection> read_join_section(const Config& config) {
   return j;
 }
 
-RunSettings read_settings(Config& config, const std::optional<std::filesystem::path>& resume = std::nullopt) {
+// processes_on_node: the processes of a cluster run that share this node's cores.
+RunSettings read_settings(Config& config, const std::optional<std::filesystem::path>& resume = std::nullopt,
+                          int processes_on_node = 1) {
   RunSettings s;
   s.load.path = config.file_path("input.path").string();
   s.load.format = io::parse_input_format(config.string("input.format"));
@@ -184,8 +186,10 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.core.units.device_bytes = config.is_auto("memory.device_bytes") ? 0 : config.bytes("memory.device_bytes");
   const std::string backend = config.string("backend");
   s.core.backend = backend == "cpu" ? Backend::cpu : backend == "cuda" ? Backend::cuda : Backend::automatic;
-  s.threads =
-      config.is_auto("threads") ? tbb::this_task_arena::max_concurrency() : static_cast<int>(config.integer("threads"));
+  // auto: the node's cores, shared out among the processes of a cluster run on it.
+  s.threads = config.is_auto("threads")
+                  ? std::max(1, tbb::this_task_arena::max_concurrency() / std::max(1, processes_on_node))
+                  : static_cast<int>(config.integer("threads"));
   s.merge = config.boolean("merge.enabled");
   s.merge_epsilon = config.is_auto("merge.epsilon") ? s.core.epsilon : config.number("merge.epsilon");
   s.merge_min_points = config.is_auto("merge.min_points")
@@ -517,7 +521,7 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
     comm.agree(failure);
   };
   agreed([&] {
-    settings = read_settings(config, options.resume);
+    settings = read_settings(config, options.resume, comm.local_size());
     arena.emplace(settings.threads);
   });
   // signature.seed: auto is drawn by each process; the root's draw is the job's, or the processes'
