@@ -49,10 +49,8 @@ void run_direct_core(const Matrix& values, const UnitPlan& plan, const CoreParam
                      Notify&& notify, CoreResult& result) {
   auto start = std::chrono::steady_clock::now();
   const DirectSpace space(values, plan, result.density, params.epsilon);
-  direct::DirectWalkOutput walked{direct::DirectSubspaceMap(space.key_words(), space.point_words()), {}};
-  result.dense_units = result.backend_used == Backend::cuda
-                           ? run_direct_units_gpu(space, plan, params.units, walked, on_units)
-                           : run_direct_units_cpu(space, plan, walked.map, on_units);
+  direct::DirectWalkOutput walked{direct::DirectSubspaceMap(space.key_words(), space.point_words())};
+  result.dense_units = walk_direct_units(space, plan, params, result.backend_used, walked, on_units, {});
   result.timings.dense_units_seconds = seconds_since(start);
   start = std::chrono::steady_clock::now();
   notify("subspaces");
@@ -62,8 +60,33 @@ void run_direct_core(const Matrix& values, const UnitPlan& plan, const CoreParam
 
 }  // namespace
 
+DenseUnitsResult walk_direct_units(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
+                                   Backend backend, direct::DirectWalkOutput& output, const UnitProgress& on_units,
+                                   std::span<const UnitRange> only) {
+  return backend == Backend::cuda ? run_direct_units_gpu(space, plan, params.units, output, on_units, only)
+                                  : run_direct_units_cpu(space, plan, output.map, on_units, only);
+}
+
+DenseUnitsResult group_signature_units(const UnitPlan& plan, const Density1dResult& density, const CoreParams& params,
+                                       Backend backend, const UnitProgress& on_units,
+                                       std::vector<SubspaceCluster>& subspaces) {
+  const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);
+  SubspaceAccumulator accumulator(plan.points());
+  const UnitSink sink = [&](const MaximalUnits& batch) { accumulator.add(batch); };
+  const SubspaceSink subspace_sink = [&](const std::vector<SubspaceCluster>& found) { accumulator.add(found); };
+  DenseUnitsResult result =
+      backend == Backend::cuda
+          ? run_dense_units_gpu(plan, density, keys, params.units, on_units, sink, subspace_sink)
+          : run_dense_units_cpu(plan, density, keys, params.units, on_units, sink,
+                                [&](std::span<const std::uint32_t> points, std::span<const std::uint32_t> dims) {
+                                  accumulator.add_unit(points, dims);
+                                });
+  subspaces = accumulator.finish();
+  return result;
+}
+
 CoreResult run_core(const Matrix& values, const CoreParams& params, const StepListener& on_step,
-                    const UnitProgress& on_units) {
+                    const UnitProgress& on_units, const CoreExecutor& executor) {
   validate_core_params(params, static_cast<std::size_t>(values.rows()));
   CoreResult result;
   auto notify = [&](const char* step) {
@@ -98,6 +121,10 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
         params.units.mode == TableMode::direct ? kGpuWorthwhileDirectUnits : kGpuWorthwhileUnits;
     result.backend_used =
         plan.total_units() >= worthwhile && gpu::query_device().available ? Backend::cuda : Backend::cpu;
+  }
+  if (executor) {
+    executor({values, plan, params, on_units, notify}, result);
+    return result;
   }
   if (params.units.mode == TableMode::direct) {
     run_direct_core(values, plan, params, on_units, notify, result);

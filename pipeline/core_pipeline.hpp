@@ -4,12 +4,14 @@
 // callers can report on it.
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "common/dataset.hpp"
 #include "common/subspace_cluster.hpp"
 #include "stages/dense_units/dense_units.hpp"
+#include "stages/dense_units/direct_units.hpp"
 #include "stages/density1d/density1d.hpp"
 
 namespace subscale::pipeline {
@@ -59,7 +61,32 @@ void validate_core_params(const CoreParams& params, std::size_t points);
 // filled in), so a caller can report on the step that just ended; may be empty.
 using StepListener = std::function<void(const std::string& step, const struct CoreResult& so_far)>;
 
+// What dense_units and subspaces start from, for a CoreExecutor.
+struct CoreStepInputs {
+  const Matrix& values;
+  const UnitPlan& plan;
+  const CoreParams& params;
+  const UnitProgress& on_units;
+  std::function<void(const char* step)> notify;  // to be called with "subspaces" between the two
+};
+
+// Runs dense_units and subspaces in place of run_core's own steps (a cluster run deals the work
+// out to processes and records it in a checkpoint); fills result.dense_units and result.subspaces.
+// result.backend_used says where the units are to be walked.
+using CoreExecutor = std::function<void(const CoreStepInputs& inputs, CoreResult& result)>;
+
 CoreResult run_core(const Matrix& values, const CoreParams& params, const StepListener& on_step = {},
-                    const UnitProgress& on_units = {});
+                    const UnitProgress& on_units = {}, const CoreExecutor& executor = {});
+
+// The single-process steps, for executors that run them on a share of the work: the direct walk
+// of the units in `only` (all when empty) on result.backend_used, ORed into output.map (or, when
+// output.list_on_device and the device held every subspace, listed into output.listed).
+DenseUnitsResult walk_direct_units(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
+                                   Backend backend, direct::DirectWalkOutput& output, const UnitProgress& on_units,
+                                   std::span<const UnitRange> only);
+// The signature or exact path on the partitions params.units selects; the subspaces found.
+DenseUnitsResult group_signature_units(const UnitPlan& plan, const Density1dResult& density, const CoreParams& params,
+                                       Backend backend, const UnitProgress& on_units,
+                                       std::vector<SubspaceCluster>& subspaces);
 
 }  // namespace subscale::pipeline

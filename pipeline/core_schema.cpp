@@ -111,7 +111,7 @@ ConfigSchema core_config_schema() {
   key({.path = "threads",
        .kind = ValueKind::integer,
        .default_value = "auto",
-       .help = "CPU threads (auto: all cores)",
+       .help = "CPU threads (auto: all cores, shared out among the processes of a cluster run on one node)",
        .minimum = 1.0,
        .allow_auto = true});
   key({.path = "merge.enabled",
@@ -189,6 +189,20 @@ ConfigSchema core_config_schema() {
                "terminal a bar is drawn instead, and --quiet shows neither",
        .minimum = 0.0,
        .minimum_exclusive = true});
+  // Checkpoints (cluster/checkpoint.hpp): finished work units of the core recorded in a folder, so
+  // `run --resume DIR` after a kill redoes only the others.
+  key({.path = "checkpoint.dir",
+       .kind = ValueKind::path,
+       .help = "record finished work units of the core here, to resume with `run --resume DIR` after a kill or "
+               "preemption; unset: no checkpoint"});
+  key({.path = "checkpoint.units",
+       .kind = ValueKind::integer,
+       .default_value = "auto",
+       .help = "work units the core is cut into for the checkpoint (auto: 8 per process); each finished one is "
+               "recorded, a resume redoes the rest",
+       .minimum = 1.0,
+       .maximum = 1048576.0,
+       .allow_auto = true});
   key({.path = "output.text",
        .kind = ValueKind::boolean,
        .default_value = "true",

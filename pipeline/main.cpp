@@ -5,6 +5,8 @@
 #include <functional>
 #include <iostream>
 
+#include "cluster/communicator.hpp"
+#include "cluster/mpi_session.hpp"
 #include "common/error.hpp"
 #include "pipeline/config_subcommand.hpp"
 #include "pipeline/core_schema.hpp"
@@ -37,7 +39,35 @@ CLI::App* add_config_command(CLI::App& app, const std::string& name, const std::
 
 }  // namespace
 
+// A failure in a job of several processes: an error every process holds (agreed) is printed once,
+// by the root, and the job ends in order; any other ends the whole job from here.
+int report_failure(const subscale::cluster::MpiSession& session) {
+  const subscale::cluster::Communicator comm = subscale::cluster::Communicator::world();
+  if (!session.active() || !comm.distributed())
+    return subscale::pipeline::report_current_exception("lower memory.host_bytes or set partitions.count");
+  try {
+    throw;
+  } catch (const std::exception& error) {
+    if (subscale::cluster::error_was_agreed(error)) {
+      if (!comm.is_root()) {
+        const auto* known = dynamic_cast<const subscale::Error*>(&error);
+        return known ? static_cast<int>(known->code()) : 1;
+      }
+      return subscale::pipeline::report_current_exception("lower memory.host_bytes or set partitions.count");
+    }
+  } catch (...) {
+  }
+  std::fprintf(stderr, "subscale: process %d of %d failed:\n", comm.rank(), comm.size());
+  const int code = subscale::pipeline::report_current_exception("lower memory.host_bytes or set partitions.count");
+  std::fflush(stderr);
+  subscale::cluster::MpiSession::abort_job(code);
+  return code;
+}
+
 int main(int argc, char** argv) {
+  // Started before anything else: under mpirun or srun it also gives each process of a node its
+  // own GPU, which must happen before CUDA starts.
+  subscale::cluster::MpiSession session(argc, argv);
   CLI::App app{
       "subscale: density-based subspace clustering (SUBSCALE) for high-dimensional data.\n"
       "Finds every subspace in which groups of points are dense, then the clusters in each."};
@@ -48,10 +78,18 @@ int main(int argc, char** argv) {
   std::string out;
   CLI::App* run = add_config_command(app, "run", "Run the pipeline and write a run folder", run_options);
   run->add_option("-o,--out", out, "run folder (default: runs/<config>-<time>)");
+  std::string resume;
+  run->add_option("--resume", resume,
+                  "continue the checkpoint in this folder: the work units it records as finished are read back, "
+                  "the others walked; refused when it was made for another config, input or version");
 
   CommandOptions plan_options;
   CLI::App* plan =
       add_config_command(app, "plan", "Print what a run will cost (dense units, partitions, memory)", plan_options);
+  plan->add_option("--processes", plan_options.processes,
+                   "plan a cluster run of this many processes (default: the processes of this job, 1 without "
+                   "mpirun/srun)")
+      ->check(CLI::PositiveNumber);
   subscale::pipeline::add_hash_command(app);      // runs from its own callback
   subscale::pipeline::add_join_command(app);      // runs from its own callback
   subscale::pipeline::add_evaluate_command(app);  // runs from its own callback
@@ -67,12 +105,14 @@ int main(int argc, char** argv) {
   try {
     if (*run) {
       if (!out.empty()) run_options.out = out;
+      if (!resume.empty()) run_options.resume = resume;
+      run_options.placement = session.placement();
       subscale::pipeline::run_command(run_options);
     } else if (*plan) {
       subscale::pipeline::plan_command(plan_options);
     }
     return 0;
   } catch (...) {
-    return subscale::pipeline::report_current_exception("lower memory.host_bytes or set partitions.count");
+    return report_failure(session);
   }
 }

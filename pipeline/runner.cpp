@@ -8,11 +8,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <iomanip>
 #include <random>
 #include <sstream>
 
+#include "cluster/cluster_core.hpp"
+#include "cluster/cluster_merge.hpp"
+#include "cluster/communicator.hpp"
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
@@ -97,7 +101,33 @@ struct RunSettings {
   int gzip_level = 0;
   bool html_report = false;
   double progress_seconds = 10;
+  std::optional<cluster::CheckpointOptions> checkpoint;
 };
+
+// What a checkpoint must agree on with the run that resumes it: the program, and every setting
+// that changes the core's result (the input data are compared by a hash of the matrix).
+cluster::CheckpointIdentity checkpoint_identity(const Config& config, TableMode mode) {
+  cluster::CheckpointIdentity identity = {{"subscale version", SUBSCALE_VERSION},
+                                          {"mode", to_string(mode)},
+                                          {"epsilon", config.string("epsilon")},
+                                          {"min_points", config.string("min_points")}};
+  if (mode != TableMode::direct)
+    for (const char* key : {"signature.bits", "signature.keys", "signature.seed"})
+      identity.emplace_back(key, config.string(key));
+  return identity;
+}
+
+std::optional<cluster::CheckpointOptions> read_checkpoint_section(const Config& config, TableMode mode,
+                                                                  const std::optional<std::filesystem::path>& resume) {
+  if (!resume && !config.has("checkpoint.dir")) return std::nullopt;
+  cluster::CheckpointOptions options;
+  options.folder = resume ? *resume : config.file_path("checkpoint.dir");
+  options.resume = resume.has_value();
+  options.units =
+      config.is_auto("checkpoint.units") ? 0 : static_cast<std::uint32_t>(config.integer("checkpoint.units"));
+  options.identity = checkpoint_identity(config, mode);
+  return options;
+}
 
 // join.key: "ids" or a 0-based column number (checked against the input's width after load).
 std::optional<std::size_t> parse_join_key(const std::string& text) {
@@ -128,7 +158,9 @@ std::optional<JoinSection> read_join_section(const Config& config) {
   return j;
 }
 
-RunSettings read_settings(Config& config) {
+// processes_on_node: the processes of a cluster run that share this node's cores.
+RunSettings read_settings(Config& config, const std::optional<std::filesystem::path>& resume = std::nullopt,
+                          int processes_on_node = 1) {
   RunSettings s;
   s.load.path = config.file_path("input.path").string();
   s.load.format = io::parse_input_format(config.string("input.format"));
@@ -157,8 +189,10 @@ RunSettings read_settings(Config& config) {
   s.core.units.device_bytes = config.is_auto("memory.device_bytes") ? 0 : config.bytes("memory.device_bytes");
   const std::string backend = config.string("backend");
   s.core.backend = backend == "cpu" ? Backend::cpu : backend == "cuda" ? Backend::cuda : Backend::automatic;
-  s.threads =
-      config.is_auto("threads") ? tbb::this_task_arena::max_concurrency() : static_cast<int>(config.integer("threads"));
+  // auto: the node's cores, shared out among the processes of a cluster run on it.
+  s.threads = config.is_auto("threads")
+                  ? std::max(1, tbb::this_task_arena::max_concurrency() / std::max(1, processes_on_node))
+                  : static_cast<int>(config.integer("threads"));
   s.merge = config.boolean("merge.enabled");
   s.merge_epsilon = config.is_auto("merge.epsilon") ? s.core.epsilon : config.number("merge.epsilon");
   s.merge_min_points = config.is_auto("merge.min_points")
@@ -180,6 +214,7 @@ RunSettings read_settings(Config& config) {
   s.gzip_level = static_cast<int>(config.integer("output.gzip"));
   s.html_report = config.boolean("report");
   s.progress_seconds = config.number("progress.interval");
+  s.checkpoint = read_checkpoint_section(config, s.core.units.mode, resume);
   return s;
 }
 
@@ -327,8 +362,14 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
   return input;
 }
 
-void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& log, RunReport& report) {
+// Runs the stages after load; with several processes (or a checkpoint) the core goes through the
+// cluster executor and merge is spread over the processes. Returns false on the processes that
+// only helped (everything after merge is the root's).
+bool run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& log, RunReport& report,
+                const cluster::Communicator& comm) {
   const Matrix& values = input.data.values;
+  cluster::ClusterCoreReport cluster_report;
+  const bool use_cluster = comm.distributed() || settings.checkpoint.has_value();
   std::optional<ProgressBar> bar;
   std::uint64_t planned_units = 0;
   // Each step's listener call closes the previous step: its time, its one-line summary. The
@@ -379,8 +420,10 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
       },
       [&](std::uint64_t done) {
         if (bar) bar->advance(done);
-      });
+      },
+      use_cluster ? cluster::cluster_core_executor(comm, settings.checkpoint, cluster_report) : CoreExecutor{});
   report.stage_seconds.emplace_back("subspaces", seconds_since(start));
+  for (const auto& line : cluster_report.log_lines) log.line(line);
   // Units stream into the subspace accumulator while dense_units runs: the core's own timings
   // split that time correctly, the listener's intervals cannot.
   for (auto& [stage, seconds] : report.stage_seconds) {
@@ -392,11 +435,17 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
 
   if (settings.merge) {
     start = Clock::now();
-    report.merge =
-        merge::merge_subspaces(values, report.core.subspaces, {settings.merge_epsilon, settings.merge_min_points});
+    const merge::MergeParams params{settings.merge_epsilon, settings.merge_min_points};
+    if (comm.distributed())
+      report.merge = cluster::merge_across_processes(comm, values, cluster_report.owned, params);
+    else
+      report.merge = merge::merge_subspaces(values, report.core.subspaces, params);
     report.stage_seconds.emplace_back("merge", seconds_since(start));
-    log.line("merge       " + std::to_string(report.merge->clusters.size()) + " clusters");
+    if (!comm.is_root()) return false;
+    log.line("merge       " + std::to_string(report.merge->clusters.size()) + " clusters" +
+             (comm.distributed() ? " (subspaces spread over " + std::to_string(comm.size()) + " processes)" : ""));
   } else {
+    if (!comm.is_root()) return false;
     log.line("merge       skipped (merge.enabled: false)");
   }
   if (report.merge && settings.consolidate) {
@@ -428,6 +477,7 @@ void run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
       line << " (merge's raw clusters: F1 " << report.raw_quality->f1 << ", E4SC " << report.raw_quality->e4sc << ")";
     log.line(line.str());
   }
+  return true;
 }
 
 void write_run_folder(const std::filesystem::path& folder, const Config& config, const RunSettings& settings,
@@ -457,31 +507,68 @@ struct SingleRun {
   std::filesystem::path folder;
 };
 
-SingleRun run_one(Config config, const std::filesystem::path& folder, bool quiet) {
-  RunLog log(quiet);
-  RunSettings settings = read_settings(config);
+// Every process loads the input (errors agreed, so all leave together); only the root creates the
+// run folder and writes it.
+SingleRun run_one(Config config, const std::filesystem::path& folder, const CommandOptions& options,
+                  const cluster::Communicator& comm) {
+  RunLog log(options.quiet || !comm.is_root());
+  RunSettings settings;
+  std::optional<LoadedInput> input;
   SingleRun run;
   run.folder = folder;
+  std::optional<tbb::task_arena> arena;
+  auto agreed = [&](auto&& step) {
+    std::exception_ptr failure;
+    try {
+      step();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    comm.agree(failure);
+  };
+  agreed([&] {
+    settings = read_settings(config, options.resume, comm.local_size());
+    arena.emplace(settings.threads);
+  });
+  // signature.seed: auto is drawn by each process; the root's draw is the job's, or the processes'
+  // signatures (and so their partitions) would not agree.
+  if (comm.distributed()) {
+    std::uint64_t seed = settings.core.units.seed;
+    const cluster::Bytes bytes = comm.broadcast(
+        cluster::Bytes(reinterpret_cast<const std::uint8_t*>(&seed), reinterpret_cast<const std::uint8_t*>(&seed + 1)));
+    std::memcpy(&seed, bytes.data(), sizeof seed);
+    settings.core.units.seed = seed;
+    config.set("signature.seed", std::to_string(seed));
+    if (settings.checkpoint) settings.checkpoint->identity = checkpoint_identity(config, settings.core.units.mode);
+  }
   run.report.config_source = config.source_name();
   run.report.input_path = settings.load.path;
   run.report.seed = settings.core.units.seed;
   run.report.threads = settings.threads;
-  tbb::task_arena arena(settings.threads);
-  arena.execute([&] {
-    LoadedInput input = load_input(settings, log, run.report);
-    run.report.points = input.data.points();
-    run.report.dimensions = input.data.dimensions();
-    create_folder(folder);  // only now: refused input leaves nothing behind
+  if (comm.distributed()) {
+    const std::vector<cluster::Bytes> placements =
+        comm.gather(cluster::Bytes(options.placement.begin(), options.placement.end()));
+    for (const auto& placement : placements) log.line("cluster     " + std::string(placement.begin(), placement.end()));
+  }
+  arena->execute([&] {
+    agreed([&] {
+      input = load_input(settings, log, run.report);
+      run.report.points = input->data.points();
+      run.report.dimensions = input->data.dimensions();
+      if (comm.is_root()) create_folder(folder);  // only now: refused input leaves nothing behind
+    });
     try {
-      run_stages(settings, input, log, run.report);
-      write_run_folder(folder, config, settings, run.report, log);
+      if (run_stages(settings, *input, log, run.report, comm))
+        write_run_folder(folder, config, settings, run.report, log);
     } catch (const std::exception& error) {
-      log.line(std::string("error: ") + error.what());
-      io::write_text_file(folder / "log.txt", log.text());
+      if (comm.is_root()) {
+        log.line(std::string("error: ") + error.what());
+        io::write_text_file(folder / "log.txt", log.text());
+      }
       throw;
     }
   });
-  io::write_text_file(folder / "log.txt", log.text());
+  if (comm.is_root()) io::write_text_file(folder / "log.txt", log.text());
   return run;
 }
 
@@ -558,13 +645,31 @@ void write_sweep_tables(const std::filesystem::path& folder, const std::vector<s
 }  // namespace
 
 std::filesystem::path run_command(const CommandOptions& options) {
-  const Config config = Config::load_file(options.config_file, options.overrides, core_config_schema());
-  const std::filesystem::path folder = options.out ? *options.out : default_run_folder(options.config_file);
+  const cluster::Communicator comm = cluster::Communicator::world();
+  std::optional<Config> loaded;
+  std::filesystem::path folder;
+  std::exception_ptr failure;
+  try {
+    loaded = Config::load_file(options.config_file, options.overrides, core_config_schema());
+    // The root names the folder (a default name carries the root's clock).
+    folder = options.out ? *options.out : default_run_folder(options.config_file);
+    if (!loaded->sweep_keys().empty() && (options.resume || loaded->has("checkpoint.dir")))
+      throw UsageError("checkpoints are for single runs; the config has sweep lists (" + loaded->sweep_keys()[0] +
+                       "); run each point as its own job (scripts/slurm/sweep-array.sbatch) to checkpoint it");
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  comm.agree(failure);
+  const std::string folder_name = folder.string();
+  const cluster::Bytes name = comm.broadcast(cluster::Bytes(folder_name.begin(), folder_name.end()));
+  folder = std::string(name.begin(), name.end());
+  const Config& config = *loaded;
   const std::vector<std::string> sweep_keys = config.sweep_keys();
-  if (sweep_keys.empty()) return run_one(config, folder, options.quiet).folder;
+  if (sweep_keys.empty()) return run_one(config, folder, options, comm).folder;
 
   const std::vector<Config> combinations = config.expand_sweeps();
-  if (!options.quiet)
+  const bool quiet = options.quiet || !comm.is_root();
+  if (!quiet)
     std::fprintf(stderr, "sweep: %zu runs over %zu key(s) into %s\n", combinations.size(), sweep_keys.size(),
                  folder.string().c_str());
   std::vector<std::pair<Config, std::optional<SingleRun>>> runs;
@@ -573,17 +678,18 @@ std::filesystem::path run_command(const CommandOptions& options) {
   for (std::size_t i = 0; i < combinations.size(); ++i) {
     const Config& combination = combinations[i];
     const std::string name = sweep_folder_name(combination, sweep_keys);
-    if (!options.quiet) std::fprintf(stderr, "[%zu/%zu] %s\n", i + 1, combinations.size(), name.c_str());
+    if (!quiet) std::fprintf(stderr, "[%zu/%zu] %s\n", i + 1, combinations.size(), name.c_str());
     try {
-      runs.emplace_back(combination, run_one(combination, folder / name, options.quiet));
+      runs.emplace_back(combination, run_one(combination, folder / name, options, comm));
       failures.emplace_back();
     } catch (const Error& error) {
       // One failed combination must not lose the others: record it and go on.
-      if (!options.quiet) std::fprintf(stderr, "  failed: %s\n", error.what());
+      if (!quiet) std::fprintf(stderr, "  failed: %s\n", error.what());
       runs.emplace_back(combination, std::nullopt);
       failures.emplace_back(error.what());
       if (!first_failure) first_failure = error;
     }
+    if (!comm.is_root()) continue;
     create_folder(folder);
     write_sweep_tables(folder, sweep_keys, runs, failures);
   }
@@ -625,6 +731,43 @@ void print_direct_plan(const Matrix& values, const UnitPlan& plan, const Density
               space.point_words() * 8 + space.key_words() * 8);
 }
 
+// How a cluster run (or a checkpointed one) would cut the work, and what each process holds.
+void print_cluster_plan(const UnitPlan& plan, const RunSettings& settings, int processes, std::size_t partitions) {
+  const auto p = static_cast<std::uint64_t>(processes);
+  const std::uint64_t total = plan.total_units();
+  const std::uint64_t n = plan.points(), d = plan.dimensions();
+  const bool checkpoint = settings.checkpoint.has_value();
+  std::uint64_t units =
+      checkpoint ? (settings.checkpoint->units > 0 ? settings.checkpoint->units : cluster::kUnitsPerProcess * p) : p;
+  std::printf("cluster: %d process(es)%s\n", processes,
+              checkpoint ? (", checkpoint in " + settings.checkpoint->folder.string()).c_str() : "");
+  // Each process holds the matrix, density1d's orders and windows, and its share's subspaces.
+  const double inputs = static_cast<double>(n * d) * (8 + 8 + 4 + 4);
+  const double per_subspace = static_cast<double>((d + 63) / 64 + (n + 63) / 64) * 8;
+  if (settings.core.units.mode == TableMode::direct) {
+    const cluster::WorkSplit split = cluster::direct_split(total, static_cast<std::uint32_t>(units));
+    std::printf(
+        "  direct walk cut into %u work unit(s) of about %s units (%llu interleaved slices each), "
+        "%s unit(s) and about %s units per process\n",
+        split.units, format_count(total / split.units).c_str(),
+        static_cast<unsigned long long>(split.slices / split.units), std::to_string((split.units + p - 1) / p).c_str(),
+        format_count(total / p).c_str());
+  } else {
+    const std::uint64_t count = std::max<std::uint64_t>(partitions, units);
+    std::printf(
+        "  %llu partition(s) of the signature space, one work unit each: %llu per process; a process "
+        "enumerates every unit once per partition it takes (%s units), keeps about %s each time\n",
+        static_cast<unsigned long long>(count), static_cast<unsigned long long>((count + p - 1) / p),
+        format_count(total * ((count + p - 1) / p)).c_str(), format_count(total / count).c_str());
+    std::printf("  host table per partition: %s\n",
+                format_bytes(static_cast<double>(total / count) * kHostBytesPerUnit).c_str());
+  }
+  std::printf(
+      "  memory per process: %s of matrix, orders and windows (on its GPU too when the core runs there), "
+      "plus %.0f bytes per subspace it holds (twice while the subspaces are exchanged)\n",
+      format_bytes(inputs).c_str(), per_subspace);
+}
+
 }  // namespace
 
 void plan_command(const CommandOptions& options) {
@@ -632,6 +775,9 @@ void plan_command(const CommandOptions& options) {
   if (!config.sweep_keys().empty())
     throw UsageError("plan takes one configuration; the config has sweep lists (" + config.sweep_keys()[0] +
                      "); pick one value with an override, e.g. " + config.sweep_keys()[0] + "=...");
+  const cluster::Communicator comm = cluster::Communicator::world();
+  if (!comm.is_root()) return;  // one plan is enough; the root prints it for the whole job
+  const int processes = options.processes > 0 ? options.processes : comm.size();
   RunSettings settings = read_settings(config);
   RunLog log(options.quiet);
   RunReport report;
@@ -645,6 +791,7 @@ void plan_command(const CommandOptions& options) {
     print_units_per_dimension(plan);
     if (settings.core.units.mode == TableMode::direct) {
       print_direct_plan(input.data.values, plan, density, settings);
+      if (processes > 1 || settings.checkpoint) print_cluster_plan(plan, settings, processes, 1);
       return;
     }
     const SignatureKeys keys = make_signature_keys(plan.points(), settings.core.units.keys, settings.core.units.seed);
@@ -660,6 +807,7 @@ void plan_command(const CommandOptions& options) {
     std::printf("false-match probability (%u-bit signatures): %.3g\n", settings.core.units.signature_bits,
                 false_match_probability(plan.total_units(), settings.core.units.signature_bits,
                                         settings.core.units.keys, settings.core.min_points));
+    if (processes > 1 || settings.checkpoint) print_cluster_plan(plan, settings, processes, partitions.count());
   });
 }
 

@@ -14,6 +14,9 @@ struct CommandOptions {
   std::vector<std::string> overrides;  // key=value
   std::optional<std::filesystem::path> out;
   bool quiet = false;
+  std::optional<std::filesystem::path> resume;  // run: continue the checkpoint in this folder
+  int processes = 0;                            // plan: processes to plan for (0: this job's)
+  std::string placement;                        // cluster runs: where this process runs (host, GPU)
 };
 
 // Runs one config (or every combination of a sweep). Returns the folder written.

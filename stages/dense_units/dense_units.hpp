@@ -44,7 +44,15 @@ struct DenseUnitsParams {
   std::uint64_t device_resolve_chunk = 0;
   std::uint64_t device_subspace_capacity = 0;
   std::uint64_t device_list_chunk_ids = 0;  // direct mode: ids a chunk of the hand-over holds (0: 4 M)
+  // Cluster runs and checkpoints share one plan of partitions out: when `given_partitions` has
+  // boundaries it is used instead of a plan from the budget, and with `only_partitions` just
+  // those of its partitions are processed (the others are another call's or another process's).
+  PartitionPlan given_partitions;
+  std::vector<std::uint32_t> only_partitions;
 };
+
+// The partitions a call processes: `only_partitions`, or all `count` of them.
+std::vector<std::uint32_t> selected_partitions(const DenseUnitsParams& params, std::size_t count);
 
 struct PartitionFill {
   std::uint64_t lower = 0;  // first signature of the partition

@@ -226,8 +226,22 @@ double false_match_probability(std::uint64_t units, std::uint32_t bits, KeySchem
   return -std::expm1(-pairs * per_pair);
 }
 
+std::vector<std::uint32_t> selected_partitions(const DenseUnitsParams& params, std::size_t count) {
+  if (!params.only_partitions.empty()) {
+    for (const std::uint32_t p : params.only_partitions)
+      if (p >= count)
+        throw UsageError("partition " + std::to_string(p) + " was asked for, but the plan has " +
+                         std::to_string(count));
+    return params.only_partitions;
+  }
+  std::vector<std::uint32_t> all(count);
+  for (std::size_t p = 0; p < count; ++p) all[p] = static_cast<std::uint32_t>(p);
+  return all;
+}
+
 PartitionPlan plan_partitions(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
                               const DenseUnitsParams& params) {
+  if (params.given_partitions.count() > 0) return params.given_partitions;
   const std::uint64_t total = plan.total_units();
   std::size_t count = params.partitions;
   if (count == 0) {
@@ -276,7 +290,7 @@ DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult
   auto run_partitions = [&](auto record_type) {
     using Record = decltype(record_type);
     PartitionTable<Record> table;
-    for (std::size_t p = 0; p < partitions.count(); ++p) {
+    for (const std::size_t p : selected_partitions(params, partitions.count())) {
       const std::uint64_t kept = filler.fill(p, table, progress, timer);
       timer.start("group");
       result.partitions.push_back({partitions.lower[p], kept});

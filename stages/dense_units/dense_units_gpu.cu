@@ -224,7 +224,11 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
 
   MaximalUnits batch;
   batch.min_points = plan.min_points();
-  std::deque<SignatureRange> work = ranges_of(partitions);
+  std::deque<SignatureRange> work;
+  {
+    const std::deque<SignatureRange> all = ranges_of(partitions);
+    for (const std::uint32_t p : selected_partitions(params, partitions.count())) work.push_back(all[p]);
+  }
   // Halves the partition at the front of the work list; both halves are redone.
   auto split_front = [&](const char* why) {
     const SignatureRange range = work.front();

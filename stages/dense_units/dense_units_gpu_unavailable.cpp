@@ -21,7 +21,7 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan&, const Density1dResult&, co
 }
 
 DenseUnitsResult run_direct_units_gpu(const DirectSpace&, const UnitPlan&, const DenseUnitsParams&,
-                                      direct::DirectWalkOutput&, const UnitProgress&) {
+                                      direct::DirectWalkOutput&, const UnitProgress&, std::span<const UnitRange>) {
   no_cuda_backend();
 }
 

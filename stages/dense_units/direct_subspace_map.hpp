@@ -73,6 +73,7 @@ void fill_subspaces(const SubspaceListChunk& chunk, std::vector<SubspaceCluster>
 struct DirectWalkOutput {
   DirectSubspaceMap map;
   std::optional<std::vector<SubspaceCluster>> listed;
+  bool list_on_device = true;  // false: the map always gets the subspaces (a cluster run combines maps)
 
   std::vector<SubspaceCluster> to_subspaces() && { return listed ? std::move(*listed) : map.to_subspaces(); }
 };

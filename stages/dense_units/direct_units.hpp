@@ -5,6 +5,7 @@
 // ORed once into the point bitmap of its subspace. The output equals the exact and signature
 // modes' subspaces, always. See direct_walker.hpp for the walk.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "common/dataset.hpp"
@@ -33,9 +34,17 @@ struct DirectSpace {
 // over many threads, large enough that locating and unranking an item's start is noise.
 inline constexpr std::uint64_t kDirectUnitsPerItem = std::uint64_t{1} << 14;
 
-// Every window's rank space cut into items of at most `units_per_item` units, window after window.
+// A stretch [begin, end) of the plan's flat unit indices. A cluster run deals such stretches out to
+// its processes, and a checkpoint records them as done.
+struct UnitRange {
+  std::uint64_t begin = 0, end = 0;
+};
+
+// Every window's rank space cut into items of at most `units_per_item` units, window after window;
+// with `only`, just the units inside those ranges (items clipped at their ends).
 std::vector<direct::DirectWorkItem> make_direct_work_items(const UnitPlan& plan,
-                                                           std::uint64_t units_per_item = kDirectUnitsPerItem);
+                                                           std::uint64_t units_per_item = kDirectUnitsPerItem,
+                                                           std::span<const UnitRange> only = {});
 
 // The plan's forecast of the walk: nodes (masks computed) and units in two or more dimensions,
 // estimated from a sample of items drawn in proportion to their units (exact when the sample
@@ -52,9 +61,10 @@ DirectWalkEstimate estimate_direct_walk(const DirectSpace& space, const UnitPlan
 
 // Runs the walk on the CPU (oneTBB; items are dealt to threads as they free up) and ORs every unit
 // found in two or more dimensions into `subspaces`. The result's distinct_multi_units counts them
-// and walk_nodes the nodes visited.
+// and walk_nodes the nodes visited. With `only`, just the units in those ranges are walked.
 DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan,
-                                      direct::DirectSubspaceMap& subspaces, const UnitProgress& progress = {});
+                                      direct::DirectSubspaceMap& subspaces, const UnitProgress& progress = {},
+                                      std::span<const UnitRange> only = {});
 
 // One item walked on the calling thread, its units ORed into `subspaces`.
 direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPlan& plan,
@@ -64,6 +74,10 @@ direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPl
 // When the device table holds every subspace, `output` gets the ordered list made on the device;
 // otherwise its map is filled as the CPU walk fills it.
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
-                                      direct::DirectWalkOutput& output, const UnitProgress& progress = {});
+                                      direct::DirectWalkOutput& output, const UnitProgress& progress = {},
+                                      std::span<const UnitRange> only = {});
+
+// Units in the ranges (all of the plan's when `only` is empty).
+std::uint64_t units_in(const UnitPlan& plan, std::span<const UnitRange> only);
 
 }  // namespace subscale

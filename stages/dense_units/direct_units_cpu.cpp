@@ -48,20 +48,62 @@ direct::DirectSpaceView DirectSpace::view(const UnitPlan& plan) const {
   return v;
 }
 
-std::vector<DirectWorkItem> make_direct_work_items(const UnitPlan& plan, std::uint64_t units_per_item) {
+namespace {
+
+// Items of window (j, i) for its ranks [low, high), cut where the whole window's cut would be.
+void add_window_items(std::vector<DirectWorkItem>& items, std::uint64_t window, std::uint64_t low, std::uint64_t high,
+                      std::uint64_t units_per_item) {
+  for (std::uint64_t r = low / units_per_item * units_per_item; r < high; r += units_per_item)
+    items.push_back({window, std::max(r, low), std::min(high, r + units_per_item)});
+}
+
+// The windows that overlap `range`, from the one holding its first unit on.
+void add_range_items(const UnitPlan& plan, const UnitRange& range, std::uint64_t units_per_item,
+                     std::vector<DirectWorkItem>& items) {
+  if (range.begin >= range.end || range.begin >= plan.total_units()) return;
+  const UnitLocation first = plan.locate(range.begin);
+  const std::uint32_t n = plan.points();
+  for (std::uint32_t j = first.dimension, i = first.position; j < plan.dimensions(); ++j, i = 0) {
+    const std::uint64_t* offsets = plan.window_offsets(j);
+    const std::uint64_t base = plan.dimension_offsets()[j];
+    for (; i < n; ++i) {
+      const std::uint64_t begin = base + offsets[i], end = base + offsets[i + 1];
+      if (begin >= range.end) return;
+      if (end <= range.begin) continue;
+      add_window_items(items, std::uint64_t{j} * n + i, std::max(begin, range.begin) - begin,
+                       std::min(end, range.end) - begin, units_per_item);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<DirectWorkItem> make_direct_work_items(const UnitPlan& plan, std::uint64_t units_per_item,
+                                                   std::span<const UnitRange> only) {
   // Never more than about 4 M items from the cut (plus one per window), whatever the plan's size.
   units_per_item = std::max(units_per_item, plan.total_units() / (std::uint64_t{1} << 22) + 1);
   std::vector<DirectWorkItem> items;
+  if (!only.empty()) {
+    for (const UnitRange& range : only) add_range_items(plan, range, units_per_item, items);
+    return items;
+  }
   const std::uint32_t n = plan.points();
   for (std::uint32_t j = 0; j < plan.dimensions(); ++j) {
     const std::uint64_t* offsets = plan.window_offsets(j);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const std::uint64_t units = offsets[i + 1] - offsets[i];
-      for (std::uint64_t r = 0; r < units; r += units_per_item)
-        items.push_back({std::uint64_t{j} * n + i, r, std::min(units, r + units_per_item)});
-    }
+    for (std::uint32_t i = 0; i < n; ++i)
+      add_window_items(items, std::uint64_t{j} * n + i, 0, offsets[i + 1] - offsets[i], units_per_item);
   }
   return items;
+}
+
+std::uint64_t units_in(const UnitPlan& plan, std::span<const UnitRange> only) {
+  if (only.empty()) return plan.total_units();
+  std::uint64_t units = 0;
+  for (const UnitRange& range : only) {
+    const std::uint64_t end = std::min(range.end, plan.total_units());
+    units += end > range.begin ? end - range.begin : 0;
+  }
+  return units;
 }
 
 namespace {
@@ -150,11 +192,11 @@ direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPl
 }
 
 DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
-                                      const UnitProgress& progress) {
+                                      const UnitProgress& progress, std::span<const UnitRange> only) {
   DenseUnitsResult result;
   PhaseTimer timer(result.phase_seconds);
   timer.start("direct: items");
-  const std::vector<DirectWorkItem> items = make_direct_work_items(plan);
+  const std::vector<DirectWorkItem> items = make_direct_work_items(plan, kDirectUnitsPerItem, only);
   const direct::DirectSpaceView view = space.view(plan);
   timer.start("direct: walk");
   tbb::enumerable_thread_specific<std::unique_ptr<ThreadWalk>> threads(
@@ -173,7 +215,7 @@ DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& 
     result.distinct_multi_units += local->counts.emitted;
   }
   result.walk_items = items.size();
-  result.enumerated_units = plan.total_units();
+  result.enumerated_units = units_in(plan, only);
   result.table_bytes = subspaces.bytes();
   timer.stop();
   return result;

@@ -323,15 +323,16 @@ bool walk_batch(DirectDeviceMemory& memory, std::uint64_t begin, std::uint64_t c
 }  // namespace
 
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
-                                      direct::DirectWalkOutput& output, const UnitProgress& progress) {
+                                      direct::DirectWalkOutput& output, const UnitProgress& progress,
+                                      std::span<const UnitRange> only) {
   direct::DirectSubspaceMap& subspaces = output.map;
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available) throw ResourceError("backend: cuda was asked for, but " + device.reason);
   DenseUnitsResult result;
   PhaseTimer timer(result.phase_seconds);
   timer.start("direct: inputs to device");
-  const std::vector<DirectWorkItem> items =
-      make_direct_work_items(plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem);
+  const std::vector<DirectWorkItem> items = make_direct_work_items(
+      plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem, only);
   DirectDeviceMemory memory(space, plan, params, device, items, result.notes);
   result.device_bytes = memory.bytes();
   // Batches of items: one that overflows the table is walked again, halved, after a spill (ORing
@@ -366,7 +367,7 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
   // A table that held everything is ordered and listed on the device; one that spilled before
   // (or finds no room for that) goes to the host map.
   std::uint64_t listed = 0;
-  if (subspaces.size() == 0) {
+  if (output.list_on_device && subspaces.size() == 0) {
     timer.start("direct: count bits on device");
     memory.release_walk();
     output.listed = memory.table->list_in_order(space.dimensions, params.device_list_chunk_ids,
@@ -379,7 +380,7 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
   }
   timer.stop();
   result.walk_items = items.size();
-  result.enumerated_units = plan.total_units();
+  result.enumerated_units = units_in(plan, only);
   result.device_subspaces = memory.table->spilled_entries() + listed;
   result.table_bytes = subspaces.bytes();
   if (redone > 0)

@@ -1,0 +1,359 @@
+#include "cluster/cluster_core.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "cluster/mpi_session.hpp"
+#include "cluster/subspace_exchange.hpp"
+#include "cluster/subspace_pairs.hpp"
+#include "common/error.hpp"
+#include "gpu/hash/hash_functions.hpp"
+
+namespace subscale::cluster {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using pipeline::CoreResult;
+using pipeline::CoreStepInputs;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// resize and memcpy rather than insert: GCC 12 warns falsely about inserting into an empty vector.
+template <class T>
+void put(Bytes& out, const T& value) {
+  const std::size_t at = out.size();
+  out.resize(at + sizeof(T));
+  std::memcpy(out.data() + at, &value, sizeof(T));
+}
+
+Bytes encode_units(const std::vector<std::uint32_t>& units) {
+  Bytes out;
+  for (const std::uint32_t u : units) put(out, u);
+  return out;
+}
+
+std::vector<std::uint32_t> decode_units(const Bytes& bytes) {
+  std::vector<std::uint32_t> units(bytes.size() / sizeof(std::uint32_t));
+  if (!units.empty()) std::memcpy(units.data(), bytes.data(), units.size() * sizeof(std::uint32_t));
+  return units;
+}
+
+// Runs `work`; when it fails, agree() hands the failure to every process.
+template <class Work>
+void together(const Communicator& comm, Work&& work) {
+  std::exception_ptr failure;
+  try {
+    work();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  comm.agree(failure);
+}
+
+// The split of a new run: direct mode's slices, or the signature space's partitions (at least one
+// per work unit wanted; more when the memory budget asks for them).
+WorkSplit new_split(const CoreStepInputs& in, const Density1dResult& density, std::uint32_t units) {
+  const std::uint64_t total = in.plan.total_units();
+  if (in.params.units.mode == TableMode::direct) return direct_split(total, units);
+  const SignatureKeys keys = make_signature_keys(in.plan.points(), in.params.units.keys, in.params.units.seed);
+  DenseUnitsParams params = in.params.units;
+  if (params.partitions == 0) params.partitions = plan_partitions(in.plan, density, keys, params).count();
+  params.partitions = std::max<std::size_t>(params.partitions, units);
+  return partition_split(total, plan_partitions(in.plan, density, keys, params), params.mode);
+}
+
+struct Agreement {
+  CheckpointManifest manifest;
+  std::vector<std::uint32_t> finished;  // units read back from the checkpoint
+};
+
+// On the root: the manifest (new, or the checkpoint's after checking it fits this run) and the
+// finished units; broadcast to every process.
+Agreement agree_on_split(const Communicator& comm, const CoreStepInputs& in, const Density1dResult& density,
+                         const std::optional<CheckpointOptions>& checkpoint) {
+  Agreement agreement;
+  std::string text;
+  together(comm, [&] {
+    if (!comm.is_root()) return;
+    if (!checkpoint) {
+      agreement.manifest.split = new_split(in, density, static_cast<std::uint32_t>(comm.size()));
+      text = manifest_text(agreement.manifest);
+      return;
+    }
+    CheckpointIdentity identity = checkpoint->identity;
+    identity.emplace_back("input data", std::to_string(in.values.rows()) + " points x " +
+                                            std::to_string(in.values.cols()) + " dimensions, content hash " +
+                                            data_fingerprint(in.values));
+    const CheckpointFolder folder(checkpoint->folder);
+    if (checkpoint->resume) {
+      agreement.manifest = folder.read_manifest();
+      const std::vector<std::string> differences = identity_differences(agreement.manifest.identity, identity);
+      if (!differences.empty()) {
+        std::string list;
+        for (const auto& d : differences) list += "\n  " + d;
+        throw UsageError("--resume " + folder.path().string() + ": the checkpoint was made for another run:" + list +
+                         "\nresume with the config and input it was made with, or start afresh with another "
+                         "checkpoint.dir");
+      }
+      if (agreement.manifest.split.total_units != in.plan.total_units())
+        throw UsageError("--resume " + folder.path().string() + ": the checkpoint's plan has " +
+                         std::to_string(agreement.manifest.split.total_units) + " dense units, this run's " +
+                         std::to_string(in.plan.total_units()));
+      agreement.finished = folder.finished_units(agreement.manifest.split.units);
+    } else {
+      if (folder.holds_checkpoint())
+        throw UsageError("checkpoint.dir " + folder.path().string() +
+                         " already holds a checkpoint; continue it with --resume " + folder.path().string() +
+                         ", or delete it (or choose another folder) to start afresh");
+      const std::uint32_t units =
+          checkpoint->units > 0 ? checkpoint->units : kUnitsPerProcess * static_cast<std::uint32_t>(comm.size());
+      agreement.manifest = {identity, new_split(in, density, units)};
+      folder.create(agreement.manifest);
+    }
+    text = manifest_text(agreement.manifest);
+  });
+  const Bytes shared = comm.broadcast(Bytes(text.begin(), text.end()));
+  agreement.manifest = parse_manifest(std::string(shared.begin(), shared.end()), "the root's manifest");
+  agreement.finished = decode_units(comm.broadcast(encode_units(agreement.finished)));
+  return agreement;
+}
+
+// This process's share of the walk: `units`, each recorded in the checkpoint as it finishes when
+// there is one, all ORed into `mine`.
+class ShareRunner {
+ public:
+  ShareRunner(const CoreStepInputs& in, const CoreResult& result, const WorkSplit& split,
+              const std::optional<CheckpointFolder>& folder, std::uint64_t fingerprint, direct::DirectSubspaceMap& mine,
+              ClusterCoreReport& report)
+      : in_(in),
+        result_(result),
+        split_(split),
+        folder_(folder),
+        fingerprint_(fingerprint),
+        mine_(mine),
+        report_(report) {
+    if (split.mode == TableMode::direct) space_.emplace(in.values, in.plan, result.density, in.params.epsilon);
+  }
+
+  // Without a checkpoint, one call walks the whole share (one device set-up); with one, a call a
+  // unit, each recorded as it finishes.
+  void run(const std::vector<std::uint32_t>& units, const UnitProgress& progress, DenseUnitsResult& totals) {
+    if (units.empty()) return;
+    if (!folder_) {
+      add(walk(units, mine_, progress), totals);
+      return;
+    }
+    for (const std::uint32_t unit : units) {
+      direct::DirectSubspaceMap found(mine_.key_words(), mine_.point_words());
+      const DenseUnitsResult done = walk({unit}, found, progress);
+      const auto start = Clock::now();
+      folder_->record_unit(unit, fingerprint_, found, {done.walk_nodes, done.distinct_multi_units});
+      report_.checkpoint_seconds += seconds_since(start);
+      mine_.merge(found);
+      add(done, totals);
+    }
+  }
+
+ private:
+  DenseUnitsResult walk(const std::vector<std::uint32_t>& units, direct::DirectSubspaceMap& into,
+                        const UnitProgress& progress) {
+    if (space_) {
+      std::vector<UnitRange> ranges;
+      for (const std::uint32_t unit : units) {
+        const auto more = split_.ranges(unit);
+        ranges.insert(ranges.end(), more.begin(), more.end());
+      }
+      std::sort(ranges.begin(), ranges.end(), [](const UnitRange& a, const UnitRange& b) { return a.begin < b.begin; });
+      // The device's ordered lists are for one whole run; a share of the work stays a map, which
+      // the processes combine.
+      direct::DirectWalkOutput output{std::move(into), std::nullopt, false};
+      DenseUnitsResult done =
+          pipeline::walk_direct_units(*space_, in_.plan, in_.params, result_.backend_used, output, progress, ranges);
+      into = std::move(output.map);
+      return done;
+    }
+    pipeline::CoreParams params = in_.params;
+    params.units.given_partitions = split_.partitions;
+    params.units.only_partitions = units;
+    std::vector<SubspaceCluster> subspaces;
+    DenseUnitsResult done =
+        pipeline::group_signature_units(in_.plan, result_.density, params, result_.backend_used, progress, subspaces);
+    add_subspaces(subspaces, into);
+    return done;
+  }
+
+  static void add(const DenseUnitsResult& done, DenseUnitsResult& totals) {
+    totals.walk_nodes += done.walk_nodes;
+    totals.walk_items += done.walk_items;
+    totals.distinct_multi_units += done.distinct_multi_units;
+    totals.partition_splits += done.partition_splits;
+    totals.device_bytes = std::max(totals.device_bytes, done.device_bytes);
+    totals.device_subspaces += done.device_subspaces;
+    totals.table_bytes = std::max(totals.table_bytes, done.table_bytes);
+    totals.false_match_probability = done.false_match_probability;
+    totals.scheme = done.scheme;
+    totals.partitions.insert(totals.partitions.end(), done.partitions.begin(), done.partitions.end());
+    for (const auto& note : done.notes)
+      if (std::find(totals.notes.begin(), totals.notes.end(), note) == totals.notes.end()) totals.notes.push_back(note);
+    totals.phase_seconds.insert(totals.phase_seconds.end(), done.phase_seconds.begin(), done.phase_seconds.end());
+  }
+
+  const CoreStepInputs& in_;
+  const CoreResult& result_;
+  const WorkSplit& split_;
+  const std::optional<CheckpointFolder>& folder_;
+  std::uint64_t fingerprint_;
+  direct::DirectSubspaceMap& mine_;
+  ClusterCoreReport& report_;
+  std::optional<DirectSpace> space_;
+};
+
+// A failure in the middle of the walk: the other processes are busy with theirs and would wait for
+// this one at the next collective, so the job is ended here.
+[[noreturn]] void end_job_on_failure(const Communicator& comm) {
+  if (!comm.distributed()) throw;
+  std::string message = "unknown error";
+  int code = static_cast<int>(ExitCode::other);
+  try {
+    throw;
+  } catch (const Error& error) {
+    message = error.what();
+    code = static_cast<int>(error.code());
+  } catch (const std::bad_alloc&) {
+    message = "out of host memory";
+    code = static_cast<int>(ExitCode::resource);
+  } catch (const std::exception& error) {
+    message = error.what();
+  }
+  std::fprintf(stderr, "subscale: error: process %d of %d: %s\nsubscale: ending the whole job (exit code %d)\n",
+               comm.rank(), comm.size(), message.c_str(), code);
+  std::fflush(stderr);
+  MpiSession::abort_job(code);
+  throw;
+}
+
+// Partition fills of every process, on the root, in signature order.
+std::vector<PartitionFill> gather_fills(const Communicator& comm, const std::vector<PartitionFill>& mine) {
+  Bytes bytes;
+  for (const PartitionFill& fill : mine) {
+    put(bytes, fill.lower);
+    put(bytes, fill.units);
+  }
+  std::vector<PartitionFill> all;
+  for (const Bytes& part : comm.gather(bytes)) {
+    for (std::size_t at = 0; at + 16 <= part.size(); at += 16) {
+      PartitionFill fill;
+      std::memcpy(&fill.lower, part.data() + at, 8);
+      std::memcpy(&fill.units, part.data() + at + 8, 8);
+      all.push_back(fill);
+    }
+  }
+  std::sort(all.begin(), all.end(), [](const PartitionFill& a, const PartitionFill& b) { return a.lower < b.lower; });
+  return all;
+}
+
+}  // namespace
+
+std::string data_fingerprint(const Matrix& values) {
+  const double* data = values.data();
+  const std::size_t count = static_cast<std::size_t>(values.size());
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::vector<std::uint64_t> chunks((count + kChunk - 1) / kChunk);
+  tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+    std::uint64_t h = 0x510e527fade682d1ULL + c;
+    for (std::size_t i = c * kChunk; i < std::min(count, (c + 1) * kChunk); ++i) {
+      std::uint64_t bits;
+      std::memcpy(&bits, data + i, sizeof bits);
+      h = hash::fmix64(h ^ bits) + i;
+    }
+    chunks[c] = h;
+  });
+  std::uint64_t h = hash::fmix64(static_cast<std::uint64_t>(values.rows()) * 0x9e3779b97f4a7c15ULL ^
+                                 static_cast<std::uint64_t>(values.cols()));
+  for (const std::uint64_t chunk : chunks) h = hash::fmix64(h ^ chunk);
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+pipeline::CoreExecutor cluster_core_executor(const Communicator& comm,
+                                             const std::optional<CheckpointOptions>& checkpoint,
+                                             ClusterCoreReport& report) {
+  return [&comm, &checkpoint, &report](const CoreStepInputs& in, CoreResult& result) {
+    auto start = Clock::now();
+    const Agreement agreement = agree_on_split(comm, in, result.density, checkpoint);
+    const WorkSplit& split = agreement.manifest.split;
+    report.units = split.units;
+    report.resumed = static_cast<std::uint32_t>(agreement.finished.size());
+    std::vector<std::uint32_t> pending;
+    for (std::uint32_t u = 0; u < split.units; ++u)
+      if (!std::binary_search(agreement.finished.begin(), agreement.finished.end(), u)) pending.push_back(u);
+    const std::vector<std::uint32_t> share = deal(pending, comm.rank(), comm.size());
+
+    std::optional<CheckpointFolder> folder;
+    if (checkpoint) folder.emplace(checkpoint->folder);
+    const std::uint64_t fingerprint = CheckpointFolder::fingerprint(agreement.manifest);
+    const std::uint32_t key_words = (in.plan.dimensions() + 63) / 64, point_words = (in.plan.points() + 63) / 64;
+    direct::DirectSubspaceMap mine(key_words, point_words);
+    UnitCounts resumed;
+    together(comm, [&] {
+      const auto begin = Clock::now();
+      for (const std::uint32_t unit : deal(agreement.finished, comm.rank(), comm.size())) {
+        const UnitCounts counts = folder->load_unit(unit, fingerprint, mine);
+        resumed.walk_nodes += counts.walk_nodes;
+        resumed.multi_units += counts.multi_units;
+      }
+      report.checkpoint_seconds += seconds_since(begin);
+    });
+
+    // The progress shown is this process's share, scaled to the whole plan.
+    std::uint64_t share_units = 0;
+    for (const std::uint32_t unit : share) share_units += split.units_in(unit);
+    const double scale =
+        share_units > 0 ? static_cast<double>(in.plan.total_units()) / static_cast<double>(share_units) : 0;
+    const UnitProgress progress = in.on_units ? UnitProgress([&, scale](std::uint64_t done) {
+      in.on_units(static_cast<std::uint64_t>(static_cast<double>(done) * scale));
+    })
+                                              : UnitProgress();
+    DenseUnitsResult& totals = result.dense_units;
+    totals.scheme = split.partitions.scheme;
+    try {
+      ShareRunner(in, result, split, folder, fingerprint, mine, report).run(share, progress, totals);
+    } catch (...) {
+      end_job_on_failure(comm);
+    }
+    totals.walk_nodes = comm.sum(totals.walk_nodes + resumed.walk_nodes);
+    totals.distinct_multi_units = comm.sum(totals.distinct_multi_units + resumed.multi_units);
+    totals.walk_items = comm.sum(totals.walk_items);
+    totals.device_subspaces = comm.sum(totals.device_subspaces);
+    totals.partition_splits = static_cast<std::uint32_t>(comm.sum(totals.partition_splits));
+    totals.enumerated_units = in.plan.total_units();
+    if (split.mode != TableMode::direct) totals.partitions = gather_fills(comm, totals.partitions);
+    result.timings.dense_units_seconds = comm.max(seconds_since(start));
+
+    start = Clock::now();
+    in.notify("subspaces");
+    if (comm.distributed()) {
+      const direct::DirectSubspaceMap owned = exchange_by_owner(comm, mine);
+      report.owned = owned.to_subspaces();
+      result.subspaces = gather_subspaces(comm, owned);
+    } else {
+      result.subspaces = mine.to_subspaces();
+    }
+    result.timings.subspaces_seconds = seconds_since(start);
+
+    std::ostringstream line;
+    line << "cluster     " << split.units << " work unit(s) over " << comm.size() << " process(es)";
+    if (checkpoint)
+      line << "; checkpoint " << checkpoint->folder.string() << ": " << report.resumed << " unit(s) read back, "
+           << pending.size() << " walked";
+    report.log_lines.push_back(line.str());
+  };
+}
+
+}  // namespace subscale::cluster

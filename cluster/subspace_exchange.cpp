@@ -1,0 +1,35 @@
+#include "cluster/subspace_exchange.hpp"
+
+#include "cluster/subspace_pairs.hpp"
+#include "gpu/hash/hash_functions.hpp"
+
+namespace subscale::cluster {
+
+int owner_of(const std::uint64_t* key, std::uint32_t key_words, int processes) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (std::uint32_t w = 0; w < key_words; ++w) h = hash::fmix64(h ^ key[w]);
+  return static_cast<int>(h % static_cast<std::uint64_t>(processes));
+}
+
+direct::DirectSubspaceMap exchange_by_owner(const Communicator& comm, const direct::DirectSubspaceMap& mine) {
+  const std::uint32_t key_words = mine.key_words();
+  const std::vector<Bytes> outgoing = encode_pairs_by_group(
+      mine, static_cast<std::size_t>(comm.size()),
+      [&](const std::uint64_t* key) { return static_cast<std::size_t>(owner_of(key, key_words, comm.size())); });
+  const std::vector<Bytes> incoming = comm.all_to_all(outgoing);
+  direct::DirectSubspaceMap owned(key_words, mine.point_words());
+  for (int r = 0; r < comm.size(); ++r)
+    decode_pairs_into(incoming[r].data(), incoming[r].size(), owned, "subspaces from process " + std::to_string(r));
+  return owned;
+}
+
+std::vector<SubspaceCluster> gather_subspaces(const Communicator& comm, const direct::DirectSubspaceMap& owned) {
+  const std::vector<Bytes> parts = comm.gather(encode_pairs(owned));
+  if (!comm.is_root()) return {};
+  direct::DirectSubspaceMap all(owned.key_words(), owned.point_words());
+  for (int r = 0; r < comm.size(); ++r)
+    decode_pairs_into(parts[r].data(), parts[r].size(), all, "subspaces from process " + std::to_string(r));
+  return all.to_subspaces();
+}
+
+}  // namespace subscale::cluster

@@ -1,0 +1,98 @@
+// Checkpoint files: a unit's subspaces come back as they were written, a damaged or foreign file is
+// refused with a message naming it, and differences of identity are said field by field.
+#include "cluster/checkpoint.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cluster/subspace_pairs.hpp"
+#include "common/error.hpp"
+
+namespace {
+
+using namespace subscale;
+namespace fs = std::filesystem;
+
+class Checkpoint : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::temp_directory_path() / ("subscale-checkpoint-test-" + std::to_string(::getpid()));
+    fs::remove_all(folder_);
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+  fs::path folder_;
+};
+
+// Three subspaces over 70 dimensions and 200 points: one dense bitmap, two sparse.
+direct::DirectSubspaceMap sample_map() {
+  direct::DirectSubspaceMap map(2, 4);
+  std::vector<SubspaceCluster> subspaces = {{{0, 65}, {1, 2, 199}}, {{3, 4, 5}, {}}, {{1, 69}, {}}};
+  for (std::uint32_t p = 0; p < 200; p += 2) subspaces[1].points.push_back(p);
+  subspaces[2].points = {0};
+  cluster::add_subspaces(subspaces, map);
+  return map;
+}
+
+TEST_F(Checkpoint, UnitRoundTripsAndIsCheckedOnTheWayBack) {
+  const cluster::CheckpointFolder folder(folder_);
+  cluster::CheckpointManifest manifest{{{"epsilon", "0.01"}}, cluster::direct_split(1000, 4)};
+  folder.create(manifest);
+  const std::uint64_t fingerprint = cluster::CheckpointFolder::fingerprint(manifest);
+  const direct::DirectSubspaceMap map = sample_map();
+  folder.record_unit(2, fingerprint, map, {17, 5});
+  EXPECT_EQ(folder.finished_units(4), std::vector<std::uint32_t>{2});
+  direct::DirectSubspaceMap back(2, 4);
+  const cluster::UnitCounts counts = folder.load_unit(2, fingerprint, back);
+  EXPECT_EQ(counts.walk_nodes, 17u);
+  EXPECT_EQ(counts.multi_units, 5u);
+  EXPECT_EQ(back.to_subspaces(), map.to_subspaces());
+  const cluster::CheckpointManifest read = folder.read_manifest();
+  EXPECT_EQ(cluster::CheckpointFolder::fingerprint(read), fingerprint);
+
+  // Another manifest's fingerprint, and one flipped byte: refused, naming the file.
+  EXPECT_THROW(folder.load_unit(2, fingerprint + 1, back), InputError);
+  {
+    std::fstream file(folder.unit_file(2), std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(70);
+    file.put('\x5a');
+  }
+  try {
+    folder.load_unit(2, fingerprint, back);
+    FAIL() << "a damaged unit file was accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("unit-2.bin"), std::string::npos) << error.what();
+  }
+}
+
+TEST_F(Checkpoint, DamagedManifestIsRefused) {
+  const cluster::CheckpointFolder folder(folder_);
+  EXPECT_THROW(folder.read_manifest(), UsageError);  // no checkpoint at all
+  fs::create_directories(folder_);
+  std::ofstream(folder.manifest_file()) << "{\"format\": 1, \"identity\": [";
+  EXPECT_THROW(folder.read_manifest(), InputError);
+}
+
+TEST(CheckpointIdentity, DifferencesAreNamed) {
+  const cluster::CheckpointIdentity made = {{"epsilon", "0.01"}, {"mode", "direct"}, {"old", "x"}};
+  const cluster::CheckpointIdentity here = {{"epsilon", "0.02"}, {"mode", "direct"}, {"new", "y"}};
+  const auto differences = cluster::identity_differences(made, here);
+  ASSERT_EQ(differences.size(), 3u);
+  EXPECT_EQ(differences[0], "epsilon is 0.01 in the checkpoint and 0.02 here");
+  EXPECT_TRUE(cluster::identity_differences(made, made).empty());
+}
+
+TEST(SubspacePairs, EncodeDecodeKeepsEverySubspace) {
+  const direct::DirectSubspaceMap map = sample_map();
+  const cluster::Bytes bytes = cluster::encode_pairs(map);
+  direct::DirectSubspaceMap back(2, 4);
+  cluster::decode_pairs_into(bytes.data(), bytes.size(), back, "test");
+  EXPECT_EQ(back.to_subspaces(), map.to_subspaces());
+  EXPECT_THROW(cluster::decode_pairs_into(bytes.data(), bytes.size() - 1, back, "test"), Error);
+  const std::vector<SubspaceCluster> clusters = map.to_subspaces();
+  EXPECT_EQ(cluster::decode_clusters(cluster::encode_clusters(clusters)), clusters);
+}
+
+}  // namespace
