@@ -378,6 +378,15 @@ std::vector<std::string> Config::sweep_keys() const {
 }
 
 std::vector<Config> Config::expand_sweeps() const {
+  // Refused before any copy is made: a few long lists multiply into more runs than memory holds.
+  constexpr std::uint64_t max_runs = 100000;
+  std::uint64_t runs = 1;
+  for (const auto& path : sweep_keys()) {
+    runs *= values_.at(path).size();
+    if (runs > max_runs)
+      throw UsageError(source_ + ": the sweep lists multiply into more than " + std::to_string(max_runs) +
+                       " runs (at '" + path + "'); shorten the lists or split the sweep into several configs");
+  }
   std::vector<Config> configs{*this};
   for (const auto& path : sweep_keys()) {
     std::vector<Config> next;

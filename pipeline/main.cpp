@@ -1,6 +1,9 @@
 // subscale: the command-line entry. Subcommands register their options here; errors map to the
 // documented exit codes (0 success, 2 usage or config, 3 input, 4 resource, 1 anything else).
+#include <hdf5.h>
+
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -37,6 +40,12 @@ CLI::App* add_config_command(CLI::App& app, const std::string& name, const std::
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Past a file size limit (ulimit -f) a write should fail with EFBIG and be reported with its
+  // path, like a full disk, instead of the signal killing the process part-way.
+  std::signal(SIGXFSZ, SIG_IGN);
+  // Every HDF5 file is closed where it is used; a close that failed (a full disk) leaves libhdf5
+  // 1.10 with a half-closed file that its exit handler then crashes on, after the error was reported.
+  H5dont_atexit();
   CLI::App app{
       "subscale: density-based subspace clustering (SUBSCALE) for high-dimensional data.\n"
       "Finds every subspace in which groups of points are dense, then the clusters in each."};
