@@ -93,6 +93,17 @@ TEST(HostileHdf5, StringAndCompoundElementsAreRefused) {
               AllOf(HasSubstr(path), HasSubstr("does not hold numbers")));
 }
 
+TEST(HostileHdf5, NumbersOfOddSizesAreRefused) {
+  // A fuzzer found a 4 GiB integer type in a damaged file; HDF5 would convert through buffers of
+  // that size. Integers of 16 bytes are refused the same way, before any read.
+  TempDir dir;
+  Hdf5Handle wide(H5Tcopy(H5T_STD_I64LE), H5Tclose);
+  H5Tset_size(wide.get(), 16);
+  const std::string path = write_unwritten(dir, "wide_integers.h5", {4, 2}, wide.get());
+  EXPECT_THAT(input_error_message([&] { read_hdf5_dataset(path); }),
+              AllOf(HasSubstr(path), HasSubstr("16-byte elements"), HasSubstr("not float32, float64")));
+}
+
 TEST(HostileHdf5, ScalarDatasetIsTheWrongRank) {
   TempDir dir;
   const std::string path = dir.file("scalar.h5");
