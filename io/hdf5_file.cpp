@@ -84,8 +84,14 @@ DatasetInfo Hdf5File::info(const std::string& dataset_path) const {
   Hdf5Handle type(H5Dget_type(dataset.get()), H5Tclose);
   const int rank = H5Sget_simple_extent_ndims(space.get());
   if (rank < 0) fail("cannot read the shape of dataset", dataset_path);
-  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
-  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank)), most(static_cast<std::size_t>(rank));
+  H5Sget_simple_extent_dims(space.get(), dims.data(), most.data());
+  // Only a damaged file has an extent beyond its own maximum; libhdf5 would then look up chunks
+  // that cannot exist, one by one.
+  for (int axis = 0; axis < rank; ++axis)
+    if (most[static_cast<std::size_t>(axis)] != H5S_UNLIMITED &&
+        dims[static_cast<std::size_t>(axis)] > most[static_cast<std::size_t>(axis)])
+      fail("damaged file: the shape is larger than its declared maximum in dataset", dataset_path);
   DatasetInfo result;
   result.shape.assign(dims.begin(), dims.end());
   result.element_bytes = H5Tget_size(type.get());

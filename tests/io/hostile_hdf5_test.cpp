@@ -104,6 +104,15 @@ TEST(HostileHdf5, NumbersOfOddSizesAreRefused) {
               AllOf(HasSubstr(path), HasSubstr("16-byte elements"), HasSubstr("not float32, float64")));
 }
 
+TEST(HostileHdf5, FuzzFindingExtentBeyondItsMaximum) {
+  // Found by fuzz_hdf5_dataset (a timeout): 131078 rows where at most 6 may be; libhdf5 looked up
+  // 21846 chunks that cannot exist, one by one, for seconds.
+  const std::string path =
+      std::string(SUBSCALE_SOURCE_DIR) + "/tests/fuzz_regressions/fuzz_hdf5_dataset/extent_beyond_maximum.h5";
+  EXPECT_THAT(input_error_message([&] { read_hdf5_dataset(path); }),
+              AllOf(HasSubstr(path), HasSubstr("larger than its declared maximum")));
+}
+
 TEST(HostileHdf5, ScalarDatasetIsTheWrongRank) {
   TempDir dir;
   const std::string path = dir.file("scalar.h5");

@@ -37,5 +37,20 @@ TEST(ConfigLimits, SweepOfMoreThan100000RunsIsRefusedBeforeExpanding) {
   EXPECT_EQ(smaller.expand_sweeps().size(), 121u);
 }
 
+TEST(ConfigLimits, FuzzFindingAListOrMappingAsAKeyIsAUsageError) {
+  // Found by fuzz_config (tests/fuzz_regressions/fuzz_config/mapping_as_key.yaml): yaml-cpp's own
+  // conversion error escaped, and the command line ended with exit 1 and "bad conversion".
+  for (const char* yaml : {"input:\n? path: d.h5\n: 1\n", "? [a, b]\n: 1\n", "{? {x: 1}: 2}\n"}) {
+    try {
+      Config::from_text(yaml, {}, core_config_schema(), "/base", "keys.yaml");
+      ADD_FAILURE() << "accepted " << yaml;
+    } catch (const UsageError& error) {
+      EXPECT_THAT(std::string(error.what()),
+                  AllOf(HasSubstr("keys.yaml: line"), HasSubstr("a key must be a plain name")))
+          << yaml;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace subscale::pipeline
