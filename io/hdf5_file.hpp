@@ -138,6 +138,8 @@ class Hdf5File {
 
  private:
   void read_raw(const std::string& dataset_path, hid_t memory_type, void* out) const;
+  // Refuses a compact or contiguous dataset whose stored bytes cannot hold its shape.
+  void check_storage(hid_t dataset, const std::string& dataset_path, const DatasetInfo& info) const;
   std::uint64_t checked_elements(const std::string& dataset_path, const std::vector<std::uint64_t>& shape,
                                  std::size_t element_bytes) const;
   void write_raw(const std::string& dataset_path, const std::vector<std::uint64_t>& shape, hid_t memory_type,

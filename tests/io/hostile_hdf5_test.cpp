@@ -113,6 +113,28 @@ TEST(HostileHdf5, FuzzFindingExtentBeyondItsMaximum) {
               AllOf(HasSubstr(path), HasSubstr("larger than its declared maximum")));
 }
 
+TEST(HostileHdf5, FuzzFindingCompactDataOfZeroBytes) {
+  // Found by fuzz_hdf5_dataset and fuzz_join_table: compact data of 0 bytes for a 4 x 3 shape;
+  // libhdf5 1.10 copied from a null pointer (a segmentation fault, exit 139).
+  const std::string path =
+      std::string(SUBSCALE_SOURCE_DIR) + "/tests/fuzz_regressions/fuzz_hdf5_dataset/compact_data_of_zero_bytes.h5";
+  EXPECT_THAT(input_error_message([&] { read_hdf5_dataset(path); }),
+              AllOf(HasSubstr(path), HasSubstr("stored size (0 bytes) does not match the shape")));
+}
+
+TEST(HostileHdf5, ContiguousDataBeyondTheEndOfTheFile) {
+  TempDir dir;
+  Dataset dataset;
+  dataset.values = Matrix::Constant(100, 4, 0.5);
+  write_hdf5_dataset(dataset, dir.file("whole.h5"));
+  // The data is the last thing in the file: cut its last bytes and keep the superblock's end of
+  // file address consistent by reading through a file that is merely shorter.
+  std::ifstream in(dir.file("whole.h5"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string cut = dir.write("cut.h5", bytes.substr(0, bytes.size() - 100));
+  EXPECT_THAT(input_error_message([&] { read_hdf5_dataset(cut); }), HasSubstr(cut));
+}
+
 TEST(HostileHdf5, ScalarDatasetIsTheWrongRank) {
   TempDir dir;
   const std::string path = dir.file("scalar.h5");
