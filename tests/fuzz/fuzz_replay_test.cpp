@@ -16,11 +16,10 @@ extern "C" const char* __lsan_default_suppressions() { return "leak:libhdf5_seri
 // product, and libhdf5 reports an error, instead of the sanitizer stopping the test there.
 extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
 
-#define SUBSCALE_FUZZ_TARGETS(X)                                                                   \
-  X(fuzz_csv)                                                                                      \
-  X(fuzz_arff)                                                                                     \
-  X(fuzz_ground_truth) X(fuzz_cluster_text) X(fuzz_config) X(fuzz_hdf5_dataset) X(fuzz_join_table) \
-      X(fuzz_filter_table)
+#define SUBSCALE_FUZZ_TARGETS(X) \
+  X(fuzz_csv)                    \
+  X(fuzz_arff)                   \
+  X(fuzz_ground_truth) X(fuzz_cluster_text) X(fuzz_config) X(fuzz_hdf5_dataset) X(fuzz_join_table) X(fuzz_filter_table)
 
 #define SUBSCALE_DECLARE(name)                                                      \
   extern "C" int name##_test_one_input(const std::uint8_t* data, std::size_t size); \
@@ -39,7 +38,7 @@ std::size_t replay(const std::string& target, EntryPoint entry, Initializer init
     initialize(&argc, &argv);
   }
   std::size_t files = 0;
-  for (const std::string folder : {std::string(SUBSCALE_SOURCE_DIR) + "/fuzz/corpus/" + target,
+  for (const std::string& folder : {std::string(SUBSCALE_SOURCE_DIR) + "/fuzz/corpus/" + target,
                                    std::string(SUBSCALE_SOURCE_DIR) + "/tests/fuzz_regressions/" + target}) {
     if (!std::filesystem::is_directory(folder)) continue;
     for (const auto& entry_file : std::filesystem::directory_iterator(folder)) {
