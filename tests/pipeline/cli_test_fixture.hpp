@@ -25,6 +25,15 @@ inline std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
+// The repository root: SUBSCALE_SOURCE_ROOT, else the configured source folder when it is there,
+// else the current folder (the GPU bundle runs from a copy of the repository).
+inline std::filesystem::path source_root() {
+  if (const char* root = std::getenv("SUBSCALE_SOURCE_ROOT")) return root;
+  const std::filesystem::path configured = SUBSCALE_SOURCE_DIR;
+  if (std::filesystem::exists(configured / "configs" / "quickstart.yaml")) return configured;
+  return std::filesystem::current_path();
+}
+
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -26,7 +26,7 @@ class DiskFaultTest : public CliTest {
     return mounted_;
   }
 
-  std::string config() const { return std::string(SUBSCALE_SOURCE_DIR) + "/configs/quickstart.yaml"; }
+  std::string config() const { return (source_root() / "configs" / "quickstart.yaml").string(); }
 
   // What a failed run may leave: no summary.json, no temporary file, nothing named as finished
   // that is not complete (results.h5 only when summary.json is there, which it is not).

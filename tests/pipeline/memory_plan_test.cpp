@@ -34,7 +34,7 @@ class MemoryPlanCli : public CliTest {
     unsetenv("SUBSCALE_AVAILABLE_MEMORY");
     CliTest::TearDown();
   }
-  std::string config() const { return std::string(SUBSCALE_SOURCE_DIR) + "/configs/quickstart.yaml"; }
+  std::string config() const { return (source_root() / "configs" / "quickstart.yaml").string(); }
 };
 
 TEST_F(MemoryPlanCli, BudgetAboveAvailableMemoryIsLoweredBeforeTheRun) {
