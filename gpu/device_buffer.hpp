@@ -1,13 +1,15 @@
 #pragma once
 // An owning device allocation (plain cudaMalloc, never managed memory): freed exactly once, moved
 // not copied, so an exception anywhere releases what was allocated. Allocation failures surface
-// as ResourceError through SUBSCALE_CUDA_CHECK. The one device container of the project.
+// as ResourceError through SUBSCALE_CUDA_CHECK. The one device container of the project, so also
+// where SUBSCALE_FAIL_DEVICE_ALLOC makes allocations fail on purpose (gpu/allocation_faults.hpp).
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <utility>
 #include <vector>
 
+#include "gpu/allocation_faults.hpp"
 #include "gpu/cuda_check.hpp"
 
 namespace subscale::gpu {
@@ -17,7 +19,11 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count > 0) SUBSCALE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+    if (count == 0) return;
+    if (count > ~std::size_t{0} / sizeof(T) || next_device_allocation_fails())
+      throw_cuda_error(cudaErrorMemoryAllocation, "cudaMalloc (SUBSCALE_FAIL_DEVICE_ALLOC, or a size beyond 2^64)",
+                       __FILE__, __LINE__);
+    SUBSCALE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;

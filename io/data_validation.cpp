@@ -144,6 +144,9 @@ void check_shape(const std::string& file, std::uint64_t points, std::uint64_t di
   if (points > max_points)
     fail_input(file, {}, std::to_string(points) + " points is more than the limit of 2^32 - 1 = 4294967295",
                "split the input or sample it down");
+  if (dimensions > max_dimensions)
+    fail_input(file, {}, std::to_string(dimensions) + " dimensions is more than the limit of 2^32 - 1 = 4294967295",
+               "check the shape of the data (is it transposed?)");
 }
 
 void validate_dataset(const Dataset& dataset, CellLocation::RowKind row_kind) {

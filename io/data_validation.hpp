@@ -14,6 +14,8 @@ namespace subscale::io {
 
 // The core numbers points with 32-bit ids, so a larger input is refused up front.
 inline constexpr std::uint64_t max_points = 4294967295ull;
+// Dimensions are numbered with 32-bit ids too.
+inline constexpr std::uint64_t max_dimensions = 4294967295ull;
 
 // Where a problem sits. Text files count lines (what an editor shows, 1-based, comments and the
 // header included); HDF5 datasets count rows (1-based, with the 0-based index added for h5py users).
@@ -54,7 +56,8 @@ void check_finite(double value, const std::string& file, const CellLocation& whe
 // Refuses a non-numeric cell, a NaN or an Inf at `where`; returns the value.
 double parse_cell(std::string_view cell, const std::string& file, const CellLocation& where);
 
-// Refuses an empty matrix (no points or no dimensions) and more than max_points points.
+// Refuses an empty matrix (no points or no dimensions), more than max_points points and more than
+// max_dimensions dimensions.
 void check_shape(const std::string& file, std::uint64_t points, std::uint64_t dimensions,
                  const std::string& what_was_read);
 

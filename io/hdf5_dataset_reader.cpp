@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "io/data_validation.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/host_memory.hpp"
 
 namespace subscale::io {
 namespace {
@@ -120,10 +121,16 @@ Dataset read_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& option
     throw InputError(where + "is " + std::to_string(info.shape.size()) + "-D with shape " + shape_text(info.shape) +
                      " but must be 2-D, (points, dimensions); reshape it, or set the dataset path to the 2-D data");
   if (info.element_class == ElementClass::other)
-    throw InputError(where + "does not hold numbers (strings or compound records); store float32 or float64 values");
+    throw InputError(where + "does not hold numbers of a supported type (it holds " +
+                     std::to_string(info.element_bytes) +
+                     "-byte elements that are not float32, float64 or 8- to 64-bit integers: strings, compound " +
+                     "records, or a damaged file); store float32 or float64 values");
   const std::uint64_t points = info.shape[0];
   const std::uint64_t dimensions = info.shape[1];
   check_shape(path, points, dimensions, "dataset " + dataset_path + " of shape " + shape_text(info.shape));
+  // Refused before the matrix is allocated: the kernel would kill the process part-way instead.
+  check_host_allocation(checked_bytes({points, dimensions}, sizeof(double)),
+                        path + ", dataset " + dataset_path + " of shape " + shape_text(info.shape) + " as float64");
 
   Dataset dataset;
   dataset.source = path;

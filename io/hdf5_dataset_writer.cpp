@@ -37,7 +37,8 @@ void write_hdf5_dataset(const Dataset& dataset, const std::string& path, const H
     if (!dataset.ids.empty()) file.write(sibling_path(options.dataset_path, "ids"), dataset.ids, options.gzip_level);
     if (!dataset.labels.empty())
       file.write(sibling_path(options.dataset_path, "labels"), dataset.labels, options.gzip_level);
-  }  // the file is closed (and flushed) before it is renamed
+    file.close();  // flushed and checked before it is renamed
+  }
   output.commit();
 }
 

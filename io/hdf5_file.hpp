@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/error.hpp"
@@ -31,6 +32,8 @@ class Hdf5Handle {
     if (id_ >= 0 && closer_) closer_(id_);
   }
   hid_t get() const noexcept { return id_; }
+  // Gives up ownership: the caller closes the identifier.
+  hid_t release() noexcept { return std::exchange(id_, -1); }
   bool valid() const noexcept { return id_ >= 0; }
 
  private:
@@ -41,6 +44,10 @@ class Hdf5Handle {
   hid_t id_ = -1;
   Closer closer_ = nullptr;
 };
+
+// True when the attribute holds exactly one value (a scalar, or a simple space of one element):
+// readers that read one value check it first, since H5Aread writes every element it holds.
+bool hdf5_attribute_is_single(hid_t attribute);
 
 // The element types the project stores. Anything else is refused at compile time.
 template <class T>
@@ -70,6 +77,7 @@ struct Hdf5Array {
   std::vector<T> data;
 };
 
+// floating: 4 or 8 bytes; the integers: 1, 2, 4 or 8 bytes; other: anything else.
 enum class ElementClass { floating, signed_integer, unsigned_integer, other };
 
 struct DatasetInfo {
@@ -83,19 +91,25 @@ class Hdf5File {
   enum class Mode { read, create_truncate, read_write };
 
   Hdf5File(const std::string& path, Mode mode);
+  Hdf5File(const Hdf5File&) = delete;
+  Hdf5File& operator=(const Hdf5File&) = delete;
+  Hdf5File(Hdf5File&&) = default;
+  Hdf5File& operator=(Hdf5File&&) = default;
+  // A file created here that close() did not finish is removed, so that nothing renames a broken
+  // file into place.
+  ~Hdf5File();
 
   const std::string& path() const noexcept { return path_; }
   bool exists(const std::string& object_path) const;
   DatasetInfo info(const std::string& dataset_path) const;
 
-  // Reads a whole dataset, converting its elements to T (HDF5 converts numeric types).
+  // Reads a whole dataset, converting its elements to T (HDF5 converts numeric types). A shape
+  // that cannot fit in memory is refused (ResourceError) before anything is allocated.
   template <class T>
   Hdf5Array<T> read(const std::string& dataset_path) const {
     Hdf5Array<T> array;
     array.shape = info(dataset_path).shape;
-    std::uint64_t count = 1;
-    for (auto extent : array.shape) count *= extent;
-    array.data.resize(count);
+    array.data.resize(checked_elements(dataset_path, array.shape, sizeof(T)));
     read_raw(dataset_path, hdf5_native_type<T>(), array.data.data());
     return array;
   }
@@ -137,8 +151,17 @@ class Hdf5File {
 
   void create_group(const std::string& group_path);
 
+  // Writes what HDF5 still holds in memory and closes the file; a failure (disk full, file size
+  // limit) is an Error naming the file. Writers call it before they commit the file: a file closed
+  // only by the destructor may be incomplete without anyone knowing. Idempotent.
+  void close();
+
  private:
   void read_raw(const std::string& dataset_path, hid_t memory_type, void* out) const;
+  // Refuses a compact or contiguous dataset whose stored bytes cannot hold its shape.
+  void check_storage(hid_t dataset, const std::string& dataset_path, const DatasetInfo& info) const;
+  std::uint64_t checked_elements(const std::string& dataset_path, const std::vector<std::uint64_t>& shape,
+                                 std::size_t element_bytes) const;
   void write_raw(const std::string& dataset_path, const std::vector<std::uint64_t>& shape, hid_t memory_type,
                  const void* data, int gzip_level);
   void write_blocks_raw(const std::string& dataset_path, std::uint64_t count, hid_t memory_type,
@@ -147,10 +170,12 @@ class Hdf5File {
   void read_range_raw(const std::string& dataset_path, hid_t memory_type, std::uint64_t begin, std::uint64_t count,
                       void* out) const;
   void ensure_parent_groups(const std::string& object_path);
-  [[noreturn]] void fail(const std::string& what, const std::string& object_path) const;
+  [[noreturn]] void fail(const std::string& what, const std::string& object_path) const;        // input
+  [[noreturn]] void fail_write(const std::string& what, const std::string& object_path) const;  // output
 
   std::string path_;
   Hdf5Handle file_;
+  bool created_ = false;
 };
 
 }  // namespace subscale::io

@@ -49,13 +49,18 @@ std::string join(const std::vector<std::string>& words, const char* separator) {
 // Flattens a YAML map into dotted paths. Stops at scalars, sequences (sweep lists) and the
 // schema's tree keys (whose subtree is one value).
 void flatten(const YAML::Node& node, const std::string& prefix, std::vector<std::pair<std::string, YAML::Node>>& out,
-             const ConfigSchema& schema) {
+             const ConfigSchema& schema, const std::string& source) {
   for (const auto& item : node) {
-    const std::string name = item.first.as<std::string>();
+    // YAML allows a list or a mapping as a key ("? [a, b]: 1"); a config key is a name.
+    if (!item.first.IsScalar())
+      throw UsageError(source + ": line " + std::to_string(item.first.Mark().line + 1) +
+                       (prefix.empty() ? std::string() : " (under '" + prefix + "')") +
+                       ": a key must be a plain name, not a list or a mapping");
+    const std::string name = item.first.Scalar();
     const std::string path = prefix.empty() ? name : prefix + "." + name;
     const ConfigKey* key = schema.find(path);
     if (item.second.IsMap() && !(key && key->kind == ValueKind::tree)) {
-      flatten(item.second, path, out, schema);
+      flatten(item.second, path, out, schema, source);
     } else {
       out.emplace_back(path, item.second);
     }
@@ -219,7 +224,7 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
   }
   std::vector<std::pair<std::string, YAML::Node>> given;
   if (root.IsMap()) {
-    flatten(root, "", given, schema);
+    flatten(root, "", given, schema, source_name);
   } else if (!root.IsNull()) {
     throw UsageError(source_name + ": a config is a YAML mapping of keys to values (key: value)");
   }
@@ -378,6 +383,15 @@ std::vector<std::string> Config::sweep_keys() const {
 }
 
 std::vector<Config> Config::expand_sweeps() const {
+  // Refused before any copy is made: a few long lists multiply into more runs than memory holds.
+  constexpr std::uint64_t max_runs = 100000;
+  std::uint64_t runs = 1;
+  for (const auto& path : sweep_keys()) {
+    runs *= values_.at(path).size();
+    if (runs > max_runs)
+      throw UsageError(source_ + ": the sweep lists multiply into more than " + std::to_string(max_runs) +
+                       " runs (at '" + path + "'); shorten the lists or split the sweep into several configs");
+  }
   std::vector<Config> configs{*this};
   for (const auto& path : sweep_keys()) {
     std::vector<Config> next;

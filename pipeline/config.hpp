@@ -75,7 +75,8 @@ class Config {
   void set(const std::string& path, const std::string& yaml_value);
 
   // Sweeps: the keys whose value is a list, and one Config per combination (cartesian product,
-  // in key order). A config without lists expands to itself.
+  // in key order). A config without lists expands to itself; more than 100000 combinations are a
+  // UsageError.
   std::vector<std::string> sweep_keys() const;
   std::vector<Config> expand_sweeps() const;
 

@@ -1,6 +1,9 @@
 // subscale: the command-line entry. Subcommands register their options here; errors map to the
 // documented exit codes (0 success, 2 usage or config, 3 input, 4 resource, 1 anything else).
+#include <hdf5.h>
+
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -65,6 +68,12 @@ int report_failure(const subscale::cluster::MpiSession& session) {
 }
 
 int main(int argc, char** argv) {
+  // Past a file size limit (ulimit -f) a write should fail with EFBIG and be reported with its
+  // path, like a full disk, instead of the signal killing the process part-way.
+  std::signal(SIGXFSZ, SIG_IGN);
+  // Every HDF5 file is closed where it is used; a close that failed (a full disk) leaves libhdf5
+  // 1.10 with a half-closed file that its exit handler then crashes on, after the error was reported.
+  H5dont_atexit();
   // Started before anything else: under mpirun or srun it also gives each process of a node its
   // own GPU, which must happen before CUDA starts.
   subscale::cluster::MpiSession session(argc, argv);

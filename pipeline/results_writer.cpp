@@ -61,6 +61,7 @@ void write_results_hdf5(const std::filesystem::path& path, const RunReport& repo
     file.write_string_attribute("/partitions", "scheme", to_string(report.core.dense_units.scheme));
     file.create_group("/timings");
     for (const auto& [stage, seconds] : report.stage_seconds) file.write_double_attribute("/timings", stage, seconds);
+    file.close();  // a full disk shows here; the file is renamed into place only when complete
   }
   output.commit();
 }

@@ -21,6 +21,7 @@
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
 #include "io/ground_truth.hpp"
+#include "io/host_memory.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_schema.hpp"
 #include "pipeline/filter_section.hpp"
@@ -102,6 +103,7 @@ struct RunSettings {
   bool html_report = false;
   double progress_seconds = 10;
   std::optional<cluster::CheckpointOptions> checkpoint;
+  std::vector<std::string> memory_notes;  // what the memory plan adapted, said before the run starts
 };
 
 // What a checkpoint must agree on with the run that resumes it: the program, and every setting
@@ -186,6 +188,17 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
       config.is_auto("partitions.count") ? 0 : static_cast<std::size_t>(config.integer("partitions.count"));
   s.core.units.host_bytes =
       config.is_auto("memory.host_bytes") ? physical_memory_bytes() / 2 : config.bytes("memory.host_bytes");
+  // A table planned for more memory than the machine has left would get the run killed part-way:
+  // plan it for what is there, which takes more partitions.
+  if (s.core.units.mode != TableMode::direct) {
+    const std::uint64_t available = io::available_host_memory();
+    if (s.core.units.host_bytes > available) {
+      s.memory_notes.push_back("memory      memory.host_bytes = " + io::describe_bytes(s.core.units.host_bytes) +
+                               " is more than the " + io::describe_bytes(available) +
+                               " of memory available now; the table is planned for that (more partitions)");
+      s.core.units.host_bytes = available;
+    }
+  }
   s.core.units.device_bytes = config.is_auto("memory.device_bytes") ? 0 : config.bytes("memory.device_bytes");
   const std::string backend = config.string("backend");
   s.core.backend = backend == "cpu" ? Backend::cpu : backend == "cuda" ? Backend::cuda : Backend::automatic;
@@ -240,6 +253,19 @@ void check_memory_budget(const RunSettings& settings, std::uint64_t total_units,
                         format_bytes(static_cast<double>(needed)) + " of table, more than " +
                         std::to_string(max_partitions) + " partitions; raise memory.host_bytes to at least " +
                         std::to_string(needed / max_partitions + 1));
+}
+
+// The note for an explicit partitions.count whose tables would not fit the budget (the CPU path
+// takes more partitions; dense_units.hpp), or "" when it fits.
+std::string partition_memory_note(const RunSettings& settings, std::uint64_t total_units) {
+  const DenseUnitsParams& units = settings.core.units;
+  if (units.mode == TableMode::direct || units.partitions == 0) return {};
+  const std::size_t needed = fit_partitions_to_host_bytes(units, total_units).partitions;
+  if (needed == units.partitions) return {};
+  return "memory      partitions.count = " + std::to_string(units.partitions) + " would put " +
+         io::describe_bytes(total_units * kHostBytesPerUnit / units.partitions) +
+         " of table in each partition, more than memory.host_bytes = " + io::describe_bytes(units.host_bytes) +
+         "; taking " + std::to_string(needed) + " partitions";
 }
 
 std::filesystem::path default_run_folder(const std::filesystem::path& config_file) {
@@ -390,6 +416,7 @@ bool run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
           planned_units = so_far.total_units;
           check_memory_budget(settings, planned_units, so_far.largest_window_units);
           log.line("plan        " + format_count(planned_units) + " dense units");
+          if (const std::string note = partition_memory_note(settings, planned_units); !note.empty()) log.line(note);
           const ProgressDisplay display = log.quiet()            ? ProgressDisplay::none
                                           : stderr_is_terminal() ? ProgressDisplay::bar
                                                                  : ProgressDisplay::lines;
@@ -545,6 +572,7 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
   run.report.input_path = settings.load.path;
   run.report.seed = settings.core.units.seed;
   run.report.threads = settings.threads;
+  for (const auto& note : settings.memory_notes) log.line(note);
   if (comm.distributed()) {
     const std::vector<cluster::Bytes> placements =
         comm.gather(cluster::Bytes(options.placement.begin(), options.placement.end()));
@@ -563,7 +591,11 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
     } catch (const std::exception& error) {
       if (comm.is_root()) {
         log.line(std::string("error: ") + error.what());
-        io::write_text_file(folder / "log.txt", log.text());
+        try {
+          io::write_text_file(folder / "log.txt", log.text());
+        } catch (const std::exception&) {
+          // A full disk fails this too; the first error is the one to report.
+        }
       }
       throw;
     }
@@ -780,6 +812,7 @@ void plan_command(const CommandOptions& options) {
   const int processes = options.processes > 0 ? options.processes : comm.size();
   RunSettings settings = read_settings(config);
   RunLog log(options.quiet);
+  for (const auto& note : settings.memory_notes) std::printf("%s\n", note.c_str());
   RunReport report;
   tbb::task_arena arena(settings.threads);
   arena.execute([&] {
@@ -795,7 +828,10 @@ void plan_command(const CommandOptions& options) {
       return;
     }
     const SignatureKeys keys = make_signature_keys(plan.points(), settings.core.units.keys, settings.core.units.seed);
-    const PartitionPlan partitions = plan_partitions(plan, density, keys, settings.core.units);
+    if (const std::string note = partition_memory_note(settings, plan.total_units()); !note.empty())
+      std::printf("%s\n", note.c_str());
+    const PartitionPlan partitions =
+        plan_partitions(plan, density, keys, fit_partitions_to_host_bytes(settings.core.units, plan.total_units()));
     const double per_partition = static_cast<double>(plan.total_units()) / static_cast<double>(partitions.count());
     std::printf("partitions: %zu (%s), about %s units and %s of host table each (budget %s)\n", partitions.count(),
                 to_string(partitions.scheme), format_count(static_cast<std::uint64_t>(per_partition)).c_str(),

@@ -80,6 +80,13 @@ struct DenseUnitsResult {
 // Bytes one unit occupies in the host signature table (for planning partitions).
 inline constexpr std::uint64_t kHostBytesPerUnit = 24;
 
+// The fewest partitions whose tables fit `host_bytes` each (0: the default budget of 8 GiB).
+std::size_t partitions_for_host_bytes(std::uint64_t units, std::uint64_t host_bytes);
+
+// `params` with an explicit partition count raised to what host_bytes needs: a host table larger
+// than the budget would get the process killed part-way. The CPU path runs with it.
+DenseUnitsParams fit_partitions_to_host_bytes(DenseUnitsParams params, std::uint64_t units);
+
 // The partitions the run will use: the count from the budget (or params.partitions) and the
 // boundaries from the scheme.
 PartitionPlan plan_partitions(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "common/error.hpp"
@@ -239,15 +240,24 @@ std::vector<std::uint32_t> selected_partitions(const DenseUnitsParams& params, s
   return all;
 }
 
+std::size_t partitions_for_host_bytes(std::uint64_t units, std::uint64_t host_bytes) {
+  const std::uint64_t budget = host_budget_or_default(host_bytes);
+  const unsigned __int128 bytes = static_cast<unsigned __int128>(units) * kHostBytesPerUnit;
+  const unsigned __int128 count = std::max<unsigned __int128>(1, (bytes + budget - 1) / budget);
+  return static_cast<std::size_t>(std::min<unsigned __int128>(count, std::numeric_limits<std::size_t>::max()));
+}
+
+DenseUnitsParams fit_partitions_to_host_bytes(DenseUnitsParams params, std::uint64_t units) {
+  if (params.partitions != 0)
+    params.partitions = std::max(params.partitions, partitions_for_host_bytes(units, params.host_bytes));
+  return params;
+}
+
 PartitionPlan plan_partitions(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
                               const DenseUnitsParams& params) {
   if (params.given_partitions.count() > 0) return params.given_partitions;
   const std::uint64_t total = plan.total_units();
-  std::size_t count = params.partitions;
-  if (count == 0) {
-    const std::uint64_t budget = host_budget_or_default(params.host_bytes);
-    count = static_cast<std::size_t>(std::max<std::uint64_t>(1, (total * kHostBytesPerUnit + budget - 1) / budget));
-  }
+  const std::size_t count = params.partitions ? params.partitions : partitions_for_host_bytes(total, params.host_bytes);
   if (count == 1 || params.mode == TableMode::exact) {
     // One partition needs no boundaries; exact mode's keys are hashes, uniform over 64 bits, so
     // equal widths are already balanced.
@@ -281,7 +291,8 @@ DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult
     throw UsageError("signature.bits is " + std::to_string(params.signature_bits) + "; valid values: 64, 128");
   if (plan.min_points() > 64) throw UsageError("min_points above 64 is not supported");
   DenseUnitsResult result;
-  const PartitionPlan partitions = plan_partitions(plan, density, keys, params);
+  const PartitionPlan partitions =
+      plan_partitions(plan, density, keys, fit_partitions_to_host_bytes(params, plan.total_units()));
   result.scheme = partitions.scheme;
   result.units.min_points = plan.min_points();
   const std::uint32_t bucket_bits = bucket_bits_for(plan.total_units() / partitions.count() + 1);

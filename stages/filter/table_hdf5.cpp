@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/host_memory.hpp"
 
 namespace subscale::filter {
 namespace {
@@ -86,6 +87,12 @@ class TableFile {
       return column;
     }
     const std::size_t size = H5Tget_size(type.get());
+    // A damaged type (a 4 GiB integer) would make HDF5 convert through buffers of that size.
+    const bool known_size =
+        type_class == H5T_FLOAT ? size == 4 || size == 8 : size == 1 || size == 2 || size == 4 || size == 8;
+    if ((type_class == H5T_FLOAT || type_class == H5T_INTEGER) && !known_size)
+      throw InputError(where(name) + ": " + std::to_string(size) +
+                       "-byte numbers are not a column type (floats of 4 or 8 bytes, integers of 1 to 8)");
     if (type_class == H5T_FLOAT) {
       if (size == 4) {
         column.type = ColumnType::float32;
@@ -115,6 +122,7 @@ class TableFile {
  private:
   template <class T>
   std::vector<T> read_numbers(hid_t dataset, hid_t memory_type, hsize_t rows, const std::string& name) const {
+    io::check_host_allocation(io::checked_bytes({rows}, sizeof(T)), where(name));
     std::vector<T> values(rows);
     if (rows > 0 && H5Dread(dataset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
       throw InputError(where(name) + ": cannot read the column");
@@ -123,6 +131,7 @@ class TableFile {
 
   static std::string string_attribute(hid_t object, const char* attribute_name) {
     Hdf5Handle attribute(H5Aopen(object, attribute_name, H5P_DEFAULT), H5Aclose);
+    if (!attribute.valid() || !io::hdf5_attribute_is_single(attribute.get())) return {};
     Hdf5Handle type(H5Aget_type(attribute.get()), H5Tclose);
     if (H5Tget_class(type.get()) != H5T_STRING) return {};
     if (H5Tis_variable_str(type.get()) > 0) {
@@ -163,7 +172,7 @@ class TableFile {
       if (H5Aexists(dataset, "scale") <= 0)
         throw InputError(where(column.name) + ": a decimal column needs the integer attribute 'scale'");
       Hdf5Handle attribute(H5Aopen(dataset, "scale", H5P_DEFAULT), H5Aclose);
-      if (H5Aread(attribute.get(), H5T_NATIVE_INT64, &scale) < 0)
+      if (!io::hdf5_attribute_is_single(attribute.get()) || H5Aread(attribute.get(), H5T_NATIVE_INT64, &scale) < 0)
         throw InputError(where(column.name) + ": the attribute 'scale' is not an integer");
       if (scale < 0 || scale > 18)
         throw InputError(where(column.name) + ": decimal scale " + std::to_string(scale) + " is outside 0..18");
@@ -196,6 +205,8 @@ class TableFile {
 
   StringColumn read_hdf5_strings(hid_t dataset, hid_t file_type, hsize_t rows, const std::string& name) const {
     StringColumn column;
+    const std::size_t width = H5Tget_size(file_type);
+    io::check_host_allocation(io::checked_bytes({rows}, std::max<std::size_t>(width, sizeof(char*)) + 8), where(name));
     column.offsets.reserve(rows + 1);
     if (H5Tis_variable_str(file_type) > 0) {
       std::vector<char*> texts(rows, nullptr);
@@ -209,7 +220,6 @@ class TableFile {
       if (rows > 0) H5Dvlen_reclaim(memory_type.get(), space.get(), H5P_DEFAULT, texts.data());
       return column;
     }
-    const std::size_t width = H5Tget_size(file_type);
     std::vector<char> block(rows * width);
     Hdf5Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);
     H5Tset_size(memory_type.get(), width);
