@@ -126,13 +126,6 @@ TEST(DeviceFaults, CoreSignatureModeTakesASmallerTableOrStopsWithExit4) {
   EXPECT_TRUE(halved) << "the log never says the table was halved";
 }
 
-TEST(DeviceFaults, CoreExactModeTakesASmallerTableOrStopsWithExit4) {
-  SKIP_WITHOUT_GPU();
-  const Matrix values = testing::tied_data(300, 6, 12, 120);
-  const SweepOutcome outcome = sweep_allocation_faults([&] { return core_on_gpu(values, TableMode::exact); }, "exact");
-  EXPECT_GT(outcome.refused, 0u);
-}
-
 TEST(DeviceFaults, CoreDirectModeTakesASmallerSubspaceTableOrStopsWithExit4) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(300, 6, 13, 120);
