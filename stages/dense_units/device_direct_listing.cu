@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_stream.hpp"
+#include "gpu/pinned_buffer.hpp"
 #include "stages/dense_units/device_direct_accumulator.cuh"
 
 namespace subscale::gpu_direct {
@@ -136,23 +137,6 @@ DeviceIdLists list_bits(const std::uint64_t* words, std::uint32_t words_each,
   return lists;
 }
 
-// Page-locked host memory for `count` ids (the copies from the device run at full speed only into
-// such memory, and asynchronously).
-class PinnedIds {
- public:
-  explicit PinnedIds(std::uint64_t count) {
-    SUBSCALE_CUDA_CHECK(
-        cudaHostAlloc(reinterpret_cast<void**>(&ids_), std::max<std::uint64_t>(count, 1) * 4, cudaHostAllocDefault));
-  }
-  PinnedIds(const PinnedIds&) = delete;
-  PinnedIds& operator=(const PinnedIds&) = delete;
-  ~PinnedIds() { cudaFreeHost(ids_); }
-  std::uint32_t* data() const { return ids_; }
-
- private:
-  std::uint32_t* ids_ = nullptr;
-};
-
 // Ids of one chunk of entries wanted at most by default: small enough that pinning two slots of
 // both lists is cheap (64 MiB), large enough that a copy and a chunk's vectors take far longer
 // than a call.
@@ -185,6 +169,8 @@ void hand_over(const DeviceIdLists& dims, const DeviceIdLists& points, std::uint
     dim_room = std::max(dim_room, dim_offsets[starts[c + 1]] - dim_offsets[starts[c]]);
     point_room = std::max(point_room, point_offsets[starts[c + 1]] - point_offsets[starts[c]]);
   }
+  // Page-locked slots: copies into them run at the link's rate and asynchronously.
+  using PinnedIds = gpu::PinnedBuffer<std::uint32_t>;
   const PinnedIds dim_slots[2] = {PinnedIds(dim_room), PinnedIds(dim_room)};
   const PinnedIds point_slots[2] = {PinnedIds(point_room), PinnedIds(point_room)};
   const gpu::DeviceStream stream;

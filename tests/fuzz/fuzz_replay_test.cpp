@@ -39,7 +39,7 @@ std::size_t replay(const std::string& target, EntryPoint entry, Initializer init
   }
   std::size_t files = 0;
   for (const std::string& folder : {std::string(SUBSCALE_SOURCE_DIR) + "/fuzz/corpus/" + target,
-                                   std::string(SUBSCALE_SOURCE_DIR) + "/tests/fuzz_regressions/" + target}) {
+                                    std::string(SUBSCALE_SOURCE_DIR) + "/tests/fuzz_regressions/" + target}) {
     if (!std::filesystem::is_directory(folder)) continue;
     for (const auto& entry_file : std::filesystem::directory_iterator(folder)) {
       std::ifstream in(entry_file.path(), std::ios::binary);
