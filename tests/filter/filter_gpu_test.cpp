@@ -6,15 +6,10 @@
 #include "gpu/device_info.hpp"
 #include "stages/filter/filter_generators.hpp"
 #include "tests/filter/filter_test_util.hpp"
+#include "tests/skip_without_gpu.hpp"
 
 namespace subscale::filter {
 namespace {
-
-#define SKIP_WITHOUT_GPU()                                                      \
-  do {                                                                          \
-    const auto device = gpu::query_device();                                    \
-    if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason; \
-  } while (0)
 
 TEST(FilterGpu, CudaBackendWithoutDeviceIsAClearResourceError) {
   if (gpu::query_device().available) GTEST_SKIP() << "a device is available";

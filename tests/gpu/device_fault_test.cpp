@@ -21,15 +21,10 @@
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
 #include "tests/filter/filter_test_util.hpp"
+#include "tests/skip_without_gpu.hpp"
 
 namespace subscale {
 namespace {
-
-#define SKIP_WITHOUT_GPU()                                                      \
-  do {                                                                          \
-    const auto device = gpu::query_device();                                    \
-    if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason; \
-  } while (0)
 
 constexpr const char* kVariable = "SUBSCALE_FAIL_DEVICE_ALLOC";
 

@@ -13,6 +13,7 @@
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
+#include "tests/skip_without_gpu.hpp"
 
 namespace subscale {
 namespace {
@@ -20,12 +21,6 @@ namespace {
 using pipeline::Backend;
 using pipeline::CoreParams;
 using pipeline::CoreResult;
-
-#define SKIP_WITHOUT_GPU()                                                      \
-  do {                                                                          \
-    const auto device = gpu::query_device();                                    \
-    if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason; \
-  } while (0)
 
 CoreParams direct_params(double eps, std::uint32_t m) {
   CoreParams params;

@@ -12,18 +12,13 @@
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
+#include "tests/skip_without_gpu.hpp"
 
 namespace subscale {
 namespace {
 
 using pipeline::Backend;
 using pipeline::CoreParams;
-
-#define SKIP_WITHOUT_GPU()                                                      \
-  do {                                                                          \
-    const auto device = gpu::query_device();                                    \
-    if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason; \
-  } while (0)
 
 std::string subspaces_with(const Matrix& values, CoreParams params, Backend backend) {
   params.backend = backend;

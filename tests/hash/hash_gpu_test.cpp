@@ -8,6 +8,7 @@
 #include "gpu/device_info.hpp"
 #include "stages/hash/hash_input_generator.hpp"
 #include "stages/hash/hash_rows.hpp"
+#include "tests/skip_without_gpu.hpp"
 #if defined(SUBSCALE_WITH_CUDA)
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_stream.hpp"
@@ -22,12 +23,6 @@ using gpu::DeviceStream;
 #endif
 
 namespace {
-
-#define SKIP_WITHOUT_GPU()                                                      \
-  do {                                                                          \
-    const auto device = gpu::query_device();                                    \
-    if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason; \
-  } while (0)
 
 template <class H>
 void expect_gpu_equals_cpu(const hash::HashSpec& spec, const RowTableView& table, const std::string& what) {

@@ -9,15 +9,10 @@
 #include "stages/join/join_memory.hpp"
 #include "stages/join/radix_partition.hpp"
 #include "tests/join/sort_merge_join.hpp"
+#include "tests/skip_without_gpu.hpp"
 
 namespace subscale::join {
 namespace {
-
-#define SKIP_WITHOUT_GPU()                                                      \
-  do {                                                                          \
-    const auto device = gpu::query_device();                                    \
-    if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason; \
-  } while (0)
 
 TEST(JoinGpu, CudaBackendWithoutDeviceIsAClearResourceError) {
   if (gpu::query_device().available) GTEST_SKIP() << "a device is available";
