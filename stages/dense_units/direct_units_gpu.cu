@@ -236,11 +236,19 @@ struct DeviceDirectInputs {
   }
 };
 
-// Entries the device table gets: what the budget leaves after inputs and scratch, at most 2^31.
+std::uint64_t units_of(const std::vector<DirectWorkItem>& items, std::uint64_t begin, std::uint64_t end) {
+  std::uint64_t units = 0;
+  for (std::uint64_t t = begin; t < end; ++t) units += items[t].rank_end - items[t].rank_begin;
+  return units;
+}
+
+// Entries the device table gets: what the budget leaves after inputs and scratch, at most 2^31,
+// and never more than the units walked (each subspace needs one), which keeps a small walk from
+// paying to allocate and clear most of the device's memory.
 std::uint32_t table_entries(const DenseUnitsParams& params, std::uint64_t left, std::uint32_t key_words,
-                            std::uint32_t point_words) {
+                            std::uint32_t point_words, std::uint64_t units) {
   std::uint64_t entries = left / gpu_direct::DeviceDirectAccumulator::bytes_per_entry(key_words, point_words);
-  entries = std::min<std::uint64_t>(entries, std::uint64_t{1} << 31);
+  entries = std::min<std::uint64_t>({entries, std::uint64_t{1} << 31, std::max<std::uint64_t>(units, 1)});
   if (params.device_subspace_capacity > 0) entries = std::min(entries, params.device_subspace_capacity);
   if (entries < 1)
     throw ResourceError("direct mode: the device budget leaves no room for the subspace table; raise " +
@@ -276,7 +284,8 @@ struct DirectDeviceMemory {
     const std::uint64_t used = inputs.bytes() + masks.bytes() + pairs.bytes();
     // The free memory may have shrunk since it was measured: a smaller table (more spills) instead
     // of failing.
-    for (entries = table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words());
+    for (entries = table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words(),
+                                 units_of(items, 0, items.size()));
          !table;) {
       try {
         table.emplace(entries, space.key_words(), space.point_words());
@@ -297,12 +306,6 @@ struct DirectDeviceMemory {
     pairs = {};
   }
 };
-
-std::uint64_t units_of(const std::vector<DirectWorkItem>& items, std::uint64_t begin, std::uint64_t end) {
-  std::uint64_t units = 0;
-  for (std::uint64_t t = begin; t < end; ++t) units += items[t].rank_end - items[t].rank_begin;
-  return units;
-}
 
 // Walks items[begin, begin + count) on the device; false when the table overflowed (the batch
 // must be walked again after a spill), else adds its counts to the result.

@@ -14,6 +14,7 @@
 
 #include "cluster/mpi_session.hpp"
 #include "tests/pipeline/cli_test_fixture.hpp"
+#include "tests/skip_without_gpu.hpp"
 
 namespace {
 
@@ -54,6 +55,15 @@ class ClusterRun : public subscale::testing::CliTest {
     const std::string command = "ASAN_OPTIONS='" + std::string(asan ? asan : "") + ":detect_leaks=0' " + launcher() +
                                 " -n " + std::to_string(processes) + " --oversubscribe " + binary("subscale") + " " +
                                 arguments + " > " + (folder_ / log_name).string() + " 2>&1";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(folder_ / log_name)};
+  }
+
+  // mpirun with its own application contexts ("-n 1 A : -n 1 B"), bounded so a job that hangs
+  // fails the test instead of stopping the suite.
+  subscale::testing::CliOutcome mpirun_contexts(const std::string& contexts, const std::string& log_name) {
+    const std::string command =
+        "timeout 300 " + launcher() + " --oversubscribe " + contexts + " > " + (folder_ / log_name).string() + " 2>&1";
     const int status = std::system(command.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(folder_ / log_name)};
   }
@@ -235,6 +245,28 @@ TEST_F(ClusterRun, FailingProcessEndsTheJobWithItsExitCodeAndNoResults) {
   EXPECT_EQ(bad.exit_code, 3) << bad.output;
   EXPECT_NE(bad.output.find("bad.csv, line 2, column 2"), std::string::npos) << bad.output;
   EXPECT_FALSE(fs::exists(folder_ / "bad"));
+}
+
+// A GPU that runs out of memory on one process only (SUBSCALE_FAIL_DEVICE_ALLOC set for process 1:
+// every device allocation failing from the first, or from the second on): the whole job ends with
+// the resource exit code and no results, and does not hang. Both processes may share one GPU.
+TEST_F(ClusterRun, DeviceOutOfMemoryOnOneProcessEndsTheJob) {
+  SKIP_WITHOUT_GPU();
+  const fs::path config =
+      generated("oom", "-n 900 -d 8 -c 'random:3:2-4:60-100:0.02-0.04'", "epsilon: 0.01\nmin_points: 4\n");
+  const auto clean =
+      mpirun(2, "run " + config.string() + " backend=cuda --out " + (folder_ / "clean").string(), "clean.txt");
+  ASSERT_EQ(clean.exit_code, 0) << clean.output;
+  for (const char* spec : {"1+", "2+"}) {
+    const std::string run = " run " + config.string() + " backend=cuda --out " + (folder_ / "out").string();
+    const std::string contexts = "-n 1 " + binary("subscale") + run + " : -n 1 env SUBSCALE_FAIL_DEVICE_ALLOC=" + spec +
+                                 " " + binary("subscale") + run;
+    const auto outcome = mpirun_contexts(contexts, std::string("oom") + spec[0] + ".txt");
+    EXPECT_EQ(outcome.exit_code, 4) << spec << ": " << outcome.output;
+    EXPECT_NE(outcome.output.find("out of memory"), std::string::npos) << spec << ": " << outcome.output;
+    EXPECT_FALSE(fs::exists(folder_ / "out" / "results.h5")) << spec;
+    EXPECT_FALSE(fs::exists(folder_ / "out" / "subspaces.txt")) << spec;
+  }
 }
 
 TEST_F(ClusterRun, PlanSaysHowTheWorkIsSplit) {
