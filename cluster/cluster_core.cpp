@@ -340,13 +340,26 @@ pipeline::CoreExecutor cluster_core_executor(const Communicator& comm,
     in.notify("subspaces");
     if (comm.distributed()) {
       const direct::DirectSubspaceMap owned = exchange_by_owner(comm, mine);
+      const double exchanged = seconds_since(start);
       report.owned = owned.to_subspaces();
-      result.subspaces = gather_subspaces(comm, owned);
+      const double listed = seconds_since(start);
+      result.subspaces = gather_subspaces(comm, report.owned);
+      char line[160];
+      std::snprintf(line, sizeof line,
+                    "cluster     subspaces combined in %.3f s: all-to-all %.3f s, lists %.3f s, gather %.3f s",
+                    seconds_since(start), exchanged, listed - exchanged, seconds_since(start) - listed);
+      report.log_lines.emplace_back(line);
     } else {
       result.subspaces = mine.to_subspaces();
     }
     result.timings.subspaces_seconds = seconds_since(start);
 
+    // Where this process's walk went (the root's, as a sample of every process's).
+    std::ostringstream phases;
+    for (const auto& [phase, seconds] : totals.phase_seconds)
+      if (seconds >= 0.01) phases << (phases.tellp() > 0 ? ", " : "") << phase << " " << seconds << " s";
+    if (phases.tellp() > 0)
+      report.log_lines.push_back("cluster     process " + std::to_string(comm.rank()) + "'s walk: " + phases.str());
     std::ostringstream line;
     line << "cluster     " << split.units << " work unit(s) over " << comm.size() << " process(es)";
     if (checkpoint)

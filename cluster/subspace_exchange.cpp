@@ -1,7 +1,11 @@
 #include "cluster/subspace_exchange.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "cluster/subspace_pairs.hpp"
 #include "gpu/hash/hash_functions.hpp"
+#include "stages/subspaces/subspaces.hpp"
 
 namespace subscale::cluster {
 
@@ -23,13 +27,19 @@ direct::DirectSubspaceMap exchange_by_owner(const Communicator& comm, const dire
   return owned;
 }
 
-std::vector<SubspaceCluster> gather_subspaces(const Communicator& comm, const direct::DirectSubspaceMap& owned) {
-  const std::vector<Bytes> parts = comm.gather(encode_pairs(owned));
+std::vector<SubspaceCluster> gather_subspaces(const Communicator& comm, const std::vector<SubspaceCluster>& owned) {
+  const std::vector<Bytes> parts = comm.gather(encode_clusters(owned));
   if (!comm.is_root()) return {};
-  direct::DirectSubspaceMap all(owned.key_words(), owned.point_words());
-  for (int r = 0; r < comm.size(); ++r)
-    decode_pairs_into(parts[r].data(), parts[r].size(), all, "subspaces from process " + std::to_string(r));
-  return all.to_subspaces();
+  std::vector<SubspaceCluster> all;
+  for (const Bytes& part : parts) {
+    std::vector<SubspaceCluster> theirs = decode_clusters(part);
+    const auto middle = static_cast<std::ptrdiff_t>(all.size());
+    all.insert(all.end(), std::make_move_iterator(theirs.begin()), std::make_move_iterator(theirs.end()));
+    std::inplace_merge(
+        all.begin(), all.begin() + middle, all.end(),
+        [](const SubspaceCluster& a, const SubspaceCluster& b) { return subspace_order(a.dimensions, b.dimensions); });
+  }
+  return all;
 }
 
 }  // namespace subscale::cluster

@@ -19,8 +19,9 @@ int owner_of(const std::uint64_t* key, std::uint32_t key_words, int processes);
 // process's `mine`.
 direct::DirectSubspaceMap exchange_by_owner(const Communicator& comm, const direct::DirectSubspaceMap& mine);
 
-// Every process's owned subspaces, on the root, in the subspaces stage's order (|S| descending,
-// then S); empty on the other processes.
-std::vector<SubspaceCluster> gather_subspaces(const Communicator& comm, const direct::DirectSubspaceMap& owned);
+// Every process's owned subspaces (each process's list in the subspaces stage's order, |S|
+// descending, then S), on the root in that order; empty on the other processes. No subspace is
+// owned twice, so the root only merges the lists.
+std::vector<SubspaceCluster> gather_subspaces(const Communicator& comm, const std::vector<SubspaceCluster>& owned);
 
 }  // namespace subscale::cluster

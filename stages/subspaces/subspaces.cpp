@@ -12,14 +12,11 @@
 #include "gpu/hash/hash_functions.hpp"
 
 namespace subscale {
-namespace {
 
 bool subspace_order(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
   if (a.size() != b.size()) return a.size() > b.size();
   return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
 }
-
-}  // namespace
 
 namespace {
 

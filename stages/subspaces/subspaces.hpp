@@ -14,6 +14,10 @@
 
 namespace subscale {
 
+// The stage's order of two subspaces (sorted dimension lists): the larger first, then
+// lexicographic.
+bool subspace_order(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
+
 std::vector<SubspaceCluster> group_subspaces(const MaximalUnits& units);
 
 // The same grouping fed one batch of units at a time (dense_units hands over a partition's units
