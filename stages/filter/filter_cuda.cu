@@ -356,6 +356,23 @@ __device__ Partial shuffle_down(const Partial& p, unsigned delta) {
   return q;
 }
 
+// Every thread's partial joined into the block's, written to partials[blockIdx.x]: a warp shuffle,
+// then the warps' results through shared memory. All threads of the block must call it.
+__device__ void reduce_block(Partial mine, Partial* warp_partials, Partial* partials) {
+  const unsigned lane = threadIdx.x & 31;
+  for (unsigned delta = 16; delta > 0; delta /= 2) {
+    const Partial other = shuffle_down(mine, delta);
+    if (lane < delta) merge(mine, other);
+  }
+  if (lane == 0) warp_partials[threadIdx.x / 32] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    Partial block = warp_partials[0];
+    for (int w = 1; w < warps_per_block; ++w) merge(block, warp_partials[w]);
+    partials[blockIdx.x] = block;
+  }
+}
+
 struct SelectParams {
   const NumericLeaf* leaves;         // fused: ANDed ranges (device copy)
   const std::int32_t* leaf_columns;  // their column indices
@@ -442,17 +459,7 @@ __global__ void select_aggregate_kernel(SelectParams p) {
     for (int u = 0; u < fused_unroll; ++u)
       if (keep[u]) accumulate(p, program, base + 32 * u + lane, mine);
   }
-  for (unsigned delta = 16; delta > 0; delta /= 2) {
-    const Partial other = shuffle_down(mine, delta);
-    if (lane < delta) merge(mine, other);
-  }
-  if (lane == 0) warp_partials[threadIdx.x / 32] = mine;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    Partial block = warp_partials[0];
-    for (int w = 1; w < warps_per_block; ++w) merge(block, warp_partials[w]);
-    p.partials[blockIdx.x] = block;
-  }
+  reduce_block(mine, warp_partials, p.partials);
 }
 
 // ---------------------------------------------------------------- vectorised fused pass
@@ -569,17 +576,7 @@ __global__ void __launch_bounds__(block_threads) vector_aggregate_kernel(const _
     if (p.shape != 0)
       for (unsigned k = keep; k; k &= k - 1) accumulate_value(p, first_row + (__ffs(k) - 1), mine);
   }
-  for (unsigned delta = 16; delta > 0; delta /= 2) {
-    const Partial other = shuffle_down(mine, delta);
-    if (lane < delta) merge(mine, other);
-  }
-  if (lane == 0) warp_partials[threadIdx.x / 32] = mine;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    Partial block = warp_partials[0];
-    for (int w = 1; w < warps_per_block; ++w) merge(block, warp_partials[w]);
-    p.partials[blockIdx.x] = block;
-  }
+  reduce_block(mine, warp_partials, p.partials);
 }
 
 // ---------------------------------------------------------------- compaction
