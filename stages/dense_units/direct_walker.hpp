@@ -168,6 +168,12 @@ struct DirectWalker {
     if constexpr (Scratch::kKeepsBounds) {
       leaf_run_with_bounds(following_points, from, to, counts, emit);
     } else if (space.words == 1 && pairs) {
+#if defined(__CUDA_ARCH__)
+      if constexpr (Scratch::kLanes == 32) {
+        leaf_run_one_word_warp(following_points, from, to, counts, emit);
+        return;
+      }
+#endif
       leaf_run_one_word(following_points, from, to, counts, emit);
     } else if (space.words == 1 || !leaf_run_compact(following_points, pairs, from, to, counts, emit)) {
       for (std::uint32_t q = from + scratch.lane(); q < to; q += scratch.lanes()) {
@@ -222,6 +228,72 @@ struct DirectWalker {
       ++counts.emitted;
     }
   }
+
+#if defined(__CUDA_ARCH__)
+  // leaf_run_one_word for a warp whose 32 lanes share the prefix: lane l holds the prefix's value
+  // range in dimensions l and l + 32, and every lane tests its leaf against one dimension at a time,
+  // the same dimension in all lanes (taken from the union of their candidates), with the range
+  // fetched by a shuffle. The lanes stay together instead of each running its own loop over its own
+  // candidates, and a test reads one value where it read k + 1.
+  template <class Emit>
+  __device__ void leaf_run_one_word_warp(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
+                                         DirectWalkCounts& counts, Emit&& emit) {
+    constexpr unsigned kAll = 0xffffffffu;
+    const std::uint32_t k = space.k, d = space.dimensions, lane = scratch.lane();
+    double low[2], high[2];
+    for (std::uint32_t half = 0; half < 2; ++half) {
+      const std::uint32_t dim = lane + 32 * half;
+      low[half] = high[half] = 0;
+      if (dim >= d) continue;
+      low[half] = high[half] = space.rows[static_cast<std::uint64_t>(scratch.point(0)) * d + dim];
+      for (std::uint32_t t = 1; t < k; ++t) {
+        const double v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
+        low[half] = v < low[half] ? v : low[half];
+        high[half] = v > high[half] ? v : high[half];
+      }
+    }
+    const std::uint64_t parent = scratch.mask(k - 1, 0), below_j = j_bit - 1, above_j = ~(j_bit | below_j);
+    for (std::uint32_t base = from; base < to; base += 32) {
+      const std::uint32_t q = base + lane;
+      std::uint64_t candidates = 0;
+      const double* row = space.rows;
+      if (q < to) {
+        ++counts.nodes;
+        candidates = parent & scratch.pair(q, 0);
+        if ((candidates & above_j) == 0) candidates = 0;
+        row += static_cast<std::uint64_t>(following_points[q]) * d;
+      }
+      // Kept bits among `dims` (the same in every lane) of this lane's candidates.
+      auto kept_of = [&](std::uint64_t dims) {
+        std::uint64_t kept = 0;
+        for (; dims != 0; dims &= dims - 1) {
+          const auto dim = static_cast<std::uint32_t>(count_trailing_zeros(dims));
+          // A select, not low[dim / 32]: an array indexed at run time would live in local memory.
+          const double lo = __shfl_sync(kAll, dim < 32 ? low[0] : low[1], dim % 32);
+          const double hi = __shfl_sync(kAll, dim < 32 ? high[0] : high[1], dim % 32);
+          if ((candidates >> dim & 1) == 0) continue;
+          const double v = row[dim];
+          if ((v > hi ? v : hi) - (v < lo ? v : lo) < space.epsilon) kept |= std::uint64_t{1} << dim;
+        }
+        return kept;
+      };
+      if (kept_of(or_across_warp(candidates & below_j)) != 0) candidates = 0;  // a lower dimension's unit
+      const std::uint64_t kept = kept_of(or_across_warp(candidates & above_j));
+      if (kept != 0) {
+        scratch.mask(k, 0) = kept;
+        scratch.point(k) = following_points[q];
+        ++counts.emitted;
+      }
+      emit(true, kept != 0);  // every lane: the warp's units go out together
+    }
+  }
+
+  __device__ static std::uint64_t or_across_warp(std::uint64_t word) {
+    const unsigned low = __reduce_or_sync(0xffffffffu, static_cast<unsigned>(word));
+    const unsigned high = __reduce_or_sync(0xffffffffu, static_cast<unsigned>(word >> 32));
+    return std::uint64_t{high} << 32 | low;
+  }
+#endif
 
   // Live dimensions a prefix may have for leaf_run_compact, which keeps them in local arrays.
   static constexpr std::uint32_t kCompactLive = 32;
@@ -358,7 +430,8 @@ struct DirectWalker {
   }
 
   // Walks the item's ranks and calls emit() for each unit with j = min D(U) and |D(U)| >= 2: its
-  // mask (D(U) without j) is scratch.mask(k, .), its points scratch.point(0 .. k).
+  // mask (D(U) without j) is scratch.mask(k, .), its points scratch.point(0 .. k). A device warp's
+  // one-word leaf runs instead call emit(true, has_unit) in all 32 lanes at once.
   template <class Emit>
   SUBSCALE_HD DirectWalkCounts walk(const DirectWorkItem& item, Emit&& emit) {
     DirectWalkCounts counts;
