@@ -112,6 +112,13 @@ TEST(DirectGpu, SanitizerSized) {
   params.units.device_subspace_capacity = 16;
   params.units.device_units_per_run = 40;
   expect_gpu_equals_cpu(values, params, "small table, small items");
+  // Masks of one word: the warps' shared leaf test and emits (and their overflow of a small table).
+  const Matrix narrow = testing::tied_data(90, 20, 5, 25);
+  params = direct_params(0.05, 4);
+  expect_gpu_equals_cpu(narrow, params, "one-word masks");
+  params.units.device_subspace_capacity = 16;
+  params.units.device_units_per_run = 40;
+  expect_gpu_equals_cpu(narrow, params, "one-word masks, small table");
 }
 
 TEST(DirectGpu, OpenSubspaceFiles) {
