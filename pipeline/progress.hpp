@@ -3,13 +3,16 @@
 // stderr redrawn at most ten times a second; in a batch job (stderr to a file) a line every
 // `interval` seconds with the fraction done, the rate and the time left, handed to `lines` (the
 // run log, which prints it and keeps it for log.txt), so that a slow run can be told from a hung
-// one; or nothing (--quiet).
+// one; or nothing (--quiet). The lines come from a thread of their own, so they keep coming while
+// one piece of work (a GPU batch) runs for minutes without advancing the count.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace subscale::pipeline {
 
@@ -29,6 +32,7 @@ class ProgressBar {
  private:
   void draw(std::uint64_t done);
   void write_line(std::uint64_t done);
+  void write_lines_until_stopped();
 
   std::string label_;
   std::uint64_t total_;
@@ -38,6 +42,10 @@ class ProgressBar {
   std::atomic<std::uint64_t> done_{0};
   std::mutex draw_mutex_;
   std::chrono::steady_clock::time_point start_, last_draw_;
+  std::mutex stop_mutex_;
+  std::condition_variable stop_signal_;
+  bool stopping_ = false;
+  std::thread line_writer_;  // lines mode only; started last, joined first
 };
 
 // True when stderr is an interactive terminal.

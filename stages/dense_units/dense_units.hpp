@@ -44,6 +44,10 @@ struct DenseUnitsParams {
   std::uint64_t device_resolve_chunk = 0;
   std::uint64_t device_subspace_capacity = 0;
   std::uint64_t device_list_chunk_ids = 0;  // direct mode: ids a chunk of the hand-over holds (0: 4 M)
+  // Direct mode on the GPU: host bytes the subspaces spilled from the device may take (0: the
+  // memory available when the stage starts). Past it the stage stops with a resource error
+  // instead of being killed by the system.
+  std::uint64_t host_map_bytes = 0;
   // Cluster runs and checkpoints share one plan of partitions out: when `given_partitions` has
   // boundaries it is used instead of a plan from the budget, and with `only_partitions` just
   // those of its partitions are processed (the others are another call's or another process's).

@@ -17,6 +17,7 @@
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/hash/hash_functions.hpp"
+#include "io/host_memory.hpp"
 #include "stages/dense_units/device_budget.hpp"
 #include "stages/dense_units/device_direct_accumulator.cuh"
 #include "stages/dense_units/direct_units.hpp"
@@ -376,6 +377,20 @@ bool walk_batch(DirectDeviceMemory& memory, std::uint64_t begin, std::uint64_t c
   return true;
 }
 
+// Refuses a spill of `incoming` entries that could take the host map past `limit` bytes: at worst
+// every entry is new and the map's arrays double while they grow.
+void check_spill_room(const direct::DirectSubspaceMap& map, std::uint64_t incoming, std::uint64_t limit) {
+  const std::uint64_t per_entry = (std::uint64_t{map.key_words()} + map.point_words()) * 8 + 24;  // + index slots
+  const std::uint64_t after = (std::uint64_t{map.size()} + incoming) * per_entry;
+  if (2 * after <= limit) return;
+  throw ResourceError("direct mode: " + std::to_string(map.size()) + " subspaces are held on the host and " +
+                      std::to_string(incoming) + " more wait on the device; as point bitmaps they would take up to " +
+                      io::describe_bytes(2 * after) + " of host memory, more than the " + io::describe_bytes(limit) +
+                      " this process can take. This input has more distinct subspaces than one machine's memory "
+                      "holds: raise epsilon or min_points, or run it on several machines with mpirun (each "
+                      "process holds the subspaces of its share)");
+}
+
 }  // namespace
 
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
@@ -390,6 +405,11 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
   const std::vector<DirectWorkItem> items = make_direct_work_items(
       plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem, only);
   DirectDeviceMemory memory(space, plan, params, device, items, result.notes);
+  const std::uint64_t host_limit = params.host_map_bytes > 0 ? params.host_map_bytes : io::available_host_memory();
+  auto spill = [&] {
+    check_spill_room(subspaces, memory.table->entries(), host_limit);
+    memory.table->spill_into(subspaces);
+  };
   result.device_bytes = memory.bytes();
   // Batches of items: one that overflows the table is walked again, halved, after a spill (ORing
   // is idempotent); a single item that overflows an empty table is walked on the host.
@@ -402,7 +422,7 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
       batch = std::min(batch * 2, kBatchItems);
     } else {
       timer.start("direct: spill to host");
-      memory.table->spill_into(subspaces);
+      spill();
       ++redone;
       if (count > 1) {
         batch = std::max<std::uint64_t>(1, count / 2);
@@ -417,7 +437,7 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
     begin += count;
     if (memory.table->entries() > memory.entries / 2) {
       timer.start("direct: spill to host");
-      memory.table->spill_into(subspaces);
+      spill();
     }
   }
   // A table that held everything is ordered and listed on the device; one that spilled before
@@ -432,7 +452,7 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
   }
   if (!output.listed) {
     timer.start("direct: spill to host");
-    memory.table->spill_into(subspaces);
+    spill();
   }
   timer.stop();
   result.walk_items = items.size();

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "common/error.hpp"
 #include "gpu/device_info.hpp"
 #include "pipeline/core_pipeline.hpp"
 #include "stages/load/load.hpp"
@@ -101,6 +102,27 @@ TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
 }
 
 // Small enough for compute-sanitizer's memcheck and racecheck.
+// Subspaces spilled from the device that would outgrow the host's memory stop the stage with a
+// resource error (exit 4) that says why and what to do, before the system kills the process.
+TEST(DirectGpu, SpillBeyondHostMemoryIsAResourceError) {
+  SKIP_WITHOUT_GPU();
+  const Matrix values = testing::tied_data(150, 70, 21, 20);
+  CoreParams params = direct_params(0.06, 3);
+  params.backend = Backend::cuda;
+  params.units.device_subspace_capacity = 64;  // spills early and often
+  params.units.host_map_bytes = 4096;          // room for a few dozen bitmaps
+  try {
+    pipeline::run_core(values, params);
+    FAIL() << "no error";
+  } catch (const ResourceError& error) {
+    EXPECT_NE(std::string(error.what()).find("more distinct subspaces than one machine's memory holds"),
+              std::string::npos)
+        << error.what();
+  }
+  params.units.host_map_bytes = std::uint64_t{1} << 30;  // ample: the same result as the CPU's
+  expect_gpu_equals_cpu(values, params, "spills within the host limit");
+}
+
 TEST(DirectGpu, SanitizerSized) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(80, 70, 4, 30);
