@@ -78,19 +78,21 @@ struct DeviceWalkScratch {
 
 // One thread's emitter: D(U) as a key, its entry (the previous unit's when the keys match), and
 // the points ORed in (the prefix's only when the entry or prefix changed).
+template <class T>
 struct DeviceEmitter {
+  using Walker = DirectWalker<DeviceWalkScratch, T>;
   DirectAccumulatorView table;
   std::uint32_t last_entry = gpu_direct::kNoEntry;
   std::uint64_t last_epoch = 0;
   std::uint64_t last_key_first = 0;
 
-  __device__ std::uint64_t key_word(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
+  __device__ std::uint64_t key_word(const Walker& walker, std::uint32_t k,
                                     std::uint32_t w) const {
     std::uint64_t word = walker.scratch.mask(k, w);
     return w == walker.j_word ? word | walker.j_bit : word;
   }
 
-  __device__ bool key_matches(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
+  __device__ bool key_matches(const Walker& walker, std::uint32_t k,
                               std::uint32_t entry) const {
     const std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
     for (std::uint32_t w = 0; w < table.key_words; ++w)
@@ -98,7 +100,7 @@ struct DeviceEmitter {
     return true;
   }
 
-  __device__ std::uint32_t claim(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
+  __device__ std::uint32_t claim(const Walker& walker, std::uint32_t k,
                                  unsigned long long* slot, unsigned long long tag) {
     const std::uint32_t entry = atomicAdd(table.entry_count, 1u);
     if (entry >= table.entry_capacity) {
@@ -112,7 +114,7 @@ struct DeviceEmitter {
     return entry;
   }
 
-  __device__ std::uint32_t find_or_add(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
+  __device__ std::uint32_t find_or_add(const Walker& walker, std::uint32_t k,
                                        std::uint64_t hash) {
     const unsigned long long tag = (hash >> 33) | 1;  // below 2^31: never a marker's top bit
     std::uint64_t s = hash % table.slot_count;
@@ -136,14 +138,14 @@ struct DeviceEmitter {
 
   // The unit's key equals the previous unit's? Its first word is kept in a register (all of it
   // up to 64 dimensions), the others in the thread's scratch.
-  __device__ bool same_as_last(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k) const {
+  __device__ bool same_as_last(const Walker& walker, std::uint32_t k) const {
     if (last_entry == gpu_direct::kNoEntry || last_key_first != key_word(walker, k, 0)) return false;
     for (std::uint32_t w = 1; w < table.key_words; ++w)
       if (walker.scratch.last_key(w) != key_word(walker, k, w)) return false;
     return true;
   }
 
-  __device__ void emit(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k) {
+  __device__ void emit(const Walker& walker, std::uint32_t k) {
     std::uint32_t entry = last_entry;
     if (!same_as_last(walker, k)) {
       std::uint64_t hash = 0x243f6a8885a308d3ULL;
@@ -174,7 +176,8 @@ struct DeviceEmitter {
 // counters[0]: next item, [1]: nodes, [2]: units emitted. A warp takes one item at a time.
 // Resident warps are as many as the registers allow (72 a thread, 28 warps a multiprocessor on an
 // H100): bounding the registers to fit 32, 48 or 64 warps made the walk slower (spills).
-__global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWorkItem* items,
+template <class T>
+__global__ void walk_direct_items(direct::DirectSpaceView<T> space, const DirectWorkItem* items,
                                   unsigned long long item_count, std::uint64_t* masks, std::uint64_t* pairs,
                                   std::uint32_t pair_capacity, DirectAccumulatorView table,
                                   unsigned long long* counters) {
@@ -188,8 +191,8 @@ __global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWor
                             space.k + 1,
                             pair_capacity,
                             lane};
-  DirectWalker<DeviceWalkScratch> walker{space, scratch};
-  DeviceEmitter emitter{table};
+  DirectWalker<DeviceWalkScratch, T> walker{space, scratch};
+  DeviceEmitter<T> emitter{table};
   unsigned long long nodes = 0, emitted = 0;
   while (true) {
     __syncwarp();
@@ -205,20 +208,21 @@ __global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWor
   atomicAdd(counters + 2, emitted);
 }
 
+template <class T>
 struct DeviceDirectInputs {
-  DeviceBuffer<double> rows;
+  DeviceBuffer<T> rows;
   DeviceBuffer<std::uint32_t> sorted, window_end;
   DeviceBuffer<std::uint64_t> binomials;
   DeviceBuffer<DirectWorkItem> items;
-  direct::DirectSpaceView view;
+  direct::DirectSpaceView<T> view;
 
   DeviceDirectInputs(const DirectSpace& space, const UnitPlan& plan, const std::vector<DirectWorkItem>& host_items)
-      : rows(DeviceBuffer<double>::from_host(space.rows)),
+      : rows(DeviceBuffer<T>::from_host(space.held_rows<T>())),
         sorted(DeviceBuffer<std::uint32_t>::from_host(space.sorted)),
         window_end(DeviceBuffer<std::uint32_t>::from_host(space.window_end)),
         binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values())),
         items(DeviceBuffer<DirectWorkItem>::from_host(host_items)),
-        view(space.view(plan)) {
+        view(space.view<T>(plan)) {
     view.rows = rows.data();
     view.sorted = sorted.data();
     view.window_end = window_end.data();
@@ -250,9 +254,10 @@ std::uint32_t table_entries(const DenseUnitsParams& params, std::uint64_t left, 
 
 // What the walk allocates on the device: inputs, the walkers' scratch (masks and, where they fit,
 // the windows' pair masks), the counters and the subspace table, which takes what the rest leave.
+template <class T>
 struct DirectDeviceMemory {
   std::uint64_t threads;
-  DeviceDirectInputs inputs;
+  DeviceDirectInputs<T> inputs;
   DeviceBuffer<std::uint64_t> masks, pairs;
   std::uint32_t pair_capacity = 0;
   DeviceBuffer<unsigned long long> counters;
@@ -306,7 +311,8 @@ std::uint64_t units_of(const std::vector<DirectWorkItem>& items, std::uint64_t b
 
 // Walks items[begin, begin + count) on the device; false when the table overflowed (the batch
 // must be walked again after a spill), else adds its counts to the result.
-bool walk_batch(DirectDeviceMemory& memory, std::uint64_t begin, std::uint64_t count, DenseUnitsResult& result) {
+template <class T>
+bool walk_batch(DirectDeviceMemory<T>& memory, std::uint64_t begin, std::uint64_t count, DenseUnitsResult& result) {
   SUBSCALE_CUDA_CHECK(cudaMemset(memory.counters.data(), 0, memory.counters.bytes()));
   walk_direct_items<<<memory.threads / kBlockThreads, kBlockThreads>>>(
       memory.inputs.view, memory.inputs.items.data() + begin, count, memory.masks.data(), memory.pairs.data(),
@@ -320,11 +326,10 @@ bool walk_batch(DirectDeviceMemory& memory, std::uint64_t begin, std::uint64_t c
   return true;
 }
 
-}  // namespace
-
-DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
-                                      direct::DirectWalkOutput& output, const UnitProgress& progress,
-                                      std::span<const UnitRange> only) {
+template <class T>
+DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                                    direct::DirectWalkOutput& output, const UnitProgress& progress,
+                                    std::span<const UnitRange> only) {
   direct::DirectSubspaceMap& subspaces = output.map;
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available) throw ResourceError("backend: cuda was asked for, but " + device.reason);
@@ -333,7 +338,7 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
   timer.start("direct: inputs to device");
   const std::vector<DirectWorkItem> items = make_direct_work_items(
       plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem, only);
-  DirectDeviceMemory memory(space, plan, params, device, items, result.notes);
+  DirectDeviceMemory<T> memory(space, plan, params, device, items, result.notes);
   result.device_bytes = memory.bytes();
   // Batches of items: one that overflows the table is walked again, halved, after a spill (ORing
   // is idempotent); a single item that overflows an empty table is walked on the host.
@@ -389,6 +394,16 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
                            "host" +
                            (host_items > 0 ? "; " + std::to_string(host_items) + " item(s) walked on the host" : ""));
   return result;
+}
+
+}  // namespace
+
+DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                                      direct::DirectWalkOutput& output, const UnitProgress& progress,
+                                      std::span<const UnitRange> only) {
+  return space.visit_precision([&](auto held) {
+    return run_held_units_gpu<decltype(held)>(space, plan, params, output, progress, only);
+  });
 }
 
 }  // namespace subscale
