@@ -6,9 +6,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <sstream>
 #include <type_traits>
 #include <variant>
-#include <sstream>
 
 #include "cluster/mpi_session.hpp"
 #include "cluster/subspace_exchange.hpp"

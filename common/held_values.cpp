@@ -33,7 +33,9 @@ std::size_t HeldValues::dimensions() const noexcept {
 }
 
 std::size_t HeldValues::bytes() const noexcept {
-  return visit([](const auto& m) { return static_cast<std::size_t>(m.size()) * sizeof(typename std::decay_t<decltype(m)>::Scalar); });
+  return visit([](const auto& m) {
+    return static_cast<std::size_t>(m.size()) * sizeof(typename std::decay_t<decltype(m)>::Scalar);
+  });
 }
 
 }  // namespace subscale

@@ -45,8 +45,8 @@ namespace {
 // Direct mode: the walk fills a subspace map itself, so the subspaces stage is only the hand-over
 // into the sorted list.
 template <class T, class Notify>
-void run_direct_core(const ColumnMatrix<T>& values, const UnitPlan& plan, const CoreParams& params, const UnitProgress& on_units,
-                     Notify&& notify, CoreResult& result) {
+void run_direct_core(const ColumnMatrix<T>& values, const UnitPlan& plan, const CoreParams& params,
+                     const UnitProgress& on_units, Notify&& notify, CoreResult& result) {
   auto start = std::chrono::steady_clock::now();
   const DirectSpace space(values, plan, result.density, params.epsilon);
   direct::DirectWalkOutput walked{direct::DirectSubspaceMap(space.key_words(), space.point_words())};

@@ -18,10 +18,10 @@
 #include "cluster/cluster_merge.hpp"
 #include "cluster/communicator.hpp"
 #include "common/error.hpp"
+#include "common/held_values.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
 #include "io/ground_truth.hpp"
-#include "common/held_values.hpp"
 #include "io/host_memory.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_schema.hpp"
@@ -288,8 +288,8 @@ void create_folder(const std::filesystem::path& folder) {
 }
 
 struct LoadedInput {
-  Dataset data;      // ids, labels and names; its values moved into `held` after normalisation
-  HeldValues held;   // what the stages read, in the held precision
+  Dataset data;     // ids, labels and names; its values moved into `held` after normalisation
+  HeldValues held;  // what the stages read, in the held precision
   std::optional<io::GroundTruth> truth;
 };
 

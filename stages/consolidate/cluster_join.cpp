@@ -30,7 +30,7 @@ std::ptrdiff_t position_of(const WorkingCluster<T>& cluster, std::uint32_t dimen
 // result is the sorted column of the new point set, whatever the order of joins that led to it.
 template <class T>
 std::vector<T> add_values(const ColumnSorter<T>& columns, const std::vector<T>& column,
-                               const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
+                          const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
   const std::vector<T> added = columns.sorted(points, dimension);
   std::vector<T> out(column.size() + added.size());
   std::merge(column.begin(), column.end(), added.begin(), added.end(), out.begin());
@@ -39,7 +39,7 @@ std::vector<T> add_values(const ColumnSorter<T>& columns, const std::vector<T>& 
 
 template <class T>
 std::vector<T> remove_values(const ColumnSorter<T>& columns, const std::vector<T>& column,
-                                  const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
+                             const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
   const std::vector<T> removed = columns.sorted(points, dimension);
   std::vector<T> out;
   out.reserve(column.size() - std::min(column.size(), removed.size()));
@@ -78,8 +78,9 @@ namespace {
 template <class T>
 class ComponentJoiner {
  public:
-  ComponentJoiner(const ColumnSorter<T>& columns, const ConsolidateParams& params, std::vector<WorkingCluster<T>>& clusters,
-                  std::vector<std::uint32_t>& parent, std::vector<std::uint32_t>& versions)
+  ComponentJoiner(const ColumnSorter<T>& columns, const ConsolidateParams& params,
+                  std::vector<WorkingCluster<T>>& clusters, std::vector<std::uint32_t>& parent,
+                  std::vector<std::uint32_t>& versions)
       : columns_(columns),
         values_(columns.values()),
         params_(params),
@@ -253,7 +254,7 @@ class ComponentJoiner {
 
 template <class T>
 std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
-                                       const ConsolidateParams& params, JoinCounters& counters) {
+                                          const ConsolidateParams& params, JoinCounters& counters) {
   std::vector<const std::vector<std::uint32_t>*> point_lists;
   point_lists.reserve(clusters.size());
   for (const auto& c : clusters) point_lists.push_back(&c.points);
@@ -334,10 +335,10 @@ std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<Work
 }
 
 template std::vector<WorkingCluster<float>> join_round(const ColumnSorter<float>&, std::vector<WorkingCluster<float>>,
-                                                     const ConsolidateParams&, JoinCounters&);
+                                                       const ConsolidateParams&, JoinCounters&);
 template std::vector<WorkingCluster<double>> join_round(const ColumnSorter<double>&,
-                                                      std::vector<WorkingCluster<double>>, const ConsolidateParams&,
-                                                      JoinCounters&);
+                                                        std::vector<WorkingCluster<double>>, const ConsolidateParams&,
+                                                        JoinCounters&);
 template std::uint64_t extend_dimensions(const ColumnSorter<float>&, std::vector<WorkingCluster<float>>&,
                                          const ConsolidateParams&);
 template std::uint64_t extend_dimensions(const ColumnSorter<double>&, std::vector<WorkingCluster<double>>&,

@@ -20,8 +20,8 @@ struct WorkingCluster {
   // The values of `points` in each of `dimensions`, sorted: the central spans are read off them,
   // and a join merges them with the few values the other side adds instead of selecting again.
   std::vector<std::vector<T>> columns;
-  T reference_span = 0;  // span_test.hpp: the widest central span where merge found it
-  std::uint32_t sources = 1;    // input clusters joined into it
+  T reference_span = 0;       // span_test.hpp: the widest central span where merge found it
+  std::uint32_t sources = 1;  // input clusters joined into it
 };
 
 struct JoinCounters {

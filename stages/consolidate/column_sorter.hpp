@@ -35,7 +35,7 @@ class ColumnSorter {
   const ColumnMatrix<T>& values_;
   std::size_t n_ = 0;
   std::vector<std::uint32_t> rank_;  // rank_[dimension * n + point]
-  std::vector<T> by_rank_;      // by_rank_[dimension * n + rank]: the value of that rank
+  std::vector<T> by_rank_;           // by_rank_[dimension * n + rank]: the value of that rank
   mutable tbb::enumerable_thread_specific<std::vector<std::uint64_t>> bits_;
 };
 

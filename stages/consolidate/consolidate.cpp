@@ -53,8 +53,8 @@ void check_cluster(const ColumnMatrix<T>& values, const SubspaceCluster& cluster
 }
 
 template <class T>
-std::vector<WorkingCluster<T>> working_clusters(const ColumnSorter<T>& columns, const std::vector<SubspaceCluster>& clusters,
-                                             double fraction) {
+std::vector<WorkingCluster<T>> working_clusters(const ColumnSorter<T>& columns,
+                                                const std::vector<SubspaceCluster>& clusters, double fraction) {
   std::vector<WorkingCluster<T>> out(clusters.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, clusters.size()), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t c = r.begin(); c != r.end(); ++c) {

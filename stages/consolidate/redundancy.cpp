@@ -22,8 +22,8 @@ std::uint64_t interest(const WorkingCluster<T>& cluster) {
 }
 
 template <class T>
-std::vector<WorkingCluster<T>> drop_redundant(std::vector<WorkingCluster<T>> clusters, std::size_t n_points, double coverage,
-                                           std::uint64_t& dropped) {
+std::vector<WorkingCluster<T>> drop_redundant(std::vector<WorkingCluster<T>> clusters, std::size_t n_points,
+                                              double coverage, std::uint64_t& dropped) {
   std::sort(clusters.begin(), clusters.end(), [](const WorkingCluster<T>& a, const WorkingCluster<T>& b) {
     if (a.dimensions.size() != b.dimensions.size()) return a.dimensions.size() > b.dimensions.size();
     if (interest(a) != interest(b)) return interest(a) > interest(b);
@@ -55,7 +55,7 @@ std::vector<WorkingCluster<T>> drop_redundant(std::vector<WorkingCluster<T>> clu
 
 template <class T>
 std::vector<WorkingCluster<T>> order_by_interest(std::vector<WorkingCluster<T>> clusters, std::size_t top_k,
-                                              std::uint64_t& dropped) {
+                                                 std::uint64_t& dropped) {
   std::sort(clusters.begin(), clusters.end(), [](const WorkingCluster<T>& a, const WorkingCluster<T>& b) {
     return interest(a) != interest(b) ? interest(a) > interest(b) : ties_before(a, b);
   });
@@ -66,11 +66,11 @@ std::vector<WorkingCluster<T>> order_by_interest(std::vector<WorkingCluster<T>> 
   return clusters;
 }
 
-#define SUBSCALE_REDUNDANCY_FOR(T)                                                                                 \
-  template std::uint64_t interest(const WorkingCluster<T>&);                                                       \
-  template std::vector<WorkingCluster<T>> drop_redundant(std::vector<WorkingCluster<T>>, std::size_t, double,      \
-                                                         std::uint64_t&);                                           \
-  template std::vector<WorkingCluster<T>> order_by_interest(std::vector<WorkingCluster<T>>, std::size_t,           \
+#define SUBSCALE_REDUNDANCY_FOR(T)                                                                            \
+  template std::uint64_t interest(const WorkingCluster<T>&);                                                  \
+  template std::vector<WorkingCluster<T>> drop_redundant(std::vector<WorkingCluster<T>>, std::size_t, double, \
+                                                         std::uint64_t&);                                     \
+  template std::vector<WorkingCluster<T>> order_by_interest(std::vector<WorkingCluster<T>>, std::size_t,      \
                                                             std::uint64_t&);
 SUBSCALE_REDUNDANCY_FOR(float)
 SUBSCALE_REDUNDANCY_FOR(double)

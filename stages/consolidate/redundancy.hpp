@@ -19,13 +19,13 @@ std::uint64_t interest(const WorkingCluster<T>& cluster);
 // kept. Judging against kept clusters only means a cluster is never dropped on account of one
 // that was dropped itself. Returns the kept clusters in visiting order; `dropped` counts the rest.
 template <class T>
-std::vector<WorkingCluster<T>> drop_redundant(std::vector<WorkingCluster<T>> clusters, std::size_t n_points, double coverage,
-                                           std::uint64_t& dropped);
+std::vector<WorkingCluster<T>> drop_redundant(std::vector<WorkingCluster<T>> clusters, std::size_t n_points,
+                                              double coverage, std::uint64_t& dropped);
 
 // By interest descending, then dimensions and points ascending; keeps the first top_k (all when
 // top_k is 0). `dropped` counts the others.
 template <class T>
 std::vector<WorkingCluster<T>> order_by_interest(std::vector<WorkingCluster<T>> clusters, std::size_t top_k,
-                                              std::uint64_t& dropped);
+                                                 std::uint64_t& dropped);
 
 }  // namespace subscale::consolidate

@@ -60,7 +60,8 @@ Interval<T> central_span(const ColumnMatrix<T>& values, std::span<const std::uin
 
 template <class T>
 std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, std::span<const std::uint32_t> points,
-                                         std::span<const std::uint32_t> dimensions, const std::vector<Interval<T>>& spans) {
+                                         std::span<const std::uint32_t> dimensions,
+                                         const std::vector<Interval<T>>& spans) {
   std::vector<Interval<T>> box;
   box.reserve(dimensions.size());
   for (const Interval<T>& span : spans) {
@@ -80,12 +81,12 @@ std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, std::spa
   return inside;
 }
 
-#define SUBSCALE_SPAN_TEST_FOR(T)                                                                                    \
-  template Interval<T> central_span_of_sorted(const std::vector<T>&, double);                                       \
-  template T order_statistic_of_union(const std::vector<T>&, const std::vector<T>&, std::size_t);                   \
-  template Interval<T> central_span(const ColumnMatrix<T>&, std::span<const std::uint32_t>, std::uint32_t, double,  \
-                                    std::vector<T>&);                                                                \
-  template std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>&, std::span<const std::uint32_t>,         \
+#define SUBSCALE_SPAN_TEST_FOR(T)                                                                                  \
+  template Interval<T> central_span_of_sorted(const std::vector<T>&, double);                                      \
+  template T order_statistic_of_union(const std::vector<T>&, const std::vector<T>&, std::size_t);                  \
+  template Interval<T> central_span(const ColumnMatrix<T>&, std::span<const std::uint32_t>, std::uint32_t, double, \
+                                    std::vector<T>&);                                                              \
+  template std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>&, std::span<const std::uint32_t>,        \
                                                     std::span<const std::uint32_t>, const std::vector<Interval<T>>&);
 SUBSCALE_SPAN_TEST_FOR(float)
 SUBSCALE_SPAN_TEST_FOR(double)

@@ -58,6 +58,7 @@ Interval<T> central_span(const ColumnMatrix<T>& values, std::span<const std::uin
 // are `spans`.
 template <class T>
 std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, std::span<const std::uint32_t> points,
-                                         std::span<const std::uint32_t> dimensions, const std::vector<Interval<T>>& spans);
+                                         std::span<const std::uint32_t> dimensions,
+                                         const std::vector<Interval<T>>& spans);
 
 }  // namespace subscale::consolidate

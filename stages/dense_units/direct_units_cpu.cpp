@@ -130,7 +130,6 @@ direct::DirectWalkCounts count_item(const direct::DirectSpaceView<T>& view, Host
   return walker.walk(item, [] {});
 }
 
-
 template <class T>
 DirectWalkEstimate estimate_held_walk(const DirectSpace& space, const UnitPlan& plan, std::uint32_t samples,
                                       std::uint64_t seed) {
@@ -202,7 +201,6 @@ struct ThreadWalk {
         emitter(map) {}
 };
 
-
 template <class T>
 direct::DirectWalkCounts walk_held_item(const DirectSpace& space, const UnitPlan& plan, const DirectWorkItem& item,
                                         DirectSubspaceMap& subspaces) {
@@ -248,8 +246,7 @@ DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& pl
 
 direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPlan& plan, const DirectWorkItem& item,
                                           DirectSubspaceMap& subspaces) {
-  return space.visit_precision(
-      [&](auto held) { return walk_held_item<decltype(held)>(space, plan, item, subspaces); });
+  return space.visit_precision([&](auto held) { return walk_held_item<decltype(held)>(space, plan, item, subspaces); });
 }
 
 DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,

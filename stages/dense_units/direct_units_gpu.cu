@@ -86,22 +86,20 @@ struct DeviceEmitter {
   std::uint64_t last_epoch = 0;
   std::uint64_t last_key_first = 0;
 
-  __device__ std::uint64_t key_word(const Walker& walker, std::uint32_t k,
-                                    std::uint32_t w) const {
+  __device__ std::uint64_t key_word(const Walker& walker, std::uint32_t k, std::uint32_t w) const {
     std::uint64_t word = walker.scratch.mask(k, w);
     return w == walker.j_word ? word | walker.j_bit : word;
   }
 
-  __device__ bool key_matches(const Walker& walker, std::uint32_t k,
-                              std::uint32_t entry) const {
+  __device__ bool key_matches(const Walker& walker, std::uint32_t k, std::uint32_t entry) const {
     const std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
     for (std::uint32_t w = 0; w < table.key_words; ++w)
       if (__ldcg(reinterpret_cast<const unsigned long long*>(stored + w)) != key_word(walker, k, w)) return false;
     return true;
   }
 
-  __device__ std::uint32_t claim(const Walker& walker, std::uint32_t k,
-                                 unsigned long long* slot, unsigned long long tag) {
+  __device__ std::uint32_t claim(const Walker& walker, std::uint32_t k, unsigned long long* slot,
+                                 unsigned long long tag) {
     const std::uint32_t entry = atomicAdd(table.entry_count, 1u);
     if (entry >= table.entry_capacity) {
       atomicExch(slot, gpu_direct::kLostSlot);
@@ -114,8 +112,7 @@ struct DeviceEmitter {
     return entry;
   }
 
-  __device__ std::uint32_t find_or_add(const Walker& walker, std::uint32_t k,
-                                       std::uint64_t hash) {
+  __device__ std::uint32_t find_or_add(const Walker& walker, std::uint32_t k, std::uint64_t hash) {
     const unsigned long long tag = (hash >> 33) | 1;  // below 2^31: never a marker's top bit
     std::uint64_t s = hash % table.slot_count;
     for (std::uint64_t probe = 0; probe < table.slot_count; ++probe) {
@@ -401,9 +398,8 @@ DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& pl
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
                                       direct::DirectWalkOutput& output, const UnitProgress& progress,
                                       std::span<const UnitRange> only) {
-  return space.visit_precision([&](auto held) {
-    return run_held_units_gpu<decltype(held)>(space, plan, params, output, progress, only);
-  });
+  return space.visit_precision(
+      [&](auto held) { return run_held_units_gpu<decltype(held)>(space, plan, params, output, progress, only); });
 }
 
 }  // namespace subscale

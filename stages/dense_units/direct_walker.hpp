@@ -24,7 +24,7 @@ namespace subscale::direct {
 // computed and compared in T, on host and device alike.
 template <class T>
 struct DirectSpaceView {
-  const T* rows = nullptr;               // points x dimensions, row-major (a point's values together)
+  const T* rows = nullptr;                    // points x dimensions, row-major (a point's values together)
   const std::uint32_t* sorted = nullptr;      // dimensions x points: point id at sorted position i of j
   const std::uint32_t* window_end = nullptr;  // dimensions x points: end h of W_j(i) (exclusive)
   combinadic::BinomialTable binomials;

@@ -225,8 +225,7 @@ Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1d
     place_cores<<<blocks, kThreads>>>(is_core.data(), cores_upto.data(), count, core_at.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(place_cores);
     const CoreIndex index{cores_upto.data(), core_at.data(), n};
-    mark_cluster_starts<<<blocks, kThreads>>>(sorted.data(), is_core.data(), index, count, eps,
-                                              starts.data());
+    mark_cluster_starts<<<blocks, kThreads>>>(sorted.data(), is_core.data(), index, count, eps, starts.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(mark_cluster_starts);
     bytes = temp.size();
     SUBSCALE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, starts.data(), starts_upto.data(), count));

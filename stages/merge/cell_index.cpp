@@ -30,8 +30,8 @@ constexpr unsigned kKeyBits = 63;
 
 template <class T>
 CellIndex<T>::CellIndex(const ColumnMatrix<T>& values, const std::vector<std::uint32_t>& dimensions,
-                     const std::vector<std::uint32_t>& points, double epsilon, bool parallel,
-                     std::size_t max_grid_dimensions)
+                        const std::vector<std::uint32_t>& points, double epsilon, bool parallel,
+                        std::size_t max_grid_dimensions)
     : width_(dimensions.size()) {
   const std::size_t count = points.size();
   const std::size_t width = width_;

@@ -32,8 +32,8 @@ class PrecisionTest : public testing::CliTest {
     }
     return write(precision + "-" + mode + "-" + std::to_string(threads) + ".yaml",
                  "input:\n  path: data.csv\n  precision: " + precision +
-                     "\nnormalize: none\nepsilon: 0.1\nmin_points: 3\nmode: " + mode + "\nthreads: " +
-                     std::to_string(threads) + "\nsignature:\n  seed: 5\n");
+                     "\nnormalize: none\nepsilon: 0.1\nmin_points: 3\nmode: " + mode +
+                     "\nthreads: " + std::to_string(threads) + "\nsignature:\n  seed: 5\n");
   }
 
   std::string subspaces(const std::string& precision, const std::string& mode, int threads) {
