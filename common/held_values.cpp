@@ -1,5 +1,10 @@
 #include "common/held_values.hpp"
 
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
 #include "common/error.hpp"
 
 namespace subscale {
@@ -13,14 +18,24 @@ Precision parse_precision(const std::string& text, const std::string& setting) {
                    "default) or float32 (half the memory)");
 }
 
-HeldValues HeldValues::hold(Matrix&& normalised, Precision precision) {
+HeldValues HeldValues::hold(Matrix&& normalised, Precision precision, const std::string& source) {
   HeldValues held;
   if (precision == Precision::float64) {
     held.matrix_ = std::move(normalised);
     return held;
   }
-  Matrix source = std::move(normalised);  // released when this returns: the float32 copy stays alone
-  held.matrix_ = Matrix32(source.cast<float>());
+  Matrix wide = std::move(normalised);  // released when this returns: the float32 copy stays alone
+  constexpr double largest = std::numeric_limits<float>::max();
+  for (Eigen::Index j = 0; j < wide.cols(); ++j)
+    for (Eigen::Index i = 0; i < wide.rows(); ++i)
+      if (std::abs(wide(i, j)) > largest) {
+        std::ostringstream value;
+        value << std::setprecision(17) << wide(i, j);
+        throw InputError(source + ", data row " + std::to_string(i + 1) + ", column " + std::to_string(j + 1) +
+                         ": value " + value.str() + " is beyond the range of float32 (about 3.4e38); use " +
+                         "input.precision: float64, or normalize: minmax");
+      }
+  held.matrix_ = Matrix32(wide.cast<float>());
   return held;
 }
 

@@ -22,8 +22,8 @@ Precision parse_precision(const std::string& text, const std::string& setting);
 // The one place where epsilon becomes the held type. Every span-vs-epsilon test (density1d's
 // windows and neighbourhoods, the direct walk's masks on host and device, merge's distance test)
 // computes hi - lo (or the distance) in T and compares it with this value, rounded once from the
-// configured float64: were it compared in float64 instead, a float32 span could pass on one
-// backend and fail on another through differently rounded intermediates.
+// configured float64. Comparing a float span with the double epsilon would promote it and test in
+// float64 after all; one definition makes every stage and backend round epsilon the same way.
 template <class T>
 constexpr T held_epsilon(double epsilon) noexcept {
   return static_cast<T>(epsilon);
@@ -33,11 +33,13 @@ constexpr T held_epsilon(double epsilon) noexcept {
 using HeldMatrixRef = std::variant<const Matrix*, const Matrix32*>;
 
 // The held matrix, owned. hold() takes the normalised float64 matrix; with float32 it rounds every
-// value to the nearest float and releases the float64 one, so only the float32 copy stays.
+// value to the nearest float and releases the float64 one, so only the float32 copy stays. A
+// value beyond float32's range (possible with normalize: none) is an InputError naming `source`,
+// its row and column.
 class HeldValues {
  public:
   HeldValues() = default;
-  static HeldValues hold(Matrix&& normalised, Precision precision);
+  static HeldValues hold(Matrix&& normalised, Precision precision, const std::string& source = "the input");
 
   Precision precision() const noexcept {
     return std::holds_alternative<Matrix32>(matrix_) ? Precision::float32 : Precision::float64;

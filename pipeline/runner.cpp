@@ -381,7 +381,8 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
   }
   start = Clock::now();
   load::normalize(input.data, settings.normalization);
-  input.held = HeldValues::hold(std::move(input.data.values), settings.precision);
+  input.held = HeldValues::hold(std::move(input.data.values), settings.precision,
+                                input.data.source.empty() ? settings.load.path : input.data.source);
   report.stage_seconds.emplace_back("normalize", seconds_since(start));
   if (settings.precision == Precision::float32)
     log.line("normalize   values held as float32 (" + io::describe_bytes(input.held.bytes()) + ")");

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.hpp"
 #include "common/held_values.hpp"
 #include "pipeline/core_pipeline.hpp"
 #include "stages/density1d/density1d.hpp"
@@ -78,6 +79,19 @@ TEST(HeldPrecision, HoldRoundsOnceAndHalvesTheBytes) {
     for (Eigen::Index i = 0; i < 3; ++i)
       for (Eigen::Index j = 0; j < 2; ++j) EXPECT_EQ(static_cast<double>(held(i, j)), double(float(values(i, j))));
   });
+}
+
+TEST(HeldPrecision, ValuesBeyondFloatRangeAreRefused) {
+  Matrix values(2, 2);
+  values << 0.5, 1.0, 2.0, -1e39;
+  EXPECT_EQ(HeldValues::hold(Matrix(values), Precision::float64).bytes(), 4 * sizeof(double));
+  try {
+    HeldValues::hold(Matrix(values), Precision::float32, "data.csv");
+    FAIL() << "a value beyond float32's range was held";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("data.csv, data row 2, column 2"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("input.precision: float64"), std::string::npos) << error.what();
+  }
 }
 
 TEST(HeldPrecision, FloatAndDoubleDifferAndEachIsSelfConsistent) {
