@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include "cluster/mpi_session.hpp"
 #include "cluster/subspace_exchange.hpp"
@@ -86,9 +88,13 @@ Agreement agree_on_split(const Communicator& comm, const CoreStepInputs& in, con
       return;
     }
     CheckpointIdentity identity = checkpoint->identity;
-    identity.emplace_back("input data", std::to_string(in.values.rows()) + " points x " +
-                                            std::to_string(in.values.cols()) + " dimensions, content hash " +
-                                            data_fingerprint(in.values));
+    std::visit(
+        [&](const auto* values) {
+          identity.emplace_back("input data", std::to_string(values->rows()) + " points x " +
+                                                  std::to_string(values->cols()) + " dimensions, content hash " +
+                                                  data_fingerprint(*values));
+        },
+        in.values);
     const CheckpointFolder folder(checkpoint->folder);
     if (checkpoint->resume) {
       agreement.manifest = folder.read_manifest();
@@ -137,7 +143,9 @@ class ShareRunner {
         fingerprint_(fingerprint),
         mine_(mine),
         report_(report) {
-    if (split.mode == TableMode::direct) space_.emplace(in.values, in.plan, result.density, in.params.epsilon);
+    if (split.mode == TableMode::direct)
+      std::visit([&](const auto* values) { space_.emplace(*values, in.plan, result.density, in.params.epsilon); },
+                 in.values);
   }
 
   // Without a checkpoint, one call walks the whole share (one device set-up); with one, a call a
@@ -259,16 +267,19 @@ std::vector<PartitionFill> gather_fills(const Communicator& comm, const std::vec
 
 }  // namespace
 
-std::string data_fingerprint(const Matrix& values) {
-  const double* data = values.data();
+template <class T>
+std::string data_fingerprint(const ColumnMatrix<T>& values) {
+  const T* data = values.data();
   const std::size_t count = static_cast<std::size_t>(values.size());
   constexpr std::size_t kChunk = std::size_t{1} << 20;
   std::vector<std::uint64_t> chunks((count + kChunk - 1) / kChunk);
   tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
     std::uint64_t h = 0x510e527fade682d1ULL + c;
     for (std::size_t i = c * kChunk; i < std::min(count, (c + 1) * kChunk); ++i) {
-      std::uint64_t bits;
-      std::memcpy(&bits, data + i, sizeof bits);
+      // A float's bits, widened: float64 data hash as they always did.
+      std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t> held;
+      std::memcpy(&held, data + i, sizeof held);
+      const std::uint64_t bits = held;
       h = hash::fmix64(h ^ bits) + i;
     }
     chunks[c] = h;
@@ -280,6 +291,8 @@ std::string data_fingerprint(const Matrix& values) {
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
   return text;
 }
+template std::string data_fingerprint(const Matrix32&);
+template std::string data_fingerprint(const Matrix&);
 
 pipeline::CoreExecutor cluster_core_executor(const Communicator& comm,
                                              const std::optional<CheckpointOptions>& checkpoint,

@@ -46,6 +46,7 @@ pipeline::CoreExecutor cluster_core_executor(const Communicator& comm,
 
 // A 64-bit hash of the data the core reads (the normalised matrix), as hex: a checkpoint made for
 // other data is refused.
-std::string data_fingerprint(const Matrix& values);
+template <class T>
+std::string data_fingerprint(const ColumnMatrix<T>& values);
 
 }  // namespace subscale::cluster

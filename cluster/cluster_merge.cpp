@@ -19,7 +19,8 @@ std::array<std::uint64_t, kCounters> counters_of(const merge::MergeStats& s) {
 
 }  // namespace
 
-std::optional<merge::MergeResult> merge_across_processes(const Communicator& comm, const Matrix& values,
+template <class T>
+std::optional<merge::MergeResult> merge_across_processes(const Communicator& comm, const ColumnMatrix<T>& values,
                                                          const std::vector<SubspaceCluster>& owned,
                                                          const merge::MergeParams& params) {
   merge::MergeResult mine;
@@ -55,5 +56,12 @@ std::optional<merge::MergeResult> merge_across_processes(const Communicator& com
   s.noise_points = totals[6];
   return all;
 }
+
+template std::optional<merge::MergeResult> merge_across_processes(const Communicator&, const Matrix32&,
+                                                                  const std::vector<SubspaceCluster>&,
+                                                                  const merge::MergeParams&);
+template std::optional<merge::MergeResult> merge_across_processes(const Communicator&, const Matrix&,
+                                                                  const std::vector<SubspaceCluster>&,
+                                                                  const merge::MergeParams&);
 
 }  // namespace subscale::cluster

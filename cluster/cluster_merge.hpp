@@ -11,7 +11,8 @@
 namespace subscale::cluster {
 
 // The whole merge result on the root; nothing elsewhere.
-std::optional<merge::MergeResult> merge_across_processes(const Communicator& comm, const Matrix& values,
+template <class T>
+std::optional<merge::MergeResult> merge_across_processes(const Communicator& comm, const ColumnMatrix<T>& values,
                                                          const std::vector<SubspaceCluster>& owned,
                                                          const merge::MergeParams& params);
 

@@ -8,10 +8,13 @@
 
 namespace subscale {
 
-using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+template <class T>
+using ColumnMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+using Matrix = ColumnMatrix<double>;   // as read and normalised; the held values by default
+using Matrix32 = ColumnMatrix<float>;  // the held values with input.precision: float32
 
 struct Dataset {
-  Matrix values;                          // n x d
+  Matrix values;                          // n x d, as read (float64)
   std::vector<std::uint64_t> ids;         // optional, n entries when present
   std::vector<std::int64_t> labels;       // optional, n entries when present (-1 = noise)
   std::vector<std::string> column_names;  // optional, d entries when present

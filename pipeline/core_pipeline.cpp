@@ -44,9 +44,9 @@ namespace {
 
 // Direct mode: the walk fills a subspace map itself, so the subspaces stage is only the hand-over
 // into the sorted list.
-template <class Notify>
-void run_direct_core(const Matrix& values, const UnitPlan& plan, const CoreParams& params, const UnitProgress& on_units,
-                     Notify&& notify, CoreResult& result) {
+template <class T, class Notify>
+void run_direct_core(const ColumnMatrix<T>& values, const UnitPlan& plan, const CoreParams& params,
+                     const UnitProgress& on_units, Notify&& notify, CoreResult& result) {
   auto start = std::chrono::steady_clock::now();
   const DirectSpace space(values, plan, result.density, params.epsilon);
   direct::DirectWalkOutput walked{direct::DirectSubspaceMap(space.key_words(), space.point_words())};
@@ -85,7 +85,8 @@ DenseUnitsResult group_signature_units(const UnitPlan& plan, const Density1dResu
   return result;
 }
 
-CoreResult run_core(const Matrix& values, const CoreParams& params, const StepListener& on_step,
+template <class T>
+CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, const StepListener& on_step,
                     const UnitProgress& on_units, const CoreExecutor& executor) {
   validate_core_params(params, static_cast<std::size_t>(values.rows()));
   CoreResult result;
@@ -123,7 +124,7 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
         plan.total_units() >= worthwhile && gpu::query_device().available ? Backend::cuda : Backend::cpu;
   }
   if (executor) {
-    executor({values, plan, params, on_units, notify}, result);
+    executor({&values, plan, params, on_units, notify}, result);
     return result;
   }
   if (params.units.mode == TableMode::direct) {
@@ -160,5 +161,10 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
   result.timings.subspaces_seconds = seconds_since(start) + accumulate_seconds;
   return result;
 }
+
+template CoreResult run_core(const Matrix32&, const CoreParams&, const StepListener&, const UnitProgress&,
+                             const CoreExecutor&);
+template CoreResult run_core(const Matrix&, const CoreParams&, const StepListener&, const UnitProgress&,
+                             const CoreExecutor&);
 
 }  // namespace subscale::pipeline

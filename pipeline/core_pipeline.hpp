@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "common/held_values.hpp"
 #include "common/subspace_cluster.hpp"
 #include "stages/dense_units/dense_units.hpp"
 #include "stages/dense_units/direct_units.hpp"
@@ -63,7 +64,7 @@ using StepListener = std::function<void(const std::string& step, const struct Co
 
 // What dense_units and subspaces start from, for a CoreExecutor.
 struct CoreStepInputs {
-  const Matrix& values;
+  HeldMatrixRef values;
   const UnitPlan& plan;
   const CoreParams& params;
   const UnitProgress& on_units;
@@ -75,7 +76,9 @@ struct CoreStepInputs {
 // result.backend_used says where the units are to be walked.
 using CoreExecutor = std::function<void(const CoreStepInputs& inputs, CoreResult& result)>;
 
-CoreResult run_core(const Matrix& values, const CoreParams& params, const StepListener& on_step = {},
+// T is the held precision (float or double); every span is compared with epsilon in it.
+template <class T>
+CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, const StepListener& on_step = {},
                     const UnitProgress& on_units = {}, const CoreExecutor& executor = {});
 
 // The single-process steps, for executors that run them on a share of the work: the direct walk

@@ -13,6 +13,10 @@ ConfigSchema core_config_schema() {
        .help = "file format",
        .choices = {"auto", "hdf5", "csv", "arff"}});
   key({.path = "input.dataset", .default_value = "/data", .help = "HDF5 path of the 2-D data set"});
+  key({.path = "input.precision",
+       .default_value = "float64",
+       .help = "precision the values are held and compared in after normalisation (float32: half the memory)",
+       .choices = {"float64", "float32"}});
   key({.path = "input.label_column", .help = "CSV column (name or 1-based number) or ARFF attribute holding labels"});
   // The join section (SPEC 11, issue 7): a second table's columns attached by id after load,
   // before normalize. Unset join.path means no join; the other keys then have no effect.

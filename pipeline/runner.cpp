@@ -18,6 +18,7 @@
 #include "cluster/cluster_merge.hpp"
 #include "cluster/communicator.hpp"
 #include "common/error.hpp"
+#include "common/held_values.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
 #include "io/ground_truth.hpp"
@@ -90,6 +91,7 @@ struct RunSettings {
   std::optional<JoinSection> join;
   std::optional<FilterSection> filter;
   load::Normalization normalization = load::Normalization::minmax;
+  Precision precision = Precision::float64;
   CoreParams core;
   int threads = 0;
   bool merge = true;
@@ -171,6 +173,7 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.join = read_join_section(config);
   s.filter = read_filter_section(config);
   s.normalization = load::parse_normalization(config.string("normalize"));
+  s.precision = parse_precision(config.string("input.precision"), "input.precision");
   s.core.epsilon = config.number("epsilon");
   s.core.min_points = static_cast<std::uint32_t>(config.integer("min_points"));
   // auto: direct mode, which the measurements favour everywhere (bench/RESULTS.md).
@@ -285,7 +288,8 @@ void create_folder(const std::filesystem::path& folder) {
 }
 
 struct LoadedInput {
-  Dataset data;
+  Dataset data;     // ids, labels and names; its values moved into `held` after normalisation
+  HeldValues held;  // what the stages read, in the held precision
   std::optional<io::GroundTruth> truth;
 };
 
@@ -377,12 +381,16 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
   }
   start = Clock::now();
   load::normalize(input.data, settings.normalization);
+  input.held = HeldValues::hold(std::move(input.data.values), settings.precision,
+                                input.data.source.empty() ? settings.load.path : input.data.source);
   report.stage_seconds.emplace_back("normalize", seconds_since(start));
-  validate_core_params(settings.core, input.data.points());
+  if (settings.precision == Precision::float32)
+    log.line("normalize   values held as float32 (" + io::describe_bytes(input.held.bytes()) + ")");
+  validate_core_params(settings.core, input.held.points());
   if (settings.ground_truth) {
     io::GroundTruthOptions options;
-    options.dimensions = input.data.dimensions();
-    options.points = input.data.points();
+    options.dimensions = input.held.dimensions();
+    options.points = input.held.points();
     input.truth = io::read_ground_truth(*settings.ground_truth, options);
   }
   return input;
@@ -391,9 +399,9 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
 // Runs the stages after load; with several processes (or a checkpoint) the core goes through the
 // cluster executor and merge is spread over the processes. Returns false on the processes that
 // only helped (everything after merge is the root's).
-bool run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& log, RunReport& report,
-                const cluster::Communicator& comm) {
-  const Matrix& values = input.data.values;
+template <class T>
+bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings, const LoadedInput& input, RunLog& log,
+                     RunReport& report, const cluster::Communicator& comm) {
   cluster::ClusterCoreReport cluster_report;
   const bool use_cluster = comm.distributed() || settings.checkpoint.has_value();
   std::optional<ProgressBar> bar;
@@ -491,10 +499,10 @@ bool run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
     const auto& found = report.consolidated ? report.consolidated->clusters
                         : report.merge      ? report.merge->clusters
                                             : report.core.subspaces;
-    report.quality = evaluate::evaluate(found, input.truth->clusters, input.data.points(), input.data.dimensions());
+    report.quality = evaluate::evaluate(found, input.truth->clusters, input.held.points(), input.held.dimensions());
     if (report.consolidated)
-      report.raw_quality = evaluate::evaluate(report.merge->clusters, input.truth->clusters, input.data.points(),
-                                              input.data.dimensions());
+      report.raw_quality = evaluate::evaluate(report.merge->clusters, input.truth->clusters, input.held.points(),
+                                              input.held.dimensions());
     report.stage_seconds.emplace_back("evaluate", seconds_since(start));
     std::ostringstream line;
     line << std::setprecision(3) << "evaluate    F1 " << report.quality->f1 << ", E4SC " << report.quality->e4sc
@@ -505,6 +513,12 @@ bool run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& l
     log.line(line.str());
   }
   return true;
+}
+
+bool run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& log, RunReport& report,
+                const cluster::Communicator& comm) {
+  return input.held.visit(
+      [&](const auto& values) { return run_held_stages(values, settings, input, log, report, comm); });
 }
 
 void write_run_folder(const std::filesystem::path& folder, const Config& config, const RunSettings& settings,
@@ -581,8 +595,8 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
   arena->execute([&] {
     agreed([&] {
       input = load_input(settings, log, run.report);
-      run.report.points = input->data.points();
-      run.report.dimensions = input->data.dimensions();
+      run.report.points = input->held.points();
+      run.report.dimensions = input->held.dimensions();
       if (comm.is_root()) create_folder(folder);  // only now: refused input leaves nothing behind
     });
     try {
@@ -746,7 +760,8 @@ void print_units_per_dimension(const UnitPlan& plan) {
 
 // Direct mode has no table: the plan gives the units as an upper bound of the work and the walk's
 // nodes and multi-dimension units as estimated from a sample of windows.
-void print_direct_plan(const Matrix& values, const UnitPlan& plan, const Density1dResult& density,
+template <class T>
+void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, const Density1dResult& density,
                        const RunSettings& settings) {
   const DirectSpace space(values, plan, density, settings.core.epsilon);
   const auto start = Clock::now();
@@ -759,7 +774,7 @@ void print_direct_plan(const Matrix& values, const UnitPlan& plan, const Density
               format_count(static_cast<std::uint64_t>(estimate.multi_units)).c_str(),
               format_count(estimate.sampled_units).c_str(), seconds);
   std::printf("host memory: %s of values and orders, plus one bitmap of %u bytes per subspace found\n",
-              format_bytes(static_cast<double>(space.rows.size() * 8 + space.sorted.size() * 8)).c_str(),
+              format_bytes(static_cast<double>(space.rows_bytes() + space.sorted.size() * 8)).c_str(),
               space.point_words() * 8 + space.key_words() * 8);
 }
 
@@ -773,8 +788,10 @@ void print_cluster_plan(const UnitPlan& plan, const RunSettings& settings, int p
       checkpoint ? (settings.checkpoint->units > 0 ? settings.checkpoint->units : cluster::kUnitsPerProcess * p) : p;
   std::printf("cluster: %d process(es)%s\n", processes,
               checkpoint ? (", checkpoint in " + settings.checkpoint->folder.string()).c_str() : "");
-  // Each process holds the matrix, density1d's orders and windows, and its share's subspaces.
-  const double inputs = static_cast<double>(n * d) * (8 + 8 + 4 + 4);
+  // Each process holds the matrix (and direct mode a row-major copy), density1d's orders and windows,
+  // and its share's subspaces.
+  const double value_bytes = settings.precision == Precision::float32 ? 4 : 8;
+  const double inputs = static_cast<double>(n * d) * (2 * value_bytes + 4 + 4);
   const double per_subspace = static_cast<double>((d + 63) / 64 + (n + 63) / 64) * 8;
   if (settings.core.units.mode == TableMode::direct) {
     const cluster::WorkSplit split = cluster::direct_split(total, static_cast<std::uint32_t>(units));
@@ -817,13 +834,18 @@ void plan_command(const CommandOptions& options) {
   tbb::task_arena arena(settings.threads);
   arena.execute([&] {
     LoadedInput input = load_input(settings, log, report);
-    const Density1dResult density = run_density1d(input.data.values, {settings.core.epsilon, settings.core.min_points});
+    std::printf("values: %zu points x %zu dimensions held as %s: %zu bytes (%s)\n", input.held.points(),
+                input.held.dimensions(), to_string(input.held.precision()), input.held.bytes(),
+                format_bytes(static_cast<double>(input.held.bytes())).c_str());
+    const Density1dResult density = input.held.visit([&](const auto& values) {
+      return run_density1d(values, {settings.core.epsilon, settings.core.min_points});
+    });
     const UnitPlan plan(density, settings.core.min_points);
     check_memory_budget(settings, plan.total_units(),
                         plan.largest_window() ? plan.binomials()(plan.largest_window() - 1, plan.min_points() - 1) : 0);
     print_units_per_dimension(plan);
     if (settings.core.units.mode == TableMode::direct) {
-      print_direct_plan(input.data.values, plan, density, settings);
+      input.held.visit([&](const auto& values) { print_direct_plan(values, plan, density, settings); });
       if (processes > 1 || settings.checkpoint) print_cluster_plan(plan, settings, processes, 1);
       return;
     }

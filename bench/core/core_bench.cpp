@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "common/error.hpp"
+#include "common/held_values.hpp"
 #include "gpu/device_info.hpp"
 #include "pipeline/core_pipeline.hpp"
 #include "stages/load/load.hpp"
@@ -25,7 +26,7 @@ using namespace subscale;
 
 int main(int argc, char** argv) {
   CLI::App app{"Times the SUBSCALE core (density1d -> subspaces) on one dataset"};
-  std::string file, mode = "signature", keys = "uniform", scheme = "adaptive", backend = "cpu";
+  std::string file, mode = "signature", keys = "uniform", scheme = "adaptive", backend = "cpu", precision = "float64";
   double epsilon = 0.005;
   std::uint32_t min_points = 4, bits = 128;
   std::size_t partitions = 0;
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   app.add_option("--scheme", scheme);
   app.add_option("--partitions", partitions, "0 = from the memory budget");
   app.add_option("--backend", backend);
+  app.add_option("--precision", precision, "float64 or float32: the precision the values are held in");
   app.add_option("--threads", threads, "0 = all cores");
   app.add_flag("--header", header, "print the table header first");
   app.add_option("--units-per-run", units_per_run, "GPU: units a thread walks per search and unrank (0 = auto)");
@@ -54,6 +56,7 @@ int main(int argc, char** argv) {
     load_options.path = file;
     Dataset data = load::load_dataset(load_options);
     load::normalize(data, load::Normalization::minmax);
+    const HeldValues held = HeldValues::hold(std::move(data.values), parse_precision(precision, "--precision"), file);
     pipeline::CoreParams params;
     params.epsilon = epsilon;
     params.min_points = min_points;
@@ -78,7 +81,8 @@ int main(int argc, char** argv) {
     }
     tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
     pipeline::CoreResult result;
-    arena.execute([&] { result = pipeline::run_core(data.values, params); });
+    arena.execute([&] { held.visit([&](const auto& values) { result = pipeline::run_core(values, params); }); });
+    std::fprintf(stderr, "values held as %s (%zu bytes)\n", to_string(held.precision()), held.bytes());
     const auto& t = result.timings;
     const double core = t.density1d_seconds + t.plan_seconds + t.dense_units_seconds + t.subspaces_seconds;
     rusage usage{};

@@ -19,7 +19,8 @@ namespace subscale::consolidate {
 namespace {
 
 // Where `dimension` sits in the cluster's sorted dimension list, or -1.
-std::ptrdiff_t position_of(const WorkingCluster& cluster, std::uint32_t dimension) {
+template <class T>
+std::ptrdiff_t position_of(const WorkingCluster<T>& cluster, std::uint32_t dimension) {
   const auto found = std::lower_bound(cluster.dimensions.begin(), cluster.dimensions.end(), dimension);
   return found != cluster.dimensions.end() && *found == dimension ? found - cluster.dimensions.begin() : -1;
 }
@@ -27,18 +28,20 @@ std::ptrdiff_t position_of(const WorkingCluster& cluster, std::uint32_t dimensio
 // `column` (sorted) as a multiset, with the values of `points` in `dimension` added (or removed:
 // each removed value must be in `column`). Order statistics depend only on the multiset, so the
 // result is the sorted column of the new point set, whatever the order of joins that led to it.
-std::vector<double> add_values(const ColumnSorter& columns, const std::vector<double>& column,
-                               const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
-  const std::vector<double> added = columns.sorted(points, dimension);
-  std::vector<double> out(column.size() + added.size());
+template <class T>
+std::vector<T> add_values(const ColumnSorter<T>& columns, const std::vector<T>& column,
+                          const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
+  const std::vector<T> added = columns.sorted(points, dimension);
+  std::vector<T> out(column.size() + added.size());
   std::merge(column.begin(), column.end(), added.begin(), added.end(), out.begin());
   return out;
 }
 
-std::vector<double> remove_values(const ColumnSorter& columns, const std::vector<double>& column,
-                                  const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
-  const std::vector<double> removed = columns.sorted(points, dimension);
-  std::vector<double> out;
+template <class T>
+std::vector<T> remove_values(const ColumnSorter<T>& columns, const std::vector<T>& column,
+                             const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
+  const std::vector<T> removed = columns.sorted(points, dimension);
+  std::vector<T> out;
   out.reserve(column.size() - std::min(column.size(), removed.size()));
   std::set_difference(column.begin(), column.end(), removed.begin(), removed.end(), std::back_inserter(out));
   return out;
@@ -46,9 +49,10 @@ std::vector<double> remove_values(const ColumnSorter& columns, const std::vector
 
 // Keeps the points of `cluster` inside the box of its columns' central spans, and takes the
 // values of the others out of its columns.
-void keep_points_in_box(const ColumnSorter& columns, WorkingCluster& cluster, double fraction) {
-  const Matrix& values = columns.values();
-  std::vector<Interval> spans;
+template <class T>
+void keep_points_in_box(const ColumnSorter<T>& columns, WorkingCluster<T>& cluster, double fraction) {
+  const ColumnMatrix<T>& values = columns.values();
+  std::vector<Interval<T>> spans;
   spans.reserve(cluster.columns.size());
   for (const auto& column : cluster.columns) spans.push_back(central_span_of_sorted(column, fraction));
   std::vector<std::uint32_t> inside = points_in_box(values, cluster.points, cluster.dimensions, spans);
@@ -71,10 +75,12 @@ namespace {
 // The greedy joins of one connected component of the candidate graph, in the global pair order.
 // Components share no cluster, so they run side by side with the same result as one sequential
 // pass over all pairs.
+template <class T>
 class ComponentJoiner {
  public:
-  ComponentJoiner(const ColumnSorter& columns, const ConsolidateParams& params, std::vector<WorkingCluster>& clusters,
-                  std::vector<std::uint32_t>& parent, std::vector<std::uint32_t>& versions)
+  ComponentJoiner(const ColumnSorter<T>& columns, const ConsolidateParams& params,
+                  std::vector<WorkingCluster<T>>& clusters, std::vector<std::uint32_t>& parent,
+                  std::vector<std::uint32_t>& versions)
       : columns_(columns),
         values_(columns.values()),
         params_(params),
@@ -94,13 +100,13 @@ class ComponentJoiner {
     const std::uint32_t keep = std::min(a, b), drop = std::max(a, b);
     const RefusedKey key{keep, versions_[keep], drop, versions_[drop]};
     if (refused_.count(key)) return;
-    WorkingCluster& x = clusters_[a];
-    WorkingCluster& y = clusters_[b];
+    WorkingCluster<T>& x = clusters_[a];
+    WorkingCluster<T>& y = clusters_[b];
     // Their current point sets must still overlap as much as the pair did.
     const std::size_t shared = intersection_size(x.points, y.points);
     const std::size_t smaller = std::min(x.points.size(), y.points.size());
     if (smaller == 0 || static_cast<double>(shared) / static_cast<double>(smaller) < params_.overlap) return;
-    std::optional<WorkingCluster> joined = join(x, y, sorted_union(x.points, y.points));
+    std::optional<WorkingCluster<T>> joined = join(x, y, sorted_union(x.points, y.points));
     if (!joined) {
       ++counters.rejected;
       refused_.insert(key);
@@ -120,18 +126,18 @@ class ComponentJoiner {
   // projection whose points the other cluster holds already, give or take a few chance members
   // that the box drops again, a dimension costs O(k log k + log n), not O(n). Dimensions new to
   // the larger side are tested first: a join of two different clusters fails there.
-  std::optional<WorkingCluster> join(WorkingCluster& x, WorkingCluster& y, std::vector<std::uint32_t> points) {
-    WorkingCluster& big = x.points.size() >= y.points.size() ? x : y;
-    const WorkingCluster& small = &big == &x ? y : x;
+  std::optional<WorkingCluster<T>> join(WorkingCluster<T>& x, WorkingCluster<T>& y, std::vector<std::uint32_t> points) {
+    WorkingCluster<T>& big = x.points.size() >= y.points.size() ? x : y;
+    const WorkingCluster<T>& small = &big == &x ? y : x;
     const std::vector<std::uint32_t> dims = sorted_union(x.dimensions, y.dimensions);
-    const double reference = std::max(x.reference_span, y.reference_span);
-    const double limit = params_.span_tolerance * reference;
+    const T reference = std::max(x.reference_span, y.reference_span);
+    const T limit = static_cast<T>(params_.span_tolerance) * reference;
     const std::vector<std::uint32_t> lacks = sorted_difference(small.points, big.points);
     const CentralPositions at = central_positions(points.size(), params_.span_fraction);
 
     // Spans of the union; `full[t]` is its sorted column where that was built.
-    std::vector<Interval> spans(dims.size());
-    std::vector<std::vector<double>> full(dims.size());
+    std::vector<Interval<T>> spans(dims.size());
+    std::vector<std::vector<T>> full(dims.size());
     std::vector<std::uint8_t> built(dims.size(), 0);
     std::vector<std::ptrdiff_t> in_big(dims.size());
     std::vector<std::uint32_t> small_lacks;  // filled when first needed
@@ -141,9 +147,9 @@ class ComponentJoiner {
         in_big[t] = position_of(big, k);
         if ((in_big[t] < 0) != new_to_big) continue;
         if (in_big[t] >= 0) {
-          const std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
+          const std::vector<T>& column = big.columns[static_cast<std::size_t>(in_big[t])];
           if (lacks.size() * 8 <= column.size()) {
-            const std::vector<double> added = columns_.sorted(lacks, k);
+            const std::vector<T> added = columns_.sorted(lacks, k);
             spans[t] = {order_statistic_of_union(column, added, at.low),
                         order_statistic_of_union(column, added, at.high)};
           } else {
@@ -163,10 +169,10 @@ class ComponentJoiner {
 
     // The box: which of big's points fall out (none in a dimension where its whole column lies
     // inside), and which of the points it lacks are in.
-    std::vector<Interval> box(dims.size());
+    std::vector<Interval<T>> box(dims.size());
     std::vector<std::size_t> check;  // dimensions in which big's points must be looked at one by one
     for (std::size_t t = 0; t < dims.size(); ++t) {
-      const double half = spans[t].width() / 2.0;
+      const T half = spans[t].width() / T(2);
       box[t] = {spans[t].low - half, spans[t].high + half};
       const bool whole_column_inside = in_big[t] >= 0 &&
                                        big.columns[static_cast<std::size_t>(in_big[t])].front() >= box[t].low &&
@@ -174,7 +180,7 @@ class ComponentJoiner {
       if (!whole_column_inside) check.push_back(t);
     }
     const auto inside = [&](std::uint32_t p, std::size_t t) {
-      const double v = values_(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(dims[t]));
+      const T v = values_(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(dims[t]));
       return v >= box[t].low && v <= box[t].high;
     };
     std::vector<std::uint32_t> big_out, lacks_in, removed;
@@ -187,7 +193,7 @@ class ComponentJoiner {
     }
     if (big_out.size() == big.points.size() && lacks_in.empty()) return std::nullopt;
 
-    WorkingCluster joined;
+    WorkingCluster<T> joined;
     joined.reference_span = reference;
     joined.sources = x.sources + y.sources;
     if (big_out.empty() && lacks_in.empty() && dims.size() == big.dimensions.size()) {
@@ -212,7 +218,7 @@ class ComponentJoiner {
         // big is not needed after the join: its columns are taken over, not copied, where
         // nothing is added to them (most joins add a projection's points to a cluster that
         // holds them already).
-        std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
+        std::vector<T>& column = big.columns[static_cast<std::size_t>(in_big[t])];
         if (!lacks_in.empty()) column = add_values(columns_, column, lacks_in, dims[t]);
         joined.columns[t] = big_out.empty() ? std::move(column) : remove_values(columns_, column, big_out, dims[t]);
       }
@@ -220,10 +226,10 @@ class ComponentJoiner {
     return joined;
   }
 
-  const ColumnSorter& columns_;
-  const Matrix& values_;
+  const ColumnSorter<T>& columns_;
+  const ColumnMatrix<T>& values_;
   const ConsolidateParams& params_;
-  std::vector<WorkingCluster>& clusters_;
+  std::vector<WorkingCluster<T>>& clusters_;
   std::vector<std::uint32_t>& parent_;  // union-find whose root is always the smaller index
   // A refused join of two clusters is refused again until one of them changes: many pairs of
   // input clusters lead to the same two joined ones, so refusals are remembered by version.
@@ -246,8 +252,9 @@ class ComponentJoiner {
 
 }  // namespace
 
-std::vector<WorkingCluster> join_round(const ColumnSorter& columns, std::vector<WorkingCluster> clusters,
-                                       const ConsolidateParams& params, JoinCounters& counters) {
+template <class T>
+std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
+                                          const ConsolidateParams& params, JoinCounters& counters) {
   std::vector<const std::vector<std::uint32_t>*> point_lists;
   point_lists.reserve(clusters.size());
   for (const auto& c : clusters) point_lists.push_back(&c.points);
@@ -282,31 +289,32 @@ std::vector<WorkingCluster> join_round(const ColumnSorter& columns, std::vector<
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, component_pairs.size(), 1),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t k = r.begin(); k != r.end(); ++k) {
-                        ComponentJoiner joiner(columns, params, clusters, parent, versions);
+                        ComponentJoiner<T> joiner(columns, params, clusters, parent, versions);
                         joiner.run(component_pairs[k], per_component[k]);
                       }
                     });
   for (const JoinCounters& c : per_component) counters.joins += c.joins, counters.rejected += c.rejected;
-  std::vector<WorkingCluster> out;
+  std::vector<WorkingCluster<T>> out;
   for (std::uint32_t c = 0; c < clusters.size(); ++c)
     if (parent[c] == c) out.push_back(std::move(clusters[c]));
   return out;
 }
 
-std::uint64_t extend_dimensions(const ColumnSorter& columns, std::vector<WorkingCluster>& clusters,
+template <class T>
+std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>>& clusters,
                                 const ConsolidateParams& params) {
-  const Matrix& values = columns.values();
+  const ColumnMatrix<T>& values = columns.values();
   const auto dims = static_cast<std::uint32_t>(values.cols());
   std::vector<std::uint64_t> added(clusters.size(), 0);
-  tbb::enumerable_thread_specific<std::vector<double>> scratches;
+  tbb::enumerable_thread_specific<std::vector<T>> scratches;
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, clusters.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
-        std::vector<double>& scratch = scratches.local();
+        std::vector<T>& scratch = scratches.local();
         for (std::size_t c = r.begin(); c != r.end(); ++c) {
-          WorkingCluster& cluster = clusters[c];
+          WorkingCluster<T>& cluster = clusters[c];
           if (cluster.points.empty()) continue;
-          const double limit = params.span_tolerance * cluster.reference_span;
-          WorkingCluster extended;
+          const T limit = static_cast<T>(params.span_tolerance) * cluster.reference_span;
+          WorkingCluster<T> extended;
           std::size_t t = 0;
           for (std::uint32_t k = 0; k < dims; ++k) {
             if (t < cluster.dimensions.size() && cluster.dimensions[t] == k) {
@@ -325,5 +333,15 @@ std::uint64_t extend_dimensions(const ColumnSorter& columns, std::vector<Working
       });
   return std::accumulate(added.begin(), added.end(), std::uint64_t{0});
 }
+
+template std::vector<WorkingCluster<float>> join_round(const ColumnSorter<float>&, std::vector<WorkingCluster<float>>,
+                                                       const ConsolidateParams&, JoinCounters&);
+template std::vector<WorkingCluster<double>> join_round(const ColumnSorter<double>&,
+                                                        std::vector<WorkingCluster<double>>, const ConsolidateParams&,
+                                                        JoinCounters&);
+template std::uint64_t extend_dimensions(const ColumnSorter<float>&, std::vector<WorkingCluster<float>>&,
+                                         const ConsolidateParams&);
+template std::uint64_t extend_dimensions(const ColumnSorter<double>&, std::vector<WorkingCluster<double>>&,
+                                         const ConsolidateParams&);
 
 }  // namespace subscale::consolidate

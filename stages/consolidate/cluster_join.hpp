@@ -12,15 +12,16 @@
 
 namespace subscale::consolidate {
 
-// A cluster while it is being consolidated.
+// A cluster while it is being consolidated; T is the held precision of its values.
+template <class T>
 struct WorkingCluster {
   std::vector<std::uint32_t> dimensions;  // sorted
   std::vector<std::uint32_t> points;      // sorted
   // The values of `points` in each of `dimensions`, sorted: the central spans are read off them,
   // and a join merges them with the few values the other side adds instead of selecting again.
-  std::vector<std::vector<double>> columns;
-  double reference_span = 0.0;  // span_test.hpp: the widest central span where merge found it
-  std::uint32_t sources = 1;    // input clusters joined into it
+  std::vector<std::vector<T>> columns;
+  T reference_span = 0;       // span_test.hpp: the widest central span where merge found it
+  std::uint32_t sources = 1;  // input clusters joined into it
 };
 
 struct JoinCounters {
@@ -37,13 +38,16 @@ struct JoinCounters {
 //     two reference spans;
 // the joined cluster is (S_a ∪ S_b, the points of O_a ∪ O_b inside their box), with the larger
 // reference span. The greedy order makes the result independent of threads.
-std::vector<WorkingCluster> join_round(const ColumnSorter& columns, std::vector<WorkingCluster> clusters,
-                                       const ConsolidateParams& params, JoinCounters& counters);
+// The span test runs in T: span widths against span_tolerance (rounded to T) times the reference.
+template <class T>
+std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
+                                          const ConsolidateParams& params, JoinCounters& counters);
 
 // Adds to each cluster every other dimension in which its points pass the span test against its
 // reference span, then keeps the points inside the box of the extended subspace. Returns the
 // number of dimensions added.
-std::uint64_t extend_dimensions(const ColumnSorter& columns, std::vector<WorkingCluster>& clusters,
+template <class T>
+std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>>& clusters,
                                 const ConsolidateParams& params);
 
 }  // namespace subscale::consolidate

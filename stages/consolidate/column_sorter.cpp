@@ -9,7 +9,8 @@
 
 namespace subscale::consolidate {
 
-ColumnSorter::ColumnSorter(const Matrix& values)
+template <class T>
+ColumnSorter<T>::ColumnSorter(const ColumnMatrix<T>& values)
     : values_(values),
       n_(static_cast<std::size_t>(values.rows())),
       rank_(n_ * static_cast<std::size_t>(values.cols())),
@@ -19,7 +20,7 @@ ColumnSorter::ColumnSorter(const Matrix& values)
                       // (value, point) side by side: the sort compares them without going
                       // back to the matrix, which halved the constructor's time.
                       struct Entry {
-                        double value;
+                        T value;
                         std::uint32_t point;
                       };
                       std::vector<Entry> order(n_);
@@ -38,8 +39,9 @@ ColumnSorter::ColumnSorter(const Matrix& values)
                     });
 }
 
-std::vector<double> ColumnSorter::sorted(std::span<const std::uint32_t> points, std::uint32_t dimension) const {
-  std::vector<double> out;
+template <class T>
+std::vector<T> ColumnSorter<T>::sorted(std::span<const std::uint32_t> points, std::uint32_t dimension) const {
+  std::vector<T> out;
   out.reserve(points.size());
   const std::size_t words = (n_ + 63) / 64;
   // Below about n / 64 / log2(m) points a plain sort is cheaper than reading the bitmap.
@@ -54,12 +56,15 @@ std::vector<double> ColumnSorter::sorted(std::span<const std::uint32_t> points, 
   bits.assign(words, 0);
   const std::uint32_t* rank = rank_.data() + static_cast<std::size_t>(dimension) * n_;
   for (std::uint32_t p : points) bits[rank[p] >> 6] |= std::uint64_t{1} << (rank[p] & 63);
-  const double* value = by_rank_.data() + static_cast<std::size_t>(dimension) * n_;
+  const T* value = by_rank_.data() + static_cast<std::size_t>(dimension) * n_;
   for (std::size_t w = 0; w < words; ++w) {
     for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
       out.push_back(value[w * 64 + static_cast<std::size_t>(std::countr_zero(word))]);
   }
   return out;
 }
+
+template class ColumnSorter<float>;
+template class ColumnSorter<double>;
 
 }  // namespace subscale::consolidate

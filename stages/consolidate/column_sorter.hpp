@@ -6,8 +6,9 @@
 // dimension a cluster gains and for the points a join adds or drops, thousands of times on the
 // benchmark files, and sorting them was a third of its time.
 //
-// Memory: a rank (4 bytes) and a value (8 bytes) per point and dimension, 1.5 times the data
-// matrix. Small sets are sorted directly, where that is cheaper than a pass over the bitmap.
+// Memory: a rank (4 bytes) and a value (held: 8 or 4 bytes) per point and dimension, 1.5 (float64)
+// or 2 (float32) times the data matrix. Small sets are sorted directly, where that is cheaper
+// than a pass over the bitmap.
 #include <tbb/enumerable_thread_specific.h>
 
 #include <cstdint>
@@ -18,21 +19,23 @@
 
 namespace subscale::consolidate {
 
+// T is the held precision; the sorted values are kept in it.
+template <class T>
 class ColumnSorter {
  public:
-  explicit ColumnSorter(const Matrix& values);
+  explicit ColumnSorter(const ColumnMatrix<T>& values);
 
-  const Matrix& values() const noexcept { return values_; }
+  const ColumnMatrix<T>& values() const noexcept { return values_; }
 
   // The values of `points` (distinct ids) in `dimension`, sorted ascending. Safe to call from
   // several threads at once.
-  std::vector<double> sorted(std::span<const std::uint32_t> points, std::uint32_t dimension) const;
+  std::vector<T> sorted(std::span<const std::uint32_t> points, std::uint32_t dimension) const;
 
  private:
-  const Matrix& values_;
+  const ColumnMatrix<T>& values_;
   std::size_t n_ = 0;
   std::vector<std::uint32_t> rank_;  // rank_[dimension * n + point]
-  std::vector<double> by_rank_;      // by_rank_[dimension * n + rank]: the value of that rank
+  std::vector<T> by_rank_;           // by_rank_[dimension * n + rank]: the value of that rank
   mutable tbb::enumerable_thread_specific<std::vector<std::uint64_t>> bits_;
 };
 

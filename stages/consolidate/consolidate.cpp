@@ -35,7 +35,8 @@ void check_params(const ConsolidateParams& params) {
                      std::to_string(params.span_tolerance) + "); the default is 3");
 }
 
-void check_cluster(const Matrix& values, const SubspaceCluster& cluster, std::size_t which) {
+template <class T>
+void check_cluster(const ColumnMatrix<T>& values, const SubspaceCluster& cluster, std::size_t which) {
   const auto where = [&] { return "consolidate: cluster #" + std::to_string(which) + " of the input"; };
   const auto check_sorted = [&](const std::vector<std::uint32_t>& list, std::size_t limit, const char* what) {
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -51,9 +52,10 @@ void check_cluster(const Matrix& values, const SubspaceCluster& cluster, std::si
   check_sorted(cluster.points, static_cast<std::size_t>(values.rows()), "point");
 }
 
-std::vector<WorkingCluster> working_clusters(const ColumnSorter& columns, const std::vector<SubspaceCluster>& clusters,
-                                             double fraction) {
-  std::vector<WorkingCluster> out(clusters.size());
+template <class T>
+std::vector<WorkingCluster<T>> working_clusters(const ColumnSorter<T>& columns,
+                                                const std::vector<SubspaceCluster>& clusters, double fraction) {
+  std::vector<WorkingCluster<T>> out(clusters.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, clusters.size()), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
       out[c].dimensions = clusters[c].dimensions;
@@ -70,7 +72,8 @@ std::vector<WorkingCluster> working_clusters(const ColumnSorter& columns, const 
 
 }  // namespace
 
-ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<SubspaceCluster>& clusters,
+template <class T>
+ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& clusters,
                                        const ConsolidateParams& params) {
   check_params(params);
   for (std::size_t c = 0; c < clusters.size(); ++c) check_cluster(values, clusters[c], c);
@@ -78,9 +81,9 @@ ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<S
   ConsolidateResult result;
   ConsolidateStats& stats = result.stats;
   stats.input_clusters = clusters.size();
-  const ColumnSorter columns(values);
-  std::vector<WorkingCluster> working = working_clusters(columns, clusters, params.span_fraction);
-  std::erase_if(working, [](const WorkingCluster& c) { return c.points.empty() || c.dimensions.empty(); });
+  const ColumnSorter<T> columns(values);
+  std::vector<WorkingCluster<T>> working = working_clusters(columns, clusters, params.span_fraction);
+  std::erase_if(working, [](const WorkingCluster<T>& c) { return c.points.empty() || c.dimensions.empty(); });
 
   JoinCounters counters;
   bool changed = true;
@@ -93,7 +96,7 @@ ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<S
     }
     const std::uint64_t added = params.extend_dimensions ? extend_dimensions(columns, working, params) : 0;
     stats.extended_dimensions += added;
-    std::erase_if(working, [](const WorkingCluster& c) { return c.points.empty(); });
+    std::erase_if(working, [](const WorkingCluster<T>& c) { return c.points.empty(); });
     changed = counters.joins != joins_before || added > 0;
   }
   stats.candidate_pairs = counters.candidate_pairs;
@@ -112,5 +115,10 @@ ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<S
   stats.clusters = result.clusters.size();
   return result;
 }
+
+template ConsolidateResult consolidate_clusters(const Matrix32&, const std::vector<SubspaceCluster>&,
+                                                const ConsolidateParams&);
+template ConsolidateResult consolidate_clusters(const Matrix&, const std::vector<SubspaceCluster>&,
+                                                const ConsolidateParams&);
 
 }  // namespace subscale::consolidate

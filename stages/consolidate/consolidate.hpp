@@ -57,7 +57,9 @@ struct ConsolidateResult {
 
 // Throws UsageError for an option out of its range (naming the consolidate.* key) and
 // InputError for a cluster whose dimensions or points are out of range or not sorted.
-ConsolidateResult consolidate_clusters(const Matrix& values, const std::vector<SubspaceCluster>& clusters,
+// T is the held precision: the span test and the box run in it.
+template <class T>
+ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& clusters,
                                        const ConsolidateParams& params);
 
 }  // namespace subscale::consolidate

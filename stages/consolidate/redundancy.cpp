@@ -9,24 +9,27 @@ bool strict_superset(const std::vector<std::uint32_t>& big, const std::vector<st
   return big.size() > small.size() && std::includes(big.begin(), big.end(), small.begin(), small.end());
 }
 
-bool ties_before(const WorkingCluster& a, const WorkingCluster& b) {
+template <class T>
+bool ties_before(const WorkingCluster<T>& a, const WorkingCluster<T>& b) {
   return a.dimensions != b.dimensions ? a.dimensions < b.dimensions : a.points < b.points;
 }
 
 }  // namespace
 
-std::uint64_t interest(const WorkingCluster& cluster) {
+template <class T>
+std::uint64_t interest(const WorkingCluster<T>& cluster) {
   return static_cast<std::uint64_t>(cluster.points.size()) * cluster.dimensions.size();
 }
 
-std::vector<WorkingCluster> drop_redundant(std::vector<WorkingCluster> clusters, std::size_t n_points, double coverage,
-                                           std::uint64_t& dropped) {
-  std::sort(clusters.begin(), clusters.end(), [](const WorkingCluster& a, const WorkingCluster& b) {
+template <class T>
+std::vector<WorkingCluster<T>> drop_redundant(std::vector<WorkingCluster<T>> clusters, std::size_t n_points,
+                                              double coverage, std::uint64_t& dropped) {
+  std::sort(clusters.begin(), clusters.end(), [](const WorkingCluster<T>& a, const WorkingCluster<T>& b) {
     if (a.dimensions.size() != b.dimensions.size()) return a.dimensions.size() > b.dimensions.size();
     if (interest(a) != interest(b)) return interest(a) > interest(b);
     return ties_before(a, b);
   });
-  std::vector<WorkingCluster> kept;
+  std::vector<WorkingCluster<T>> kept;
   // mark[p] == stamp: p lies in a kept cluster of a strict superset subspace of the current one.
   std::vector<std::uint32_t> mark(n_points, 0);
   std::uint32_t stamp = 0;
@@ -50,9 +53,10 @@ std::vector<WorkingCluster> drop_redundant(std::vector<WorkingCluster> clusters,
   return kept;
 }
 
-std::vector<WorkingCluster> order_by_interest(std::vector<WorkingCluster> clusters, std::size_t top_k,
-                                              std::uint64_t& dropped) {
-  std::sort(clusters.begin(), clusters.end(), [](const WorkingCluster& a, const WorkingCluster& b) {
+template <class T>
+std::vector<WorkingCluster<T>> order_by_interest(std::vector<WorkingCluster<T>> clusters, std::size_t top_k,
+                                                 std::uint64_t& dropped) {
+  std::sort(clusters.begin(), clusters.end(), [](const WorkingCluster<T>& a, const WorkingCluster<T>& b) {
     return interest(a) != interest(b) ? interest(a) > interest(b) : ties_before(a, b);
   });
   if (top_k > 0 && clusters.size() > top_k) {
@@ -61,5 +65,15 @@ std::vector<WorkingCluster> order_by_interest(std::vector<WorkingCluster> cluste
   }
   return clusters;
 }
+
+#define SUBSCALE_REDUNDANCY_FOR(T)                                                                            \
+  template std::uint64_t interest(const WorkingCluster<T>&);                                                  \
+  template std::vector<WorkingCluster<T>> drop_redundant(std::vector<WorkingCluster<T>>, std::size_t, double, \
+                                                         std::uint64_t&);                                     \
+  template std::vector<WorkingCluster<T>> order_by_interest(std::vector<WorkingCluster<T>>, std::size_t,      \
+                                                            std::uint64_t&);
+SUBSCALE_REDUNDANCY_FOR(float)
+SUBSCALE_REDUNDANCY_FOR(double)
+#undef SUBSCALE_REDUNDANCY_FOR
 
 }  // namespace subscale::consolidate

@@ -15,13 +15,15 @@ CentralPositions central_positions(std::size_t n, double fraction) {
   return {std::min(low, high), high};
 }
 
-Interval central_span_of_sorted(std::span<const double> sorted, double fraction) {
+template <class T>
+Interval<T> central_span_of_sorted(const std::vector<T>& sorted, double fraction) {
   if (sorted.empty()) return {};
   const CentralPositions at = central_positions(sorted.size(), fraction);
   return {sorted[at.low], sorted[at.high]};
 }
 
-double order_statistic_of_union(std::span<const double> a, std::span<const double> b, std::size_t i) {
+template <class T>
+T order_statistic_of_union(const std::vector<T>& a, const std::vector<T>& b, std::size_t i) {
   // The first i + 1 values of the union are a's first i + 1 - j and b's first j, for the smallest
   // j at which a's last taken value is not above b's next one.
   const std::size_t taken = i + 1;
@@ -41,8 +43,9 @@ double order_statistic_of_union(std::span<const double> a, std::span<const doubl
   return std::max(a[taken - j - 1], b[j - 1]);
 }
 
-Interval central_span(const Matrix& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
-                      double fraction, std::vector<double>& scratch) {
+template <class T>
+Interval<T> central_span(const ColumnMatrix<T>& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
+                         double fraction, std::vector<T>& scratch) {
   if (points.empty()) return {};
   scratch.resize(points.size());
   const auto column = values.col(static_cast<Eigen::Index>(dimension));
@@ -55,12 +58,14 @@ Interval central_span(const Matrix& values, std::span<const std::uint32_t> point
   return {scratch[at.low], *high};
 }
 
-std::vector<std::uint32_t> points_in_box(const Matrix& values, std::span<const std::uint32_t> points,
-                                         std::span<const std::uint32_t> dimensions, std::span<const Interval> spans) {
-  std::vector<Interval> box;
+template <class T>
+std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, std::span<const std::uint32_t> points,
+                                         std::span<const std::uint32_t> dimensions,
+                                         const std::vector<Interval<T>>& spans) {
+  std::vector<Interval<T>> box;
   box.reserve(dimensions.size());
-  for (const Interval& span : spans) {
-    const double half = span.width() / 2.0;
+  for (const Interval<T>& span : spans) {
+    const T half = span.width() / T(2);
     box.push_back({span.low - half, span.high + half});
   }
   std::vector<std::uint32_t> inside;
@@ -68,12 +73,23 @@ std::vector<std::uint32_t> points_in_box(const Matrix& values, std::span<const s
   for (std::uint32_t p : points) {
     bool in = true;
     for (std::size_t t = 0; t < dimensions.size() && in; ++t) {
-      const double x = values(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(dimensions[t]));
+      const T x = values(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(dimensions[t]));
       in = x >= box[t].low && x <= box[t].high;
     }
     if (in) inside.push_back(p);
   }
   return inside;
 }
+
+#define SUBSCALE_SPAN_TEST_FOR(T)                                                                                  \
+  template Interval<T> central_span_of_sorted(const std::vector<T>&, double);                                      \
+  template T order_statistic_of_union(const std::vector<T>&, const std::vector<T>&, std::size_t);                  \
+  template Interval<T> central_span(const ColumnMatrix<T>&, std::span<const std::uint32_t>, std::uint32_t, double, \
+                                    std::vector<T>&);                                                              \
+  template std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>&, std::span<const std::uint32_t>,        \
+                                                    std::span<const std::uint32_t>, const std::vector<Interval<T>>&);
+SUBSCALE_SPAN_TEST_FOR(float)
+SUBSCALE_SPAN_TEST_FOR(double)
+#undef SUBSCALE_SPAN_TEST_FOR
 
 }  // namespace subscale::consolidate

@@ -25,10 +25,12 @@
 
 namespace subscale::consolidate {
 
+// T is the held precision: spans (high - low) and the box are computed in it.
+template <class T>
 struct Interval {
-  double low = 0.0;
-  double high = 0.0;
-  double width() const noexcept { return high - low; }
+  T low = 0;
+  T high = 0;
+  T width() const noexcept { return high - low; }
 };
 
 // The positions of the central span's ends among n sorted values (n > 0).
@@ -39,19 +41,24 @@ struct CentralPositions {
 CentralPositions central_positions(std::size_t n, double fraction);
 
 // The central span of values already sorted ascending (empty: {0, 0}).
-Interval central_span_of_sorted(std::span<const double> sorted, double fraction);
+template <class T>
+Interval<T> central_span_of_sorted(const std::vector<T>& sorted, double fraction);
 
 // The i-th smallest (0-based) value of the union, as multisets, of two sorted lists, without
 // merging them: O(log) steps. i < a.size() + b.size().
-double order_statistic_of_union(std::span<const double> a, std::span<const double> b, std::size_t i);
+template <class T>
+T order_statistic_of_union(const std::vector<T>& a, const std::vector<T>& b, std::size_t i);
 
 // `scratch` is reused between calls to avoid allocations; its contents are overwritten.
-Interval central_span(const Matrix& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
-                      double fraction, std::vector<double>& scratch);
+template <class T>
+Interval<T> central_span(const ColumnMatrix<T>& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
+                         double fraction, std::vector<T>& scratch);
 
 // The points (sorted, as given) that lie inside the box whose central spans over `dimensions`
 // are `spans`.
-std::vector<std::uint32_t> points_in_box(const Matrix& values, std::span<const std::uint32_t> points,
-                                         std::span<const std::uint32_t> dimensions, std::span<const Interval> spans);
+template <class T>
+std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, std::span<const std::uint32_t> points,
+                                         std::span<const std::uint32_t> dimensions,
+                                         const std::vector<Interval<T>>& spans);
 
 }  // namespace subscale::consolidate

@@ -11,6 +11,8 @@
 
 namespace subscale::direct {
 
+// T: the held precision; a prefix's value ranges (lows, highs) are kept in it.
+template <class T>
 class HostWalkScratch {
  public:
   static constexpr bool kKeepsBounds = true;
@@ -19,12 +21,12 @@ class HostWalkScratch {
   std::uint64_t& mask(std::uint32_t level, std::uint32_t word) { return masks_[level * words_ + word]; }
   std::uint32_t& subset(std::uint32_t t) { return subsets_[t]; }
   std::uint32_t& point(std::uint32_t t) { return points_[t]; }
-  double* lows() { return lows_.data(); }
+  T* lows() { return lows_.data(); }
   std::uint32_t lane() const { return 0; }
   std::uint32_t lanes() const { return 1; }
   void sync() {}
   std::uint64_t or_across_lanes(std::uint64_t word) const { return word; }
-  double* highs() { return highs_.data(); }
+  T* highs() { return highs_.data(); }
 
   // Pair masks of one window's following points: how many are computed (0 for another window),
   // room for `count` of them, and a note of how many are now computed.
@@ -42,7 +44,7 @@ class HostWalkScratch {
  private:
   std::uint32_t words_;
   std::vector<std::uint64_t> masks_;
-  std::vector<double> lows_, highs_;
+  std::vector<T> lows_, highs_;
   std::vector<std::uint64_t> pair_rows_;
   std::uint64_t pair_window_ = ~std::uint64_t{0};
   std::uint32_t pairs_filled_ = 0;
@@ -54,7 +56,8 @@ class HostSubspaceEmitter {
  public:
   explicit HostSubspaceEmitter(DirectSubspaceMap& map) : map_(map), key_(map.key_words()), last_key_(map.key_words()) {}
 
-  void emit(const DirectWalker<HostWalkScratch>& walker, HostWalkScratch& scratch, std::uint32_t k) {
+  template <class Walker, class Scratch>
+  void emit(const Walker& walker, Scratch& scratch, std::uint32_t k) {
     const std::uint32_t words = map_.key_words();
     for (std::uint32_t w = 0; w < words; ++w) key_[w] = scratch.mask(k, w);
     key_[walker.j_word] |= walker.j_bit;

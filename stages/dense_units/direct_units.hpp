@@ -6,9 +6,11 @@
 // modes' subspaces, always. See direct_walker.hpp for the walk.
 #include <cstdint>
 #include <span>
+#include <variant>
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "common/held_values.hpp"
 #include "common/subspace_cluster.hpp"
 #include "stages/dense_units/dense_units.hpp"
 #include "stages/dense_units/direct_subspace_map.hpp"
@@ -16,18 +18,35 @@
 
 namespace subscale {
 
-// What the walk reads, in host memory: the values row-major, the 1-D orders and window ends
-// dimension after dimension. view() points into these arrays.
+// What the walk reads, in host memory: the values row-major in the held precision (float or
+// double, as the matrix given), the 1-D orders and window ends dimension after dimension. view()
+// points into these arrays.
 struct DirectSpace {
-  std::vector<double> rows;
+  std::variant<std::vector<double>, std::vector<float>> rows;
   std::vector<std::uint32_t> sorted, window_end;
-  double epsilon = 0;
+  double epsilon = 0;  // as configured; view<T>() rounds it to T (held_epsilon)
   std::uint32_t points = 0, dimensions = 0, k = 0;
 
-  DirectSpace(const Matrix& values, const UnitPlan& plan, const Density1dResult& density, double epsilon);
+  template <class T>
+  DirectSpace(const ColumnMatrix<T>& values, const UnitPlan& plan, const Density1dResult& density, double epsilon);
   std::uint32_t key_words() const { return (dimensions + 63) / 64; }
   std::uint32_t point_words() const { return (points + 63) / 64; }
-  direct::DirectSpaceView view(const UnitPlan& plan) const;
+  bool float32() const { return std::holds_alternative<std::vector<float>>(rows); }
+  std::size_t rows_bytes() const {
+    return std::visit([](const auto& r) { return r.size() * sizeof(r[0]); }, rows);
+  }
+  template <class T>
+  const std::vector<T>& held_rows() const {
+    return std::get<std::vector<T>>(rows);
+  }
+  // T must be the held type.
+  template <class T>
+  direct::DirectSpaceView<T> view(const UnitPlan& plan) const;
+  // Calls f(T{}) with T the held type, for code templated on it.
+  template <class F>
+  decltype(auto) visit_precision(F&& f) const {
+    return float32() ? f(float{}) : f(double{});
+  }
 };
 
 // Units a work item covers at most: small enough that one window of millions of units is spread

@@ -21,11 +21,17 @@ using direct::DirectWalker;
 using direct::DirectWorkItem;
 using direct::HostWalkScratch;
 
-DirectSpace::DirectSpace(const Matrix& values, const UnitPlan& plan, const Density1dResult& density, double eps)
-    : epsilon(eps), points(plan.points()), dimensions(plan.dimensions()), k(plan.min_points() - 1) {
-  rows.resize(std::size_t{points} * dimensions);
+template <class T>
+DirectSpace::DirectSpace(const ColumnMatrix<T>& values, const UnitPlan& plan, const Density1dResult& density,
+                         double eps)
+    : rows(std::vector<T>(std::size_t{plan.points()} * plan.dimensions())),
+      epsilon(eps),
+      points(plan.points()),
+      dimensions(plan.dimensions()),
+      k(plan.min_points() - 1) {
+  std::vector<T>& held = std::get<std::vector<T>>(rows);
   tbb::parallel_for(std::uint32_t{0}, points, [&](std::uint32_t p) {
-    for (std::uint32_t j = 0; j < dimensions; ++j) rows[std::size_t{p} * dimensions + j] = values(p, j);
+    for (std::uint32_t j = 0; j < dimensions; ++j) held[std::size_t{p} * dimensions + j] = values(p, j);
   });
   sorted = flat_orders(density, points);
   window_end.resize(std::size_t{points} * dimensions);
@@ -34,19 +40,25 @@ DirectSpace::DirectSpace(const Matrix& values, const UnitPlan& plan, const Densi
               window_end.begin() + std::size_t{j} * points);
 }
 
-direct::DirectSpaceView DirectSpace::view(const UnitPlan& plan) const {
-  direct::DirectSpaceView v;
-  v.rows = rows.data();
+template DirectSpace::DirectSpace(const Matrix32&, const UnitPlan&, const Density1dResult&, double);
+template DirectSpace::DirectSpace(const Matrix&, const UnitPlan&, const Density1dResult&, double);
+
+template <class T>
+direct::DirectSpaceView<T> DirectSpace::view(const UnitPlan& plan) const {
+  direct::DirectSpaceView<T> v;
+  v.rows = held_rows<T>().data();
   v.sorted = sorted.data();
   v.window_end = window_end.data();
   v.binomials = plan.binomials();
-  v.epsilon = epsilon;
+  v.epsilon = held_epsilon<T>(epsilon);
   v.points = points;
   v.dimensions = dimensions;
   v.words = key_words();
   v.k = k;
   return v;
 }
+template direct::DirectSpaceView<float> DirectSpace::view(const UnitPlan&) const;
+template direct::DirectSpaceView<double> DirectSpace::view(const UnitPlan&) const;
 
 namespace {
 
@@ -111,24 +123,24 @@ namespace {
 std::uint64_t item_units(const DirectWorkItem& item) { return item.rank_end - item.rank_begin; }
 
 // Walks one item counting only (for the plan's estimate).
-direct::DirectWalkCounts count_item(const direct::DirectSpaceView& view, HostWalkScratch& scratch,
+template <class T>
+direct::DirectWalkCounts count_item(const direct::DirectSpaceView<T>& view, HostWalkScratch<T>& scratch,
                                     const DirectWorkItem& item) {
-  DirectWalker<HostWalkScratch> walker{view, scratch};
+  DirectWalker<HostWalkScratch<T>, T> walker{view, scratch};
   return walker.walk(item, [] {});
 }
 
-}  // namespace
-
-DirectWalkEstimate estimate_direct_walk(const DirectSpace& space, const UnitPlan& plan, std::uint32_t samples,
-                                        std::uint64_t seed) {
+template <class T>
+DirectWalkEstimate estimate_held_walk(const DirectSpace& space, const UnitPlan& plan, std::uint32_t samples,
+                                      std::uint64_t seed) {
   DirectWalkEstimate estimate;
   if (plan.total_units() == 0) {
     estimate.exact = true;
     return estimate;
   }
-  const direct::DirectSpaceView view = space.view(plan);
+  const direct::DirectSpaceView<T> view = space.view<T>(plan);
   constexpr std::uint64_t kSampleUnits = 1024;
-  HostWalkScratch scratch(space.k, space.key_words());
+  HostWalkScratch<T> scratch(space.k, space.key_words());
   if (plan.total_units() <= samples * kSampleUnits) {
     for (const auto& item : make_direct_work_items(plan, kSampleUnits)) {
       const auto counts = count_item(view, scratch, item);
@@ -162,47 +174,56 @@ DirectWalkEstimate estimate_direct_walk(const DirectSpace& space, const UnitPlan
   return estimate;
 }
 
+}  // namespace
+
+DirectWalkEstimate estimate_direct_walk(const DirectSpace& space, const UnitPlan& plan, std::uint32_t samples,
+                                        std::uint64_t seed) {
+  return space.visit_precision(
+      [&](auto held) { return estimate_held_walk<decltype(held)>(space, plan, samples, seed); });
+}
+
 namespace {
 
 // One thread's walker, its scratch and subspaces. The walker lives as long as the thread's state so
 // that its prefix epochs never repeat for the emitter.
+template <class T>
 struct ThreadWalk {
   DirectSubspaceMap map;
-  HostWalkScratch scratch;
-  DirectWalker<HostWalkScratch> walker;
+  HostWalkScratch<T> scratch;
+  DirectWalker<HostWalkScratch<T>, T> walker;
   direct::HostSubspaceEmitter emitter;
   direct::DirectWalkCounts counts;
 
-  ThreadWalk(const DirectSpace& space, const direct::DirectSpaceView& view)
+  ThreadWalk(const DirectSpace& space, const direct::DirectSpaceView<T>& view)
       : map(space.key_words(), space.point_words()),
         scratch(space.k, space.key_words()),
         walker{view, scratch},
         emitter(map) {}
 };
 
-}  // namespace
-
-direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPlan& plan, const DirectWorkItem& item,
-                                          DirectSubspaceMap& subspaces) {
-  const direct::DirectSpaceView view = space.view(plan);
-  HostWalkScratch scratch(space.k, space.key_words());
-  DirectWalker<HostWalkScratch> walker{view, scratch};
+template <class T>
+direct::DirectWalkCounts walk_held_item(const DirectSpace& space, const UnitPlan& plan, const DirectWorkItem& item,
+                                        DirectSubspaceMap& subspaces) {
+  const direct::DirectSpaceView<T> view = space.view<T>(plan);
+  HostWalkScratch<T> scratch(space.k, space.key_words());
+  DirectWalker<HostWalkScratch<T>, T> walker{view, scratch};
   direct::HostSubspaceEmitter emitter(subspaces);
   return walker.walk(item, [&] { emitter.emit(walker, scratch, space.k); });
 }
 
-DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
-                                      const UnitProgress& progress, std::span<const UnitRange> only) {
+template <class T>
+DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
+                                    const UnitProgress& progress, std::span<const UnitRange> only) {
   DenseUnitsResult result;
   PhaseTimer timer(result.phase_seconds);
   timer.start("direct: items");
   const std::vector<DirectWorkItem> items = make_direct_work_items(plan, kDirectUnitsPerItem, only);
-  const direct::DirectSpaceView view = space.view(plan);
+  const direct::DirectSpaceView<T> view = space.view<T>(plan);
   timer.start("direct: walk");
-  tbb::enumerable_thread_specific<std::unique_ptr<ThreadWalk>> threads(
-      [&] { return std::make_unique<ThreadWalk>(space, view); });
+  tbb::enumerable_thread_specific<std::unique_ptr<ThreadWalk<T>>> threads(
+      [&] { return std::make_unique<ThreadWalk<T>>(space, view); });
   tbb::parallel_for(std::size_t{0}, items.size(), [&](std::size_t t) {
-    ThreadWalk& local = *threads.local();
+    ThreadWalk<T>& local = *threads.local();
     const auto counts = local.walker.walk(items[t], [&] { local.emitter.emit(local.walker, local.scratch, space.k); });
     local.counts.nodes += counts.nodes;
     local.counts.emitted += counts.emitted;
@@ -219,6 +240,19 @@ DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& 
   result.table_bytes = subspaces.bytes();
   timer.stop();
   return result;
+}
+
+}  // namespace
+
+direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPlan& plan, const DirectWorkItem& item,
+                                          DirectSubspaceMap& subspaces) {
+  return space.visit_precision([&](auto held) { return walk_held_item<decltype(held)>(space, plan, item, subspaces); });
+}
+
+DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
+                                      const UnitProgress& progress, std::span<const UnitRange> only) {
+  return space.visit_precision(
+      [&](auto held) { return run_held_units_cpu<decltype(held)>(space, plan, subspaces, progress, only); });
 }
 
 }  // namespace subscale

@@ -80,29 +80,29 @@ struct DeviceWalkScratch {
 // One thread's emitter: D(U) as a key, its entry (the previous unit's when the keys match), and
 // the points ORed in (the prefix's only when this thread has not added them to the entry for the
 // same prefix already). emit_warp() does the same for a warp's lanes together.
+template <class T>
 struct DeviceEmitter {
+  using Walker = DirectWalker<DeviceWalkScratch, T>;
   DirectAccumulatorView table;
   std::uint32_t cached_entry = gpu_direct::kNoEntry;  // the entry of the last key looked up
   std::uint64_t last_key_first = 0;
   std::uint32_t prefix_entry = gpu_direct::kNoEntry;  // the entry that last got the prefix's points
   std::uint64_t prefix_epoch = 0;
 
-  __device__ std::uint64_t key_word(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
-                                    std::uint32_t w) const {
+  __device__ std::uint64_t key_word(const Walker& walker, std::uint32_t k, std::uint32_t w) const {
     std::uint64_t word = walker.scratch.mask(k, w);
     return w == walker.j_word ? word | walker.j_bit : word;
   }
 
-  __device__ bool key_matches(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
-                              std::uint32_t entry) const {
+  __device__ bool key_matches(const Walker& walker, std::uint32_t k, std::uint32_t entry) const {
     const std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
     for (std::uint32_t w = 0; w < table.key_words; ++w)
       if (__ldcg(reinterpret_cast<const unsigned long long*>(stored + w)) != key_word(walker, k, w)) return false;
     return true;
   }
 
-  __device__ std::uint32_t claim(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
-                                 unsigned long long* slot, unsigned long long tag) {
+  __device__ std::uint32_t claim(const Walker& walker, std::uint32_t k, unsigned long long* slot,
+                                 unsigned long long tag) {
     const std::uint32_t entry = atomicAdd(table.entry_count, 1u);
     if (entry >= table.entry_capacity) {
       atomicExch(slot, gpu_direct::kLostSlot);
@@ -115,8 +115,7 @@ struct DeviceEmitter {
     return entry;
   }
 
-  __device__ std::uint32_t find_or_add(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k,
-                                       std::uint64_t hash) {
+  __device__ std::uint32_t find_or_add(const Walker& walker, std::uint32_t k, std::uint64_t hash) {
     const unsigned long long tag = (hash >> 33) | 1;  // below 2^31: never a marker's top bit
     std::uint64_t s = hash % table.slot_count;
     for (std::uint64_t probe = 0; probe < table.slot_count; ++probe) {
@@ -139,7 +138,7 @@ struct DeviceEmitter {
 
   // The unit's key equals the last one looked up? Its first word is kept in a register (all of it
   // up to 64 dimensions), the others in the thread's scratch.
-  __device__ bool same_as_last(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k) const {
+  __device__ bool same_as_last(const Walker& walker, std::uint32_t k) const {
     if (cached_entry == gpu_direct::kNoEntry || last_key_first != key_word(walker, k, 0)) return false;
     for (std::uint32_t w = 1; w < table.key_words; ++w)
       if (walker.scratch.last_key(w) != key_word(walker, k, w)) return false;
@@ -147,7 +146,7 @@ struct DeviceEmitter {
   }
 
   // The entry of the unit's key (kNoEntry, with the overflow flag set, when the table is full).
-  __device__ std::uint32_t lookup(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k) {
+  __device__ std::uint32_t lookup(const Walker& walker, std::uint32_t k) {
     if (same_as_last(walker, k)) return cached_entry;
     std::uint64_t hash = 0x243f6a8885a308d3ULL;
     for (std::uint32_t w = 0; w < table.key_words; ++w) hash = hash::fmix64(hash ^ key_word(walker, k, w)) + w;
@@ -169,7 +168,7 @@ struct DeviceEmitter {
   }
 
   // The prefix's points 0 .. k-1 into `entry`, unless this thread added them for this prefix.
-  __device__ void add_prefix(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k, std::uint32_t entry) {
+  __device__ void add_prefix(const Walker& walker, std::uint32_t k, std::uint32_t entry) {
     if (entry == prefix_entry && walker.prefix_epoch == prefix_epoch) return;
     std::uint64_t* bits = table.bitmaps + std::uint64_t{entry} * table.point_words;
     for (std::uint32_t t = 0; t < k; ++t) {
@@ -180,7 +179,7 @@ struct DeviceEmitter {
     prefix_epoch = walker.prefix_epoch;
   }
 
-  __device__ void emit(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k) {
+  __device__ void emit(const Walker& walker, std::uint32_t k) {
     const std::uint32_t entry = lookup(walker, k);
     if (entry == gpu_direct::kNoEntry) return;
     add_prefix(walker, k, entry);
@@ -193,7 +192,7 @@ struct DeviceEmitter {
   // prefix's points once; lanes whose leaf points fall in one word of one bitmap OR them together
   // first. Measured on an H100 (S5500 at 0.01), the bitmaps' atomics took half the walk's time when
   // every lane sent its own.
-  __device__ void emit_warp(const DirectWalker<DeviceWalkScratch>& walker, std::uint32_t k, bool emitting) {
+  __device__ void emit_warp(const Walker& walker, std::uint32_t k, bool emitting) {
     constexpr unsigned kAll = 0xffffffffu;
     const std::uint32_t lane = walker.scratch.lane();
     // A unit's key holds j, so it is never 0.
@@ -221,7 +220,8 @@ struct DeviceEmitter {
 // counters[0]: next item, [1]: nodes, [2]: units emitted. A warp takes one item at a time.
 // Resident warps are as many as the registers allow (72 a thread, 28 warps a multiprocessor on an
 // H100): bounding the registers to fit 32, 48 or 64 warps made the walk slower (spills).
-__global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWorkItem* items,
+template <class T>
+__global__ void walk_direct_items(direct::DirectSpaceView<T> space, const DirectWorkItem* items,
                                   unsigned long long item_count, std::uint64_t* masks, std::uint64_t* pairs,
                                   std::uint32_t pair_capacity, DirectAccumulatorView table,
                                   unsigned long long* counters) {
@@ -235,8 +235,8 @@ __global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWor
                             space.k + 1,
                             pair_capacity,
                             lane};
-  DirectWalker<DeviceWalkScratch> walker{space, scratch};
-  DeviceEmitter emitter{table};
+  DirectWalker<DeviceWalkScratch, T> walker{space, scratch};
+  DeviceEmitter<T> emitter{table};
   unsigned long long nodes = 0, emitted = 0;
   while (true) {
     __syncwarp();
@@ -259,20 +259,21 @@ __global__ void walk_direct_items(direct::DirectSpaceView space, const DirectWor
   atomicAdd(counters + 2, emitted);
 }
 
+template <class T>
 struct DeviceDirectInputs {
-  DeviceBuffer<double> rows;
+  DeviceBuffer<T> rows;
   DeviceBuffer<std::uint32_t> sorted, window_end;
   DeviceBuffer<std::uint64_t> binomials;
   DeviceBuffer<DirectWorkItem> items;
-  direct::DirectSpaceView view;
+  direct::DirectSpaceView<T> view;
 
   DeviceDirectInputs(const DirectSpace& space, const UnitPlan& plan, const std::vector<DirectWorkItem>& host_items)
-      : rows(DeviceBuffer<double>::from_host(space.rows)),
+      : rows(DeviceBuffer<T>::from_host(space.held_rows<T>())),
         sorted(DeviceBuffer<std::uint32_t>::from_host(space.sorted)),
         window_end(DeviceBuffer<std::uint32_t>::from_host(space.window_end)),
         binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values())),
         items(DeviceBuffer<DirectWorkItem>::from_host(host_items)),
-        view(space.view(plan)) {
+        view(space.view<T>(plan)) {
     view.rows = rows.data();
     view.sorted = sorted.data();
     view.window_end = window_end.data();
@@ -312,9 +313,10 @@ std::uint32_t table_entries(const DenseUnitsParams& params, std::uint64_t left, 
 
 // What the walk allocates on the device: inputs, the walkers' scratch (masks and, where they fit,
 // the windows' pair masks), the counters and the subspace table, which takes what the rest leave.
+template <class T>
 struct DirectDeviceMemory {
   std::uint64_t threads;
-  DeviceDirectInputs inputs;
+  DeviceDirectInputs<T> inputs;
   DeviceBuffer<std::uint64_t> masks, pairs;
   std::uint32_t pair_capacity = 0;
   DeviceBuffer<unsigned long long> counters;
@@ -363,7 +365,8 @@ struct DirectDeviceMemory {
 
 // Walks items[begin, begin + count) on the device; false when the table overflowed (the batch
 // must be walked again after a spill), else adds its counts to the result.
-bool walk_batch(DirectDeviceMemory& memory, std::uint64_t begin, std::uint64_t count, DenseUnitsResult& result) {
+template <class T>
+bool walk_batch(DirectDeviceMemory<T>& memory, std::uint64_t begin, std::uint64_t count, DenseUnitsResult& result) {
   SUBSCALE_CUDA_CHECK(cudaMemset(memory.counters.data(), 0, memory.counters.bytes()));
   walk_direct_items<<<memory.threads / kBlockThreads, kBlockThreads>>>(
       memory.inputs.view, memory.inputs.items.data() + begin, count, memory.masks.data(), memory.pairs.data(),
@@ -391,11 +394,10 @@ void check_spill_room(const direct::DirectSubspaceMap& map, std::uint64_t incomi
                       "process holds the subspaces of its share)");
 }
 
-}  // namespace
-
-DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
-                                      direct::DirectWalkOutput& output, const UnitProgress& progress,
-                                      std::span<const UnitRange> only) {
+template <class T>
+DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                                    direct::DirectWalkOutput& output, const UnitProgress& progress,
+                                    std::span<const UnitRange> only) {
   direct::DirectSubspaceMap& subspaces = output.map;
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available) throw ResourceError("backend: cuda was asked for, but " + device.reason);
@@ -404,7 +406,7 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
   timer.start("direct: inputs to device");
   const std::vector<DirectWorkItem> items = make_direct_work_items(
       plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem, only);
-  DirectDeviceMemory memory(space, plan, params, device, items, result.notes);
+  DirectDeviceMemory<T> memory(space, plan, params, device, items, result.notes);
   const std::uint64_t host_limit = params.host_map_bytes > 0 ? params.host_map_bytes : io::available_host_memory();
   auto spill = [&] {
     check_spill_room(subspaces, memory.table->entries(), host_limit);
@@ -465,6 +467,15 @@ DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& 
                            "host" +
                            (host_items > 0 ? "; " + std::to_string(host_items) + " item(s) walked on the host" : ""));
   return result;
+}
+
+}  // namespace
+
+DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                                      direct::DirectWalkOutput& output, const UnitProgress& progress,
+                                      std::span<const UnitRange> only) {
+  return space.visit_precision(
+      [&](auto held) { return run_held_units_gpu<decltype(held)>(space, plan, params, output, progress, only); });
 }
 
 }  // namespace subscale

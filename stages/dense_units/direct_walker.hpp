@@ -19,13 +19,16 @@
 
 namespace subscale::direct {
 
-// Everything the walk reads. Arrays over windows are indexed w = j * points + i.
+// Everything the walk reads. Arrays over windows are indexed w = j * points + i. T is the held
+// precision (float or double); epsilon is already rounded to it (held_epsilon), so every span is
+// computed and compared in T, on host and device alike.
+template <class T>
 struct DirectSpaceView {
-  const double* rows = nullptr;               // points x dimensions, row-major (a point's values together)
+  const T* rows = nullptr;                    // points x dimensions, row-major (a point's values together)
   const std::uint32_t* sorted = nullptr;      // dimensions x points: point id at sorted position i of j
   const std::uint32_t* window_end = nullptr;  // dimensions x points: end h of W_j(i) (exclusive)
   combinadic::BinomialTable binomials;
-  double epsilon = 0;
+  T epsilon = 0;
   std::uint32_t points = 0;
   std::uint32_t dimensions = 0;
   std::uint32_t words = 0;  // 64-bit words of a dimension mask
@@ -54,9 +57,9 @@ struct DirectWalkCounts {
 // walkers may share one item (the GPU's warp): each walks every prefix and takes every lanes()-th
 // leaf from lane(); they share the pair masks, which sync() makes visible to all, and deal out a
 // prefix's live dimensions, whose results or_across_lanes() joins.
-template <class Scratch>
+template <class Scratch, class T>
 struct DirectWalker {
-  const DirectSpaceView& space;
+  const DirectSpaceView<T>& space;
   Scratch& scratch;
   std::uint32_t j = 0;       // the window's dimension
   std::uint32_t j_word = 0;  // word and bit of j in a mask
@@ -86,7 +89,7 @@ struct DirectWalker {
   // dimension outside it cannot hold).
   SUBSCALE_HD void narrow(std::uint32_t level, bool pairs, std::uint32_t e, bool shared = false) {
     const std::uint32_t d = space.dimensions;
-    const double* newest = space.rows + static_cast<std::uint64_t>(scratch.point(level)) * d;
+    const T* newest = space.rows + static_cast<std::uint64_t>(scratch.point(level)) * d;
     if (level == 1) {
       for (std::uint32_t w = 0; w < space.words; ++w)
         scratch.mask(1, w) = pairs ? scratch.pair(e, w) : scratch.mask(0, w) & close_to_first(newest, w);
@@ -103,9 +106,9 @@ struct DirectWalker {
         live &= live - 1;
         if (index++ % lanes != lane) continue;
         const std::uint32_t dim = w * 64 + bit;
-        double lo = newest[dim], hi = lo;
+        T lo = newest[dim], hi = lo;
         for (std::uint32_t t = 0; t < level; ++t) {
-          const double v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
+          const T v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
           lo = v < lo ? v : lo;
           hi = v > hi ? v : hi;
         }
@@ -117,13 +120,13 @@ struct DirectWalker {
 
   // Word w of the dimensions in which `other` lies within epsilon of p_i: a branch-free sweep over
   // both rows (|a - b| is exactly max - min in floating point).
-  SUBSCALE_HD std::uint64_t close_to_first(const double* other, std::uint32_t w) const {
-    const double* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * space.dimensions;
+  SUBSCALE_HD std::uint64_t close_to_first(const T* other, std::uint32_t w) const {
+    const T* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * space.dimensions;
     const std::uint32_t base = w * 64;
     const std::uint32_t count = space.dimensions - base < 64 ? space.dimensions - base : 64;
     std::uint64_t close = 0;
     for (std::uint32_t b = 0; b < count; ++b) {
-      const double gap = other[base + b] - first[base + b];
+      const T gap = other[base + b] - first[base + b];
       close |= static_cast<std::uint64_t>((gap < 0 ? -gap : gap) < space.epsilon) << b;
     }
     return close;
@@ -202,11 +205,11 @@ struct DirectWalker {
       ++counts.nodes;
       const std::uint64_t candidates = parent & scratch.pair(q, 0);
       if ((candidates & above_j) == 0) continue;
-      const double* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
+      const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       auto holds = [&](std::uint32_t dim) {
-        double lo = row[dim], hi = lo;
+        T lo = row[dim], hi = lo;
         for (std::uint32_t t = 0; t < k; ++t) {
-          const double v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
+          const T v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
           lo = v < lo ? v : lo;
           hi = v > hi ? v : hi;
         }
@@ -240,14 +243,14 @@ struct DirectWalker {
                                          DirectWalkCounts& counts, Emit&& emit) {
     constexpr unsigned kAll = 0xffffffffu;
     const std::uint32_t k = space.k, d = space.dimensions, lane = scratch.lane();
-    double low[2], high[2];
+    T low[2], high[2];
     for (std::uint32_t half = 0; half < 2; ++half) {
       const std::uint32_t dim = lane + 32 * half;
       low[half] = high[half] = 0;
       if (dim >= d) continue;
       low[half] = high[half] = space.rows[static_cast<std::uint64_t>(scratch.point(0)) * d + dim];
       for (std::uint32_t t = 1; t < k; ++t) {
-        const double v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
+        const T v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
         low[half] = v < low[half] ? v : low[half];
         high[half] = v > high[half] ? v : high[half];
       }
@@ -256,7 +259,7 @@ struct DirectWalker {
     for (std::uint32_t base = from; base < to; base += 32) {
       const std::uint32_t q = base + lane;
       std::uint64_t candidates = 0;
-      const double* row = space.rows;
+      const T* row = space.rows;
       if (q < to) {
         ++counts.nodes;
         candidates = parent & scratch.pair(q, 0);
@@ -269,10 +272,10 @@ struct DirectWalker {
         for (; dims != 0; dims &= dims - 1) {
           const auto dim = static_cast<std::uint32_t>(count_trailing_zeros(dims));
           // A select, not low[dim / 32]: an array indexed at run time would live in local memory.
-          const double lo = __shfl_sync(kAll, dim < 32 ? low[0] : low[1], dim % 32);
-          const double hi = __shfl_sync(kAll, dim < 32 ? high[0] : high[1], dim % 32);
+          const T lo = __shfl_sync(kAll, dim < 32 ? low[0] : low[1], dim % 32);
+          const T hi = __shfl_sync(kAll, dim < 32 ? high[0] : high[1], dim % 32);
           if ((candidates >> dim & 1) == 0) continue;
-          const double v = row[dim];
+          const T v = row[dim];
           if ((v > hi ? v : hi) - (v < lo ? v : lo) < space.epsilon) kept |= std::uint64_t{1} << dim;
         }
         return kept;
@@ -307,15 +310,15 @@ struct DirectWalker {
                                     std::uint32_t to, DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = space.k, d = space.dimensions, words = space.words;
     std::uint32_t dims[kCompactLive];
-    double lo[kCompactLive], hi[kCompactLive];
+    T lo[kCompactLive], hi[kCompactLive];
     std::uint32_t count = 0, lower = 0;  // dims[0 .. lower) are below j
     for (std::uint32_t w = 0; w < words; ++w) {
       for (std::uint64_t bits = scratch.mask(k - 1, w); bits != 0; bits &= bits - 1) {
         if (count == kCompactLive) return false;
         const std::uint32_t dim = w * 64 + static_cast<std::uint32_t>(count_trailing_zeros(bits));
-        double l = space.rows[static_cast<std::uint64_t>(scratch.point(0)) * d + dim], h = l;
+        T l = space.rows[static_cast<std::uint64_t>(scratch.point(0)) * d + dim], h = l;
         for (std::uint32_t t = 1; t < k; ++t) {
-          const double v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
+          const T v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
           l = v < l ? v : l;
           h = v > h ? v : h;
         }
@@ -340,9 +343,9 @@ struct DirectWalker {
         }
         if (any == 0) continue;
       }
-      const double* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
+      const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       auto holds = [&](std::uint32_t l) {
-        const double v = row[dims[l]];
+        const T v = row[dims[l]];
         return (v > hi[l] ? v : hi[l]) - (v < lo[l] ? v : lo[l]) < space.epsilon;
       };
       bool below = false;
@@ -369,14 +372,14 @@ struct DirectWalker {
   SUBSCALE_HD void leaf_run_with_bounds(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                         DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = space.k, d = space.dimensions, words = space.words;
-    double* lo = scratch.lows();
-    double* hi = scratch.highs();
+    T* lo = scratch.lows();
+    T* hi = scratch.highs();
     for (std::uint32_t w = 0; w < words; ++w) {
       for (std::uint64_t bits = scratch.mask(k - 1, w); bits != 0; bits &= bits - 1) {
         const std::uint32_t dim = w * 64 + static_cast<std::uint32_t>(count_trailing_zeros(bits));
         lo[dim] = hi[dim] = space.rows[static_cast<std::uint64_t>(scratch.point(0)) * d + dim];
         for (std::uint32_t t = 1; t < k; ++t) {
-          const double v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
+          const T v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
           lo[dim] = v < lo[dim] ? v : lo[dim];
           hi[dim] = v > hi[dim] ? v : hi[dim];
         }
@@ -385,14 +388,14 @@ struct DirectWalker {
     const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
     for (std::uint32_t q = from; q < to; ++q) {
       ++counts.nodes;
-      const double* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
+      const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       // Kept bits of one word of candidates (dimensions where all k + 1 points span < epsilon).
       auto kept = [&](std::uint32_t w, std::uint64_t candidates) {
         std::uint64_t out = 0;
         for (; candidates != 0; candidates &= candidates - 1) {
           const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(candidates));
           const std::uint32_t dim = w * 64 + bit;
-          const double v = row[dim];
+          const T v = row[dim];
           if ((v > hi[dim] ? v : hi[dim]) - (v < lo[dim] ? v : lo[dim]) < space.epsilon) out |= std::uint64_t{1} << bit;
         }
         return out;
@@ -421,7 +424,7 @@ struct DirectWalker {
     if (filled >= needed) return;
     scratch.reserve_pairs(needed);
     for (std::uint32_t e = filled + scratch.lane(); e < needed; e += scratch.lanes()) {
-      const double* other = space.rows + static_cast<std::uint64_t>(following_points[e]) * space.dimensions;
+      const T* other = space.rows + static_cast<std::uint64_t>(following_points[e]) * space.dimensions;
       for (std::uint32_t w = 0; w < space.words; ++w)
         scratch.pair(e, w) = scratch.mask(0, w) & close_to_first(other, w);
     }

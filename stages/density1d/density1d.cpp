@@ -8,7 +8,8 @@
 namespace subscale {
 namespace {
 
-std::vector<std::uint32_t> sorted_order(const double* values, std::uint32_t n) {
+template <class T>
+std::vector<std::uint32_t> sorted_order(const T* values, std::uint32_t n) {
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [values](std::uint32_t a, std::uint32_t b) {
@@ -19,7 +20,8 @@ std::vector<std::uint32_t> sorted_order(const double* values, std::uint32_t n) {
 
 // Two-pointer sweeps over the sorted values: forward window ends, and the neighbourhood sizes
 // |N(p)| = (first position >= x + eps) - (first position > x - eps).
-void windows_and_cores(const std::vector<double>& x, double eps, std::vector<std::uint32_t>& window_end,
+template <class T>
+void windows_and_cores(const std::vector<T>& x, T eps, std::vector<std::uint32_t>& window_end,
                        std::vector<std::uint32_t>& neighbours) {
   const std::uint32_t n = static_cast<std::uint32_t>(x.size());
   window_end.resize(n);
@@ -36,13 +38,15 @@ void windows_and_cores(const std::vector<double>& x, double eps, std::vector<std
 
 }  // namespace
 
-DimensionDensity density_of_dimension(const double* values, std::uint32_t n, const Density1dParams& params) {
+template <class T>
+DimensionDensity density_of_dimension(const T* values, std::uint32_t n, const Density1dParams& params) {
   DimensionDensity result;
+  const T eps = held_epsilon<T>(params.epsilon);
   result.order = sorted_order(values, n);
-  std::vector<double> x(n);
+  std::vector<T> x(n);
   for (std::uint32_t i = 0; i < n; ++i) x[i] = values[result.order[i]];
   std::vector<std::uint32_t> neighbours;
-  windows_and_cores(x, params.epsilon, result.window_end, neighbours);
+  windows_and_cores(x, eps, result.window_end, neighbours);
 
   // Cluster ids of core points by position: a new cluster starts where the gap to the previous
   // core point is >= eps.
@@ -51,7 +55,7 @@ DimensionDensity density_of_dimension(const double* values, std::uint32_t n, con
   std::int32_t cluster = -1;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (neighbours[i] < params.min_points) continue;
-    if (last_core < 0 || x[i] - x[static_cast<std::uint32_t>(last_core)] >= params.epsilon) ++cluster;
+    if (last_core < 0 || x[i] - x[static_cast<std::uint32_t>(last_core)] >= eps) ++cluster;
     by_position[i] = cluster;
     last_core = i;
     ++result.core_points;
@@ -65,7 +69,7 @@ DimensionDensity density_of_dimension(const double* values, std::uint32_t n, con
   for (std::uint32_t i = 0; i < n; ++i) {
     if (by_position[i] >= 0) {
       previous_core = i;
-    } else if (previous_core >= 0 && x[i] - x[static_cast<std::uint32_t>(previous_core)] < params.epsilon) {
+    } else if (previous_core >= 0 && x[i] - x[static_cast<std::uint32_t>(previous_core)] < eps) {
       border[i] = by_position[static_cast<std::uint32_t>(previous_core)];
     }
   }
@@ -73,7 +77,7 @@ DimensionDensity density_of_dimension(const double* values, std::uint32_t n, con
   for (std::uint32_t i = n; i-- > 0;) {
     if (by_position[i] >= 0) {
       next_core = i;
-    } else if (border[i] < 0 && next_core >= 0 && x[static_cast<std::uint32_t>(next_core)] - x[i] < params.epsilon) {
+    } else if (border[i] < 0 && next_core >= 0 && x[static_cast<std::uint32_t>(next_core)] - x[i] < eps) {
       border[i] = by_position[static_cast<std::uint32_t>(next_core)];
     }
   }
@@ -83,7 +87,8 @@ DimensionDensity density_of_dimension(const double* values, std::uint32_t n, con
   return result;
 }
 
-Density1dResult run_density1d(const Matrix& values, const Density1dParams& params) {
+template <class T>
+Density1dResult run_density1d(const ColumnMatrix<T>& values, const Density1dParams& params) {
   Density1dResult result;
   const auto n = static_cast<std::uint32_t>(values.rows());
   result.dimensions.resize(static_cast<std::size_t>(values.cols()));
@@ -92,6 +97,11 @@ Density1dResult run_density1d(const Matrix& values, const Density1dParams& param
   });
   return result;
 }
+
+template DimensionDensity density_of_dimension(const float*, std::uint32_t, const Density1dParams&);
+template DimensionDensity density_of_dimension(const double*, std::uint32_t, const Density1dParams&);
+template Density1dResult run_density1d(const Matrix32&, const Density1dParams&);
+template Density1dResult run_density1d(const Matrix&, const Density1dParams&);
 
 std::ostream& operator<<(std::ostream& out, const DimensionDensity& dimension) {
   out << "DimensionDensity{points=" << dimension.order.size() << ", clusters=" << dimension.clusters

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "common/held_values.hpp"
 
 namespace subscale {
 
@@ -32,11 +33,14 @@ struct Density1dResult {
   std::vector<DimensionDensity> dimensions;
 };
 
-// Parallel over dimensions (oneTBB, in the caller's task arena).
-Density1dResult run_density1d(const Matrix& values, const Density1dParams& params);
+// Parallel over dimensions (oneTBB, in the caller's task arena). T is the held precision (float
+// or double): spans are computed and compared with epsilon in T (common/held_values.hpp).
+template <class T>
+Density1dResult run_density1d(const ColumnMatrix<T>& values, const Density1dParams& params);
 
 // One dimension; exposed for tests.
-DimensionDensity density_of_dimension(const double* values, std::uint32_t n, const Density1dParams& params);
+template <class T>
+DimensionDensity density_of_dimension(const T* values, std::uint32_t n, const Density1dParams& params);
 
 std::ostream& operator<<(std::ostream& out, const DimensionDensity& dimension);
 

@@ -25,11 +25,11 @@ unsigned blocks_for(std::uint64_t items) {
 
 // Keys to sort (-0.0 becomes +0.0: the CPU's comparison finds them equal and orders them by id),
 // point ids in ascending order within each dimension, and the segments' offsets.
-__global__ void prepare_sort(const double* values, std::uint64_t count, std::uint32_t n, double* keys,
-                             std::uint32_t* ids) {
+template <class T>
+__global__ void prepare_sort(const T* values, std::uint64_t count, std::uint32_t n, T* keys, std::uint32_t* ids) {
   const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (g >= count) return;
-  keys[g] = values[g] + 0.0;
+  keys[g] = values[g] + T(0);
   ids[g] = static_cast<std::uint32_t>(g % n);
 }
 
@@ -41,11 +41,12 @@ __global__ void segment_offsets(std::uint32_t segments, std::uint32_t n, int* of
 // Per sorted position i: h = first position > i with x[h] - x[i] >= eps, lo = first position
 // with x[i] - x[lo] < eps; |N(p)| = h - lo. Differences of sorted values are monotone in the
 // other position, so binary searches give what the CPU's two-pointer sweep gives.
-__global__ void windows_and_neighbours(const double* sorted, std::uint64_t count, std::uint32_t n, double eps,
+template <class T>
+__global__ void windows_and_neighbours(const T* sorted, std::uint64_t count, std::uint32_t n, T eps,
                                        std::uint32_t* window_end, std::uint32_t* neighbours) {
   const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (g >= count) return;
-  const double* x = sorted + (g / n) * n;
+  const T* x = sorted + (g / n) * n;
   const std::uint32_t i = static_cast<std::uint32_t>(g % n);
   std::uint32_t lo = i + 1, hi = n;  // first h in [i + 1, n] with x[h] - x[i] >= eps (n if none)
   while (lo < hi) {
@@ -100,8 +101,9 @@ __global__ void place_cores(const std::uint32_t* is_core, const std::uint32_t* c
   if (g < count && is_core[g]) core_at[cores_upto[g] - 1] = static_cast<std::uint32_t>(g);
 }
 
-__global__ void mark_cluster_starts(const double* sorted, const std::uint32_t* is_core, CoreIndex index,
-                                    std::uint64_t count, double eps, std::uint32_t* starts) {
+template <class T>
+__global__ void mark_cluster_starts(const T* sorted, const std::uint32_t* is_core, CoreIndex index, std::uint64_t count,
+                                    T eps, std::uint32_t* starts) {
   const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (g >= count) return;
   if (!is_core[g]) {
@@ -113,9 +115,9 @@ __global__ void mark_cluster_starts(const double* sorted, const std::uint32_t* i
   starts[g] = previous < 0 || sorted[g] - sorted[previous] >= eps ? 1u : 0u;
 }
 
-__global__ void label_points(const double* sorted, const std::uint32_t* ids, const std::uint32_t* is_core,
-                             CoreIndex index, const std::uint32_t* starts_upto, std::uint64_t count, double eps,
-                             std::int32_t* labels) {
+template <class T>
+__global__ void label_points(const T* sorted, const std::uint32_t* ids, const std::uint32_t* is_core, CoreIndex index,
+                             const std::uint32_t* starts_upto, std::uint64_t count, T eps, std::int32_t* labels) {
   const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (g >= count) return;
   const std::uint64_t base = g / index.n * index.n;
@@ -150,7 +152,8 @@ std::uint32_t dimensions_per_batch(std::uint32_t n, std::uint32_t d, const Densi
 
 }  // namespace
 
-Density1dResult run_density1d_gpu(const Matrix& values, const Density1dParams& params,
+template <class T>
+Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1dParams& params,
                                   const Density1dGpuOptions& options) {
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available)
@@ -162,7 +165,8 @@ Density1dResult run_density1d_gpu(const Matrix& values, const Density1dParams& p
   if (n == 0 || d == 0) return result;
   const std::uint32_t batch = dimensions_per_batch(n, d, options, device.free_bytes);
   const std::uint64_t batch_values = std::uint64_t{batch} * n;
-  DeviceBuffer<double> raw(batch_values), keys(batch_values), sorted(batch_values);
+  DeviceBuffer<T> raw(batch_values), keys(batch_values), sorted(batch_values);
+  const T eps = held_epsilon<T>(params.epsilon);
   DeviceBuffer<std::uint32_t> ids(batch_values), sorted_ids(batch_values), window_end(batch_values),
       neighbours(batch_values);
   DeviceBuffer<std::uint32_t> is_core(batch_values), cores_upto(batch_values), core_at(batch_values),
@@ -190,7 +194,7 @@ Density1dResult run_density1d_gpu(const Matrix& values, const Density1dParams& p
   } guard{raw_read};
   const auto upload_batch = [&](std::uint32_t first) {
     const std::uint64_t count = std::uint64_t{std::min(batch, d - first)} * n;
-    uploader.upload(raw.data(), std::span<const double>(values.data() + std::uint64_t{first} * n, count));
+    uploader.upload(raw.data(), std::span<const T>(values.data() + std::uint64_t{first} * n, count));
   };
   upload_batch(0);
   for (std::uint32_t first = 0; first < d; first += batch) {
@@ -210,7 +214,7 @@ Density1dResult run_density1d_gpu(const Matrix& values, const Density1dParams& p
     SUBSCALE_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortPairs(
         temp.data(), bytes, keys.data(), sorted.data(), ids.data(), sorted_ids.data(), static_cast<int>(count),
         static_cast<int>(dims), offsets.data(), offsets.data() + 1));
-    windows_and_neighbours<<<blocks_for(count), kThreads>>>(sorted.data(), count, n, params.epsilon, window_end.data(),
+    windows_and_neighbours<<<blocks_for(count), kThreads>>>(sorted.data(), count, n, eps, window_end.data(),
                                                             neighbours.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(windows_and_neighbours);
     const unsigned blocks = blocks_for(count);
@@ -221,13 +225,12 @@ Density1dResult run_density1d_gpu(const Matrix& values, const Density1dParams& p
     place_cores<<<blocks, kThreads>>>(is_core.data(), cores_upto.data(), count, core_at.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(place_cores);
     const CoreIndex index{cores_upto.data(), core_at.data(), n};
-    mark_cluster_starts<<<blocks, kThreads>>>(sorted.data(), is_core.data(), index, count, params.epsilon,
-                                              starts.data());
+    mark_cluster_starts<<<blocks, kThreads>>>(sorted.data(), is_core.data(), index, count, eps, starts.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(mark_cluster_starts);
     bytes = temp.size();
     SUBSCALE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, starts.data(), starts_upto.data(), count));
     label_points<<<blocks, kThreads>>>(sorted.data(), sorted_ids.data(), is_core.data(), index, starts_upto.data(),
-                                       count, params.epsilon, labels.data());
+                                       count, eps, labels.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(label_points);
     // Per dimension: core points and clusters are the counts at its last position less those
     // before it.
@@ -257,5 +260,8 @@ Density1dResult run_density1d_gpu(const Matrix& values, const Density1dParams& p
   }
   return result;
 }
+
+template Density1dResult run_density1d_gpu(const Matrix32&, const Density1dParams&, const Density1dGpuOptions&);
+template Density1dResult run_density1d_gpu(const Matrix&, const Density1dParams&, const Density1dGpuOptions&);
 
 }  // namespace subscale

@@ -16,7 +16,9 @@ struct Density1dGpuOptions {
 };
 
 // Throws ResourceError (exit 4) when the build has no CUDA backend or no device is usable.
-Density1dResult run_density1d_gpu(const Matrix& values, const Density1dParams& params,
+// T is the held precision: spans are compared with epsilon in T, as on the CPU.
+template <class T>
+Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1dParams& params,
                                   const Density1dGpuOptions& options = {});
 
 }  // namespace subscale

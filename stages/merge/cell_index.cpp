@@ -20,23 +20,26 @@ constexpr double kMinCellsSpanned = 3.0;
 // Cells are this much wider than epsilon, so that rounding in (x - min) / width can never put
 // two points at distance exactly epsilon two cells apart. The relative rounding error of the
 // cell coordinate is about 1e-16 * (extent / epsilon); the margin is many orders above it.
+// With float32 values the distance test accepts pairs up to about 2e-7 (relative) beyond epsilon
+// (float(epsilon) and the rounding of differences and squares in float); the margin covers that too.
 constexpr double kCellMargin = 1e-6;
 
 constexpr unsigned kKeyBits = 63;
 
 }  // namespace
 
-CellIndex::CellIndex(const Matrix& values, const std::vector<std::uint32_t>& dimensions,
-                     const std::vector<std::uint32_t>& points, double epsilon, bool parallel,
-                     std::size_t max_grid_dimensions)
+template <class T>
+CellIndex<T>::CellIndex(const ColumnMatrix<T>& values, const std::vector<std::uint32_t>& dimensions,
+                        const std::vector<std::uint32_t>& points, double epsilon, bool parallel,
+                        std::size_t max_grid_dimensions)
     : width_(dimensions.size()) {
   const std::size_t count = points.size();
   const std::size_t width = width_;
 
   // Gather point-major in id order first; the grid order is applied below.
-  std::vector<double> gathered(count * width);
+  std::vector<T> gathered(count * width);
   for (std::size_t t = 0; t < width; ++t) {
-    const double* column = values.col(dimensions[t]).data();
+    const T* column = values.col(dimensions[t]).data();
     for (std::size_t i = 0; i < count; ++i) gathered[i * width + t] = column[points[i]];
   }
 
@@ -54,8 +57,8 @@ CellIndex::CellIndex(const Matrix& values, const std::vector<std::uint32_t>& dim
     for (std::size_t t = 0; t < width; ++t) {
       double lo = gathered[t], hi = gathered[t];
       for (std::size_t i = 1; i < count; ++i) {
-        lo = std::min(lo, gathered[i * width + t]);
-        hi = std::max(hi, gathered[i * width + t]);
+        lo = std::min<double>(lo, gathered[i * width + t]);
+        hi = std::max<double>(hi, gathered[i * width + t]);
       }
       if (hi - lo >= kMinCellsSpanned * epsilon) spread.push_back({hi - lo, t, lo});
     }
@@ -123,7 +126,8 @@ CellIndex::CellIndex(const Matrix& values, const std::vector<std::uint32_t>& dim
   }
 }
 
-void CellIndex::compute_candidates(std::size_t first_cell, std::size_t last_cell) {
+template <class T>
+void CellIndex<T>::compute_candidates(std::size_t first_cell, std::size_t last_cell) {
   const std::size_t grid = grid_dims_.size();
   if (grid == 0) {
     for (std::size_t c = first_cell; c < last_cell; ++c) {
@@ -181,5 +185,8 @@ void CellIndex::compute_candidates(std::size_t first_cell, std::size_t last_cell
     range_count_[c] = used;
   }
 }
+
+template class CellIndex<float>;
+template class CellIndex<double>;
 
 }  // namespace subscale::merge

@@ -21,6 +21,10 @@
 
 namespace subscale::merge {
 
+// T is the held precision: the gathered coordinates stay in it, so the distance test reads what
+// every other stage reads. The grid itself is computed in double from them (it only has to keep
+// neighbours in adjacent cells, see kCellMargin).
+template <class T>
 class CellIndex {
  public:
   struct Range {
@@ -30,7 +34,7 @@ class CellIndex {
 
   // `points` must be sorted ascending; `dimensions` index columns of `values`. With `parallel`,
   // the candidate ranges are computed on oneTBB's threads.
-  CellIndex(const Matrix& values, const std::vector<std::uint32_t>& dimensions,
+  CellIndex(const ColumnMatrix<T>& values, const std::vector<std::uint32_t>& dimensions,
             const std::vector<std::uint32_t>& points, double epsilon, bool parallel = false,
             std::size_t max_grid_dimensions = 3);
 
@@ -39,7 +43,7 @@ class CellIndex {
   std::size_t grid_dimensions() const noexcept { return grid_dims_.size(); }
 
   // Coordinates of the i-th point in index order (width() values).
-  const double* coordinates(std::size_t i) const noexcept { return coordinates_.data() + i * width_; }
+  const T* coordinates(std::size_t i) const noexcept { return coordinates_.data() + i * width_; }
   // Where the i-th point sits in the `points` vector given to the constructor. Points were sorted
   // by id, so comparing positions compares point ids.
   std::uint32_t position(std::size_t i) const noexcept { return positions_[i]; }
@@ -57,7 +61,7 @@ class CellIndex {
   void compute_candidates(std::size_t first_cell, std::size_t last_cell);
 
   std::size_t width_ = 0;
-  std::vector<double> coordinates_;
+  std::vector<T> coordinates_;
   std::vector<std::uint32_t> positions_;
   std::vector<std::size_t> grid_dims_;     // indices into S's dimensions
   std::vector<unsigned> shifts_;           // bit offset of each grid dimension's field

@@ -26,7 +26,8 @@ void check_params(const MergeParams& params) {
 
 // The sorted, in-range contract of the input, checked once before any work starts so that a
 // bad list is refused with a message naming the first bad subspace.
-void check_subspace(const Matrix& values, const SubspaceCluster& subspace, std::size_t which) {
+template <class T>
+void check_subspace(const ColumnMatrix<T>& values, const SubspaceCluster& subspace, std::size_t which) {
   const auto where = [&] { return "merge: subspace #" + std::to_string(which) + " of the input"; };
   const auto rows = static_cast<std::size_t>(values.rows());
   const auto cols = static_cast<std::size_t>(values.cols());
@@ -54,7 +55,8 @@ void check_subspace(const Matrix& values, const SubspaceCluster& subspace, std::
 
 }  // namespace
 
-MergeResult merge_subspaces(const Matrix& values, const std::vector<SubspaceCluster>& subspaces,
+template <class T>
+MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
                             const MergeParams& params) {
   check_params(params);
   for (std::size_t s = 0; s < subspaces.size(); ++s) check_subspace(values, subspaces[s], s);
@@ -102,5 +104,8 @@ MergeResult merge_subspaces(const Matrix& values, const std::vector<SubspaceClus
   for (const auto& cluster : result.clusters) result.sizes.push_back(cluster.points.size());
   return result;
 }
+
+template MergeResult merge_subspaces(const Matrix32&, const std::vector<SubspaceCluster>&, const MergeParams&);
+template MergeResult merge_subspaces(const Matrix&, const std::vector<SubspaceCluster>&, const MergeParams&);
 
 }  // namespace subscale::merge

@@ -44,7 +44,11 @@ struct MergeResult {
 
 // Throws UsageError for a bad epsilon or min_points (naming merge.epsilon / merge.min_points) and
 // InputError for a subspace whose dimensions or points are out of range or not sorted.
-MergeResult merge_subspaces(const Matrix& values, const std::vector<SubspaceCluster>& subspaces,
+// T is the held precision. The distance test runs in it: differences, their squares and the sum
+// in T, against epsilon rounded once to T (held_epsilon) and squared in T. Merge runs on the CPU
+// only, so this is the one definition of a neighbour in either precision.
+template <class T>
+MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
                             const MergeParams& params);
 
 }  // namespace subscale::merge

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <limits>
 
+#include "common/held_values.hpp"
 #include "stages/merge/cell_index.hpp"
 #include "stages/merge/concurrent_union_find.hpp"
 
@@ -17,10 +18,11 @@ constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
 // Squared distance <= limit, summed in dimension order. Partial sums of non-negative terms never
 // decrease in floating point, so stopping early gives the same answer as the full sum.
-inline bool within(const double* a, const double* b, std::size_t width, double limit) {
-  double sum = 0.0;
+template <class T>
+inline bool within(const T* a, const T* b, std::size_t width, T limit) {
+  T sum = 0;
   for (std::size_t t = 0; t < width; ++t) {
-    const double diff = a[t] - b[t];
+    const T diff = a[t] - b[t];
     sum += diff * diff;
     if (sum > limit) return false;
   }
@@ -29,8 +31,8 @@ inline bool within(const double* a, const double* b, std::size_t width, double l
 
 // Runs body(cell, distance_counter) for every cell, in parallel when asked; returns the sum of
 // the counters.
-template <class Body>
-std::uint64_t for_each_cell(const CellIndex& index, bool parallel, Body&& body) {
+template <class T, class Body>
+std::uint64_t for_each_cell(const CellIndex<T>& index, bool parallel, Body&& body) {
   if (!parallel) {
     std::uint64_t distances = 0;
     for (std::size_t c = 0; c < index.cells(); ++c) body(c, distances);
@@ -47,15 +49,18 @@ std::uint64_t for_each_cell(const CellIndex& index, bool parallel, Body&& body) 
 
 }  // namespace
 
-SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceCluster& subspace, double epsilon,
+template <class T>
+SubspaceDbscanResult dbscan_in_subspace(const ColumnMatrix<T>& values, const SubspaceCluster& subspace, double epsilon,
                                         std::size_t min_points, bool parallel) {
   SubspaceDbscanResult result;
   const std::size_t count = subspace.points.size();
   if (count == 0) return result;
 
-  const CellIndex index(values, subspace.dimensions, subspace.points, epsilon, parallel);
+  using Range = typename CellIndex<T>::Range;
+  const CellIndex<T> index(values, subspace.dimensions, subspace.points, epsilon, parallel);
   const std::size_t width = index.width();
-  const double limit = epsilon * epsilon;
+  const T held = held_epsilon<T>(epsilon);
+  const T limit = held * held;
 
   // Pass 1: core points. Counting stops as soon as a point has min_points neighbours.
   std::vector<std::uint8_t> core(count, 0);
@@ -65,11 +70,11 @@ SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceClus
   } else {
     distances += for_each_cell(index, parallel, [&](std::size_t c, std::uint64_t& computed) {
       const auto ranges = index.candidates(c);
-      const CellIndex::Range cell = index.cell(c);
+      const Range cell = index.cell(c);
       for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
-        const double* xi = index.coordinates(i);
+        const T* xi = index.coordinates(i);
         std::size_t neighbours = 1;  // the point itself
-        for (const CellIndex::Range& range : ranges) {
+        for (const Range& range : ranges) {
           for (std::uint32_t j = range.begin; j < range.end && neighbours < min_points; ++j) {
             if (j == i) continue;
             ++computed;
@@ -89,11 +94,11 @@ SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceClus
   std::vector<std::uint32_t> attach(count, kNone);
   distances += for_each_cell(index, parallel, [&](std::size_t c, std::uint64_t& computed) {
     const auto ranges = index.candidates(c);
-    const CellIndex::Range cell = index.cell(c);
+    const Range cell = index.cell(c);
     for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
-      const double* xi = index.coordinates(i);
+      const T* xi = index.coordinates(i);
       if (core[i]) {
-        for (const CellIndex::Range& range : ranges) {
+        for (const Range& range : ranges) {
           for (std::uint32_t j = std::max(range.begin, i + 1); j < range.end; ++j) {
             if (!core[j] || sets.find(i) == sets.find(j)) continue;
             ++computed;
@@ -103,7 +108,7 @@ SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceClus
       } else {
         std::uint32_t best = kNone;
         std::uint32_t best_position = kNone;
-        for (const CellIndex::Range& range : ranges) {
+        for (const Range& range : ranges) {
           for (std::uint32_t j = range.begin; j < range.end; ++j) {
             if (!core[j] || index.position(j) >= best_position) continue;
             ++computed;
@@ -145,5 +150,8 @@ SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceClus
   std::sort(clusters.begin(), clusters.end());
   return result;
 }
+
+template SubspaceDbscanResult dbscan_in_subspace(const Matrix32&, const SubspaceCluster&, double, std::size_t, bool);
+template SubspaceDbscanResult dbscan_in_subspace(const Matrix&, const SubspaceCluster&, double, std::size_t, bool);
 
 }  // namespace subscale::merge

@@ -34,7 +34,9 @@ struct SubspaceDbscanResult {
 // `subspace.points` must be sorted ascending and index rows of `values`; `subspace.dimensions`
 // index its columns (merge_subspaces checks both). With `parallel`, the work inside this one
 // subspace is spread over oneTBB's threads; the result does not depend on it.
-SubspaceDbscanResult dbscan_in_subspace(const Matrix& values, const SubspaceCluster& subspace, double epsilon,
+// T is the held precision (see merge_subspaces for what the distance test computes in it).
+template <class T>
+SubspaceDbscanResult dbscan_in_subspace(const ColumnMatrix<T>& values, const SubspaceCluster& subspace, double epsilon,
                                         std::size_t min_points, bool parallel);
 
 }  // namespace subscale::merge

@@ -138,6 +138,22 @@ TEST(Consolidate, SixProjectionsOfAFourDimensionalClusterBecomeIt) {
   EXPECT_EQ(r.stats.clusters, 1u);
 }
 
+// The same scene held as float32: the span test and the box run in float and find the same
+// cluster (the values are rounded to float first, so both precisions see the same points).
+TEST(Consolidate, Float32ValuesGiveTheSameCluster) {
+  FourDimensional s;
+  const Matrix32 narrow = s.scene.values().cast<float>();
+  const Matrix wide = narrow.cast<double>();
+  const ConsolidateResult r64 = consolidate_clusters(wide, s.projections, {});
+  const ConsolidateResult r32 = consolidate_clusters(narrow, s.projections, {});
+  ASSERT_EQ(r32.clusters.size(), 1u);
+  EXPECT_EQ(r32.clusters[0].dimensions, (Ids{0, 1, 2, 3}));
+  EXPECT_EQ(r32.clusters[0].points, s.cluster);
+  EXPECT_EQ(r32.clusters, r64.clusters);
+  EXPECT_EQ(r32.stats.joins, r64.stats.joins);
+  EXPECT_EQ(r32.stats.rejected_joins, r64.stats.rejected_joins);
+}
+
 TEST(Consolidate, TwoClustersSharingAFewPointsStayTwo) {
   // A in dimensions 0..2 (points 0..99), B in 3..5 (points 92..191): 8 shared points, which lie
   // in both boxes.

@@ -53,7 +53,7 @@ TEST(SpanTest, CentralSpanIgnoresTheOutliers) {
   EXPECT_DOUBLE_EQ(whole.high, 1.0);
   EXPECT_DOUBLE_EQ(central_span_of_sorted(values, 0.9).low, 0.41);
   EXPECT_DOUBLE_EQ(central_span_of_sorted(values, 0.9).high, 0.59);
-  EXPECT_DOUBLE_EQ(central_span_of_sorted({}, 0.9).width(), 0.0);
+  EXPECT_DOUBLE_EQ(central_span_of_sorted(std::vector<double>{}, 0.9).width(), 0.0);
   EXPECT_DOUBLE_EQ(central_span(m, {}, 0, 0.9, scratch).width(), 0.0);
 }
 
@@ -62,7 +62,7 @@ TEST(SpanTest, TheBoxIsTheCentralSpanDoubledAboutItsCentre) {
   const Matrix m = column_of({0.124, 0.125, 0.3, 0.625, 0.626, 0.5});
   const std::vector<std::uint32_t> points = {0, 1, 2, 3, 4, 5};
   const std::vector<std::uint32_t> dims = {0};
-  const std::vector<Interval> spans = {{0.25, 0.5}};
+  const std::vector<Interval<double>> spans = {{0.25, 0.5}};
   EXPECT_EQ(points_in_box(m, points, dims, spans), (std::vector<std::uint32_t>{1, 2, 3, 5}));
 }
 

@@ -2,6 +2,7 @@
 // Small datasets for the core tests: random values on a coarse grid so that ties and exact
 // eps-distances occur, plus planted groups of points that are close in several dimensions so
 // that multi-dimensional units exist.
+#include <algorithm>
 #include <cstdint>
 #include <random>
 
@@ -21,6 +22,23 @@ inline Matrix tied_data(std::uint32_t n, std::uint32_t d, std::uint64_t seed, st
       for (std::uint32_t i = 8 * g; i < 8 * (g + 1); ++i)
         values(i, j) = std::min(1.0, centre + static_cast<double>(rng() % 3) / grid);
   }
+  return values;
+}
+
+// Values on a grid of step eps / 2, each moved by up to 4e-8 (about one float ulp near 1): spans of
+// two steps land within a few 1e-8 of eps, where rounding the values to float32 (and eps to
+// float(eps)) turns many of them across it. Dense units, windows and subspaces then differ
+// between float32 and float64, while each precision stays self-consistent. Values lie in [0, 1].
+inline Matrix near_epsilon_data(std::uint32_t n, std::uint32_t d, std::uint64_t seed, double eps,
+                                std::uint32_t levels = 7) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> jitter(-4e-8, 4e-8);
+  Matrix values(n, d);
+  for (std::uint32_t j = 0; j < d; ++j)
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const double level = static_cast<double>(rng() % levels) * eps / 2 + 0.25;
+      values(i, j) = std::clamp(level + jitter(rng), 0.0, 1.0);
+    }
   return values;
 }
 

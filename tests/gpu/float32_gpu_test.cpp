@@ -1,0 +1,87 @@
+// input.precision: float32 on the GPU gives the CPU's float32 result bit for bit: density1d (one
+// batch or many) and the core in direct and signature modes (exact mode has no device path), on
+// data whose spans lie within rounding of epsilon, where float32 and float64 disagree
+// (tests/core/held_precision_test.cpp shows they do). Skips
+// where no CUDA device is usable.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pipeline/core_pipeline.hpp"
+#include "stages/density1d/density1d_gpu.hpp"
+#include "stages/subspaces/subspaces.hpp"
+#include "tests/core/core_test_data.hpp"
+#include "tests/skip_without_gpu.hpp"
+
+namespace subscale {
+namespace {
+
+using pipeline::Backend;
+using pipeline::CoreParams;
+
+void expect_same(const Density1dResult& gpu, const Density1dResult& cpu, const std::string& what) {
+  ASSERT_EQ(gpu.dimensions.size(), cpu.dimensions.size()) << what;
+  for (std::size_t j = 0; j < cpu.dimensions.size(); ++j) {
+    const auto& g = gpu.dimensions[j];
+    const auto& c = cpu.dimensions[j];
+    EXPECT_EQ(g.order, c.order) << what << " dimension " << j;
+    EXPECT_EQ(g.window_end, c.window_end) << what << " dimension " << j;
+    EXPECT_EQ(g.labels, c.labels) << what << " dimension " << j;
+    EXPECT_EQ(g.clusters, c.clusters) << what << " dimension " << j;
+    EXPECT_EQ(g.core_points, c.core_points) << what << " dimension " << j;
+  }
+}
+
+TEST(Float32Gpu, Density1dEqualsCpu) {
+  SKIP_WITHOUT_GPU();
+  for (std::uint64_t seed : {1u, 2u}) {
+    const Matrix32 values = testing::near_epsilon_data(2000, 5, seed, 0.1).cast<float>();
+    Matrix32 signed_zeros = values;
+    signed_zeros(3, 1) = -0.0f;
+    signed_zeros(7, 1) = 0.0f;
+    for (std::uint32_t m : {2u, 4u}) {
+      const Density1dParams params{0.1, m};
+      const std::string what = "seed " + std::to_string(seed) + " m " + std::to_string(m);
+      const Density1dResult cpu = run_density1d(values, params);
+      expect_same(run_density1d_gpu(values, params), cpu, what);
+      expect_same(run_density1d_gpu(values, params, {.batch_values = 2 * 2000}), cpu, what + " batches of 2");
+      expect_same(run_density1d_gpu(signed_zeros, params), run_density1d(signed_zeros, params), what + " zeros");
+    }
+  }
+}
+
+std::string subspaces_with(const Matrix32& values, CoreParams params, Backend backend) {
+  params.backend = backend;
+  return subspaces_text(pipeline::run_core(values, params).subspaces);
+}
+
+TEST(Float32Gpu, CoreModesEqualCpu) {
+  SKIP_WITHOUT_GPU();
+  for (std::uint64_t seed : {3u, 4u}) {
+    const Matrix32 values = testing::near_epsilon_data(300, 8, seed, 0.1).cast<float>();
+    for (TableMode mode : {TableMode::direct, TableMode::signature}) {
+      for (std::uint32_t m : {3u, 4u}) {
+        CoreParams params;
+        params.epsilon = 0.1;
+        params.min_points = m;
+        params.units.mode = mode;
+        params.units.seed = 9;
+        const std::string cpu = subspaces_with(values, params, Backend::cpu);
+        ASSERT_FALSE(cpu.empty());
+        EXPECT_EQ(subspaces_with(values, params, Backend::cuda), cpu)
+            << "seed " << seed << " mode " << to_string(mode) << " m " << m;
+        if (mode == TableMode::direct) {
+          params.units.device_subspace_capacity = 16;  // spills and redoes
+          params.units.device_units_per_run = 40;
+          EXPECT_EQ(subspaces_with(values, params, Backend::cuda), cpu) << "seed " << seed << " spilling, m " << m;
+        } else {
+          params.units.partitions = 5;
+          EXPECT_EQ(subspaces_with(values, params, Backend::cuda), cpu) << "seed " << seed << " 5 partitions, m " << m;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace subscale
