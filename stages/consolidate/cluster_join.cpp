@@ -24,38 +24,23 @@ std::ptrdiff_t position_of(const WorkingCluster& cluster, std::uint32_t dimensio
   return found != cluster.dimensions.end() && *found == dimension ? found - cluster.dimensions.begin() : -1;
 }
 
-// `column` (sorted) as a multiset, with the values of `points` in `dimension` added (or removed:
-// each removed value must be in `column`). Order statistics depend only on the multiset, so the
-// result is the sorted column of the new point set, whatever the order of joins that led to it.
-std::vector<double> add_values(const ColumnSorter& columns, const std::vector<double>& column,
-                               const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
-  const std::vector<double> added = columns.sorted(points, dimension);
-  std::vector<double> out(column.size() + added.size());
-  std::merge(column.begin(), column.end(), added.begin(), added.end(), out.begin());
-  return out;
-}
-
-std::vector<double> remove_values(const ColumnSorter& columns, const std::vector<double>& column,
-                                  const std::vector<std::uint32_t>& points, std::uint32_t dimension) {
-  const std::vector<double> removed = columns.sorted(points, dimension);
-  std::vector<double> out;
-  out.reserve(column.size() - std::min(column.size(), removed.size()));
-  std::set_difference(column.begin(), column.end(), removed.begin(), removed.end(), std::back_inserter(out));
-  return out;
-}
-
 // Keeps the points of `cluster` inside the box of its columns' central spans, and takes the
-// values of the others out of its columns.
+// others out of its columns.
 void keep_points_in_box(const ColumnSorter& columns, WorkingCluster& cluster, double fraction) {
   const Matrix& values = columns.values();
   std::vector<Interval> spans;
   spans.reserve(cluster.columns.size());
-  for (const auto& column : cluster.columns) spans.push_back(central_span_of_sorted(column, fraction));
+  for (std::size_t t = 0; t < cluster.columns.size(); ++t)
+    spans.push_back(central_span_of(columns, cluster.columns[t], cluster.dimensions[t], fraction));
   std::vector<std::uint32_t> inside = points_in_box(values, cluster.points, cluster.dimensions, spans);
   if (inside.size() == cluster.points.size()) return;
   const std::vector<std::uint32_t> outside = sorted_difference(cluster.points, inside);
-  for (std::size_t t = 0; t < cluster.dimensions.size(); ++t)
-    cluster.columns[t] = remove_values(columns, cluster.columns[t], outside, cluster.dimensions[t]);
+  std::vector<std::uint32_t> ranks;
+  for (std::size_t t = 0; t < cluster.dimensions.size(); ++t) {
+    ranks.clear();
+    columns.ranks(outside, cluster.dimensions[t], ranks);
+    cluster.columns[t].erase(ranks);
+  }
   cluster.points = std::move(inside);
 }
 
@@ -96,11 +81,14 @@ class ComponentJoiner {
     if (refused_.count(key)) return;
     WorkingCluster& x = clusters_[a];
     WorkingCluster& y = clusters_[b];
-    // Their current point sets must still overlap as much as the pair did.
-    const std::size_t shared = intersection_size(x.points, y.points);
-    const std::size_t smaller = std::min(x.points.size(), y.points.size());
+    // Their current point sets must still overlap as much as the pair did: the smaller shares
+    // all its points but those the larger lacks.
+    const WorkingCluster& small = larger(x, y) == &x ? y : x;
+    std::vector<std::uint32_t> lacks = sorted_difference(small.points, larger(x, y)->points);
+    const std::size_t smaller = small.points.size();
+    const std::size_t shared = smaller - lacks.size();
     if (smaller == 0 || static_cast<double>(shared) / static_cast<double>(smaller) < params_.overlap) return;
-    std::optional<WorkingCluster> joined = join(x, y, sorted_union(x.points, y.points));
+    std::optional<WorkingCluster> joined = join(x, y, std::move(lacks));
     if (!joined) {
       ++counters.rejected;
       refused_.insert(key);
@@ -113,50 +101,50 @@ class ComponentJoiner {
     ++counters.joins;
   }
 
-  // S_x ∪ S_y with the points of O_x ∪ O_y (`points`) inside their box, or nothing when the
-  // union fails the span test in a dimension (or the box holds no point); x or y may be moved
-  // from. The result is exact (the same as measuring the union from scratch), but is computed
-  // from the larger side's sorted columns and the k points it lacks: for the common join, a
-  // projection whose points the other cluster holds already, give or take a few chance members
-  // that the box drops again, a dimension costs O(k log k + log n), not O(n). Dimensions new to
-  // the larger side are tested first: a join of two different clusters fails there.
-  std::optional<WorkingCluster> join(WorkingCluster& x, WorkingCluster& y, std::vector<std::uint32_t> points) {
-    WorkingCluster& big = x.points.size() >= y.points.size() ? x : y;
-    const WorkingCluster& small = &big == &x ? y : x;
+  // Of two clusters, the one whose columns a join starts from: the larger, x on a tie.
+  static WorkingCluster* larger(WorkingCluster& x, WorkingCluster& y) {
+    return x.points.size() >= y.points.size() ? &x : &y;
+  }
+
+  // S_x ∪ S_y with the points of O_x ∪ O_y inside their box, or nothing when the union fails the
+  // span test in a dimension (or the box holds no point); x or y may be moved from. `lacks` are
+  // the smaller one's points that the larger lacks. The result is exact (the same as measuring
+  // the union from scratch), but is computed from the two sides' rank sets and the points one of
+  // them lacks: for the common join, a projection whose points the other cluster holds already,
+  // give or take a few chance members that the box drops again, a dimension costs a scan of
+  // n / 64 words (or of a short list), not a merge of sorted columns. Dimensions new to the
+  // larger side are tested first: a join of two different clusters fails there.
+  std::optional<WorkingCluster> join(WorkingCluster& x, WorkingCluster& y, const std::vector<std::uint32_t>& lacks) {
+    WorkingCluster& big = *larger(x, y);
+    WorkingCluster& small = &big == &x ? y : x;
     const std::vector<std::uint32_t> dims = sorted_union(x.dimensions, y.dimensions);
     const double reference = std::max(x.reference_span, y.reference_span);
     const double limit = params_.span_tolerance * reference;
-    const std::vector<std::uint32_t> lacks = sorted_difference(small.points, big.points);
-    const CentralPositions at = central_positions(points.size(), params_.span_fraction);
+    const CentralPositions at = central_positions(big.points.size() + lacks.size(), params_.span_fraction);
 
-    // Spans of the union; `full[t]` is its sorted column where that was built.
+    // The union's span in each dimension, read off the rank set of the side that has the
+    // dimension together with the ranks of the points it lacks.
     std::vector<Interval> spans(dims.size());
-    std::vector<std::vector<double>> full(dims.size());
-    std::vector<std::uint8_t> built(dims.size(), 0);
-    std::vector<std::ptrdiff_t> in_big(dims.size());
+    std::vector<std::ptrdiff_t> in_big(dims.size()), in_small(dims.size());
     std::vector<std::uint32_t> small_lacks;  // filled when first needed
+    bool have_small_lacks = false;
     for (const bool new_to_big : {true, false}) {
       for (std::size_t t = 0; t < dims.size(); ++t) {
         const std::uint32_t k = dims[t];
         in_big[t] = position_of(big, k);
         if ((in_big[t] < 0) != new_to_big) continue;
+        in_small[t] = in_big[t] >= 0 ? -1 : position_of(small, k);
+        std::pair<std::uint32_t, std::uint32_t> ends;
+        ranks_.clear();
         if (in_big[t] >= 0) {
-          const std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
-          if (lacks.size() * 8 <= column.size()) {
-            const std::vector<double> added = columns_.sorted(lacks, k);
-            spans[t] = {order_statistic_of_union(column, added, at.low),
-                        order_statistic_of_union(column, added, at.high)};
-          } else {
-            full[t] = add_values(columns_, column, lacks, k), built[t] = 1;
-          }
-        } else if (const std::ptrdiff_t in_small = position_of(small, k); in_small >= 0) {
-          if (small_lacks.empty()) small_lacks = sorted_difference(big.points, small.points);
-          full[t] = add_values(columns_, small.columns[static_cast<std::size_t>(in_small)], small_lacks, k),
-          built[t] = 1;
+          columns_.ranks(lacks, k, ranks_);
+          ends = big.columns[static_cast<std::size_t>(in_big[t])].select(at.low, at.high, ranks_, scratch_bits_);
         } else {
-          full[t] = columns_.sorted(points, k), built[t] = 1;
+          if (!have_small_lacks) small_lacks = sorted_difference(big.points, small.points), have_small_lacks = true;
+          columns_.ranks(small_lacks, k, ranks_);
+          ends = small.columns[static_cast<std::size_t>(in_small[t])].select(at.low, at.high, ranks_, scratch_bits_);
         }
-        if (built[t]) spans[t] = central_span_of_sorted(full[t], params_.span_fraction);
+        spans[t] = {columns_.value_at(k, ends.first), columns_.value_at(k, ends.second)};
         if (spans[t].width() > limit) return std::nullopt;
       }
     }
@@ -168,9 +156,12 @@ class ComponentJoiner {
     for (std::size_t t = 0; t < dims.size(); ++t) {
       const double half = spans[t].width() / 2.0;
       box[t] = {spans[t].low - half, spans[t].high + half};
-      const bool whole_column_inside = in_big[t] >= 0 &&
-                                       big.columns[static_cast<std::size_t>(in_big[t])].front() >= box[t].low &&
-                                       big.columns[static_cast<std::size_t>(in_big[t])].back() <= box[t].high;
+      bool whole_column_inside = false;
+      if (in_big[t] >= 0) {
+        const RankSet& column = big.columns[static_cast<std::size_t>(in_big[t])];
+        whole_column_inside = columns_.value_at(dims[t], column.front()) >= box[t].low &&
+                              columns_.value_at(dims[t], column.back()) <= box[t].high;
+      }
       if (!whole_column_inside) check.push_back(t);
     }
     const auto inside = [&](std::uint32_t p, std::size_t t) {
@@ -197,26 +188,31 @@ class ComponentJoiner {
       joined.columns = std::move(big.columns);
       return joined;
     }
-    joined.dimensions = dims;
     joined.points = sorted_difference(big.points, big_out);
-    std::vector<std::uint32_t> grown;
-    std::set_union(joined.points.begin(), joined.points.end(), lacks_in.begin(), lacks_in.end(),
-                   std::back_inserter(grown));
-    joined.points = std::move(grown);
+    joined.points = sorted_union(joined.points, lacks_in);
     removed = sorted_union(removed, big_out);
     joined.columns.resize(dims.size());
+    // Neither side is needed after the join, so their columns are taken over, not copied.
     for (std::size_t t = 0; t < dims.size(); ++t) {
-      if (built[t]) {
-        joined.columns[t] = removed.empty() ? std::move(full[t]) : remove_values(columns_, full[t], removed, dims[t]);
+      const std::uint32_t k = dims[t];
+      RankSet& column = joined.columns[t];
+      ranks_.clear();
+      if (in_big[t] >= 0) {
+        column = std::move(big.columns[static_cast<std::size_t>(in_big[t])]);
+        columns_.ranks(lacks_in, k, ranks_);
+        column.insert(ranks_);
+        ranks_.clear();
+        columns_.ranks(big_out, k, ranks_);
       } else {
-        // big is not needed after the join: its columns are taken over, not copied, where
-        // nothing is added to them (most joins add a projection's points to a cluster that
-        // holds them already).
-        std::vector<double>& column = big.columns[static_cast<std::size_t>(in_big[t])];
-        if (!lacks_in.empty()) column = add_values(columns_, column, lacks_in, dims[t]);
-        joined.columns[t] = big_out.empty() ? std::move(column) : remove_values(columns_, column, big_out, dims[t]);
+        column = std::move(small.columns[static_cast<std::size_t>(in_small[t])]);
+        columns_.ranks(small_lacks, k, ranks_);
+        column.insert(ranks_);
+        ranks_.clear();
+        columns_.ranks(removed, k, ranks_);
       }
+      column.erase(ranks_);
     }
+    joined.dimensions = dims;
     return joined;
   }
 
@@ -242,9 +238,18 @@ class ComponentJoiner {
   };
   std::vector<std::uint32_t>& versions_;
   std::unordered_set<RefusedKey, RefusedKeyHash> refused_;
+  std::vector<std::uint32_t> ranks_;  // scratch for a dimension's ranks of some points
+  std::vector<std::uint64_t> scratch_bits_ = std::vector<std::uint64_t>((columns_.points() + 63) / 64, 0);
 };
 
 }  // namespace
+
+Interval central_span_of(const ColumnSorter& columns, const RankSet& column, std::uint32_t dimension, double fraction) {
+  if (column.empty()) return {};
+  const CentralPositions at = central_positions(column.size(), fraction);
+  const auto [low, high] = column.select(at.low, at.high);
+  return {columns.value_at(dimension, low), columns.value_at(dimension, high)};
+}
 
 std::vector<WorkingCluster> join_round(const ColumnSorter& columns, std::vector<WorkingCluster> clusters,
                                        const ConsolidateParams& params, JoinCounters& counters) {
@@ -314,7 +319,7 @@ std::uint64_t extend_dimensions(const ColumnSorter& columns, std::vector<Working
               extended.columns.push_back(std::move(cluster.columns[t++]));
             } else if (central_span(values, cluster.points, k, params.span_fraction, scratch).width() <= limit) {
               extended.dimensions.push_back(k);
-              extended.columns.push_back(columns.sorted(cluster.points, k));
+              extended.columns.push_back(columns.rank_set(cluster.points, k));
               ++added[c];
             }
           }

@@ -62,4 +62,17 @@ std::vector<double> ColumnSorter::sorted(std::span<const std::uint32_t> points, 
   return out;
 }
 
+void ColumnSorter::ranks(std::span<const std::uint32_t> points, std::uint32_t dimension,
+                         std::vector<std::uint32_t>& out) const {
+  const std::uint32_t* rank = rank_.data() + static_cast<std::size_t>(dimension) * n_;
+  for (std::uint32_t p : points) out.push_back(rank[p]);
+}
+
+RankSet ColumnSorter::rank_set(std::span<const std::uint32_t> points, std::uint32_t dimension) const {
+  std::vector<std::uint32_t> ranks;
+  ranks.reserve(points.size());
+  this->ranks(points, dimension, ranks);
+  return RankSet(n_, ranks);
+}
+
 }  // namespace subscale::consolidate

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "stages/consolidate/rank_set.hpp"
 
 namespace subscale::consolidate {
 
@@ -27,6 +28,15 @@ class ColumnSorter {
   // The values of `points` (distinct ids) in `dimension`, sorted ascending. Safe to call from
   // several threads at once.
   std::vector<double> sorted(std::span<const std::uint32_t> points, std::uint32_t dimension) const;
+
+  // The ranks of `points` (distinct ids) in `dimension`: as a set, or appended to `out`.
+  RankSet rank_set(std::span<const std::uint32_t> points, std::uint32_t dimension) const;
+  void ranks(std::span<const std::uint32_t> points, std::uint32_t dimension, std::vector<std::uint32_t>& out) const;
+  // The value of the point of rank `rank` in `dimension`.
+  double value_at(std::uint32_t dimension, std::uint32_t rank) const noexcept {
+    return by_rank_[static_cast<std::size_t>(dimension) * n_ + rank];
+  }
+  std::size_t points() const noexcept { return n_; }
 
  private:
   const Matrix& values_;
