@@ -16,11 +16,15 @@ unsigned select_in_word(std::uint64_t word, std::size_t k) {
 }  // namespace
 
 RankSet::RankSet(std::size_t universe, std::span<const std::uint32_t> ranks)
-    : universe_(universe), size_(ranks.size()), sparse_(ranks.begin(), ranks.end()) {
-  if (wants_dense())
-    make_dense();
-  else
+    : universe_(universe), size_(ranks.size()) {
+  if (wants_dense()) {
+    dense_ = true;
+    words_.assign((universe_ + 63) / 64, 0);
+    for (std::uint32_t r : ranks) words_[r >> 6] |= std::uint64_t{1} << (r & 63);
+  } else {
+    sparse_.assign(ranks.begin(), ranks.end());
     std::sort(sparse_.begin(), sparse_.end());
+  }
 }
 
 void RankSet::insert(std::vector<std::uint32_t>& ranks) {
@@ -43,7 +47,7 @@ void RankSet::erase(std::vector<std::uint32_t>& ranks) {
     for (std::uint32_t r : ranks) words_[r >> 6] &= ~(std::uint64_t{1} << (r & 63));
     // Back to a list only well under the threshold, so that a set near it does not switch back
     // and forth.
-    if (size_ * 64 < universe_) make_sparse();
+    if (size_ * 128 < universe_) make_sparse();
     return;
   }
   std::sort(ranks.begin(), ranks.end());

@@ -5,9 +5,10 @@
 // and joining clusters adds and removes a few points, so the set is kept in one of two forms:
 //   - dense: a bitmap of universe bits; adding or removing a point is one bit, the k-th rank a
 //     scan of universe / 64 words;
-//   - sparse: the ranks as a sorted list, used while the list is smaller than the bitmap would be
-//     (fewer than universe / 32 ranks), so that many small clusters over many points (10^5
-//     clusters of a few dozen points each) do not take clusters x universe / 8 bytes.
+//   - sparse: the ranks as a sorted list, while the set holds fewer than universe / 64 ranks, so
+//     that the sets never take more memory than sorted columns of values (8 bytes a point) would,
+//     however many small clusters there are over however many points (10^5 clusters of a few
+//     dozen points each over 10^5 points would take 10^5 x 12.5 kB a dimension as bitmaps).
 // The form changes with the size and never shows in the results: both hold the same set.
 #include <cstdint>
 #include <span>
@@ -46,7 +47,7 @@ class RankSet {
  private:
   void make_dense();
   void make_sparse();
-  bool wants_dense() const noexcept { return size_ * 32 >= universe_; }
+  bool wants_dense() const noexcept { return size_ * 64 >= universe_; }
   std::pair<std::uint32_t, std::uint32_t> select_sparse(std::size_t i, std::size_t j,
                                                         std::span<const std::uint32_t> extra) const;
   std::pair<std::uint32_t, std::uint32_t> select_dense(std::size_t i, std::size_t j, const std::uint64_t* extra_bits,
