@@ -21,26 +21,6 @@ Interval central_span_of_sorted(std::span<const double> sorted, double fraction)
   return {sorted[at.low], sorted[at.high]};
 }
 
-double order_statistic_of_union(std::span<const double> a, std::span<const double> b, std::size_t i) {
-  // The first i + 1 values of the union are a's first i + 1 - j and b's first j, for the smallest
-  // j at which a's last taken value is not above b's next one.
-  const std::size_t taken = i + 1;
-  std::size_t low = taken > a.size() ? taken - a.size() : 0;
-  std::size_t high = std::min(b.size(), taken);
-  const auto too_few_from_b = [&](std::size_t j) { return j < b.size() && taken - j > 0 && a[taken - j - 1] > b[j]; };
-  while (low < high) {
-    const std::size_t middle = low + (high - low) / 2;
-    if (too_few_from_b(middle))
-      low = middle + 1;
-    else
-      high = middle;
-  }
-  const std::size_t j = low;
-  if (j == 0) return a[taken - 1];
-  if (j == taken) return b[j - 1];
-  return std::max(a[taken - j - 1], b[j - 1]);
-}
-
 Interval central_span(const Matrix& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
                       double fraction, std::vector<double>& scratch) {
   if (points.empty()) return {};

@@ -41,10 +41,6 @@ CentralPositions central_positions(std::size_t n, double fraction);
 // The central span of values already sorted ascending (empty: {0, 0}).
 Interval central_span_of_sorted(std::span<const double> sorted, double fraction);
 
-// The i-th smallest (0-based) value of the union, as multisets, of two sorted lists, without
-// merging them: O(log) steps. i < a.size() + b.size().
-double order_statistic_of_union(std::span<const double> a, std::span<const double> b, std::size_t i);
-
 // `scratch` is reused between calls to avoid allocations; its contents are overwritten.
 Interval central_span(const Matrix& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
                       double fraction, std::vector<double>& scratch);
