@@ -62,11 +62,15 @@ std::uint32_t fewest_shared(std::size_t size, double threshold) {
 // their holders squared, 180 M increments on D50), unrolled by hand since the build does not
 // unroll loops.
 void count_holders(const std::uint32_t* h, const std::uint32_t* last, std::uint32_t* counts) {
-  for (; last - h >= 4; h += 4) {
+  for (; last - h >= 8; h += 8) {
     ++counts[h[0]];
     ++counts[h[1]];
     ++counts[h[2]];
     ++counts[h[3]];
+    ++counts[h[4]];
+    ++counts[h[5]];
+    ++counts[h[6]];
+    ++counts[h[7]];
   }
   for (; h != last; ++h) ++counts[*h];
 }
