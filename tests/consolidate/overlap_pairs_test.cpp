@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -86,6 +87,35 @@ TEST(OverlapPairs, EqualEveryPairIntersectedDirectly) {
         EXPECT_EQ(got[i].overlap, expected[i].overlap) << i;
       }
     }
+  }
+}
+
+// Clusters over 46340 points: the pairs are ordered by the overlap's full 64 bits, not by the
+// 32-bit key that keeps smaller fractions apart. Sizes near each other give overlaps that differ
+// in their last bits only.
+TEST(OverlapPairs, EqualEveryPairIntersectedDirectlyForClustersOverTheCompactKeysLimit) {
+  std::mt19937 rng(5);
+  const std::uint32_t universe = 60000;
+  std::vector<Ids> clusters;
+  for (const std::uint32_t size : {46341u, 46342u, 50000u, 59999u}) {
+    Ids ids(size);
+    std::iota(ids.begin(), ids.end(), 0u);
+    clusters.push_back(ids);
+    // A copy with a few points taken out at random: overlaps just under 1 with the others.
+    std::shuffle(ids.begin(), ids.end(), rng);
+    ids.resize(size - 1 - rng() % 3);
+    std::sort(ids.begin(), ids.end());
+    clusters.push_back(std::move(ids));
+  }
+  std::vector<const Ids*> lists;
+  for (const Ids& ids : clusters) lists.push_back(&ids);
+  const std::vector<OverlapPair> got = overlapping_pairs(lists, universe, 0.5);
+  const std::vector<OverlapPair> expected = pairs_directly(clusters, 0.5);
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].first, expected[i].first) << i;
+    EXPECT_EQ(got[i].second, expected[i].second) << i;
+    EXPECT_EQ(got[i].overlap, expected[i].overlap) << i;
   }
 }
 
