@@ -83,8 +83,12 @@ class ComponentJoiner {
     WorkingCluster& y = clusters_[b];
     // Their current point sets must still overlap as much as the pair did: the smaller shares
     // all its points but those the larger lacks.
-    const WorkingCluster& small = larger(x, y) == &x ? y : x;
-    std::vector<std::uint32_t> lacks = sorted_difference(small.points, larger(x, y)->points);
+    const bool x_larger = larger(x, y) == &x;
+    const WorkingCluster& small = x_larger ? y : x;
+    const std::vector<std::uint64_t>& in_larger = members(x_larger ? a : b);
+    std::vector<std::uint32_t> lacks;
+    for (std::uint32_t p : small.points)
+      if (!(in_larger[p >> 6] >> (p & 63) & 1)) lacks.push_back(p);
     const std::size_t smaller = small.points.size();
     const std::size_t shared = smaller - lacks.size();
     if (smaller == 0 || static_cast<double>(shared) / static_cast<double>(smaller) < params_.overlap) return;
@@ -99,6 +103,19 @@ class ComponentJoiner {
     parent_[drop] = keep;
     ++versions_[keep];
     ++counters.joins;
+  }
+
+  // The points of cluster c as a bitmap. Most pairs of a component meet its largest cluster, so
+  // the bitmap is kept until that cluster changes; testing the other side's points against it
+  // replaced a merge of the two sorted lists, a tenth of the stage's time on S4500.
+  const std::vector<std::uint64_t>& members(std::uint32_t c) {
+    if (members_of_ != c || members_version_ != versions_[c]) {
+      std::fill(members_.begin(), members_.end(), 0);
+      for (std::uint32_t p : clusters_[c].points) members_[p >> 6] |= std::uint64_t{1} << (p & 63);
+      members_of_ = c;
+      members_version_ = versions_[c];
+    }
+    return members_;
   }
 
   // Of two clusters, the one whose columns a join starts from: the larger, x on a tie.
@@ -240,6 +257,9 @@ class ComponentJoiner {
   std::unordered_set<RefusedKey, RefusedKeyHash> refused_;
   std::vector<std::uint32_t> ranks_;  // scratch for a dimension's ranks of some points
   std::vector<std::uint64_t> scratch_bits_ = std::vector<std::uint64_t>((columns_.points() + 63) / 64, 0);
+  std::vector<std::uint64_t> members_ = std::vector<std::uint64_t>((columns_.points() + 63) / 64, 0);
+  std::uint32_t members_of_ = ~std::uint32_t{0};  // members_ holds this cluster's points
+  std::uint32_t members_version_ = 0;             // at this version
 };
 
 }  // namespace
