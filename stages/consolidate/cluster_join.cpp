@@ -10,6 +10,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <unordered_set>
 
 #include "stages/consolidate/overlap_pairs.hpp"
@@ -67,7 +68,7 @@ class ComponentJoiner {
         parent_(parent),
         versions_(versions) {}
 
-  void run(const std::vector<OverlapPair>& pairs, JoinCounters& counters) {
+  void run(std::span<const OverlapPair> pairs, JoinCounters& counters) {
     for (const OverlapPair& pair : pairs) try_pair(pair, counters);
   }
 
@@ -287,30 +288,36 @@ std::vector<WorkingCluster> join_round(const ColumnSorter& columns, std::vector<
     const std::uint32_t a = find_root(parent, pair.first), b = find_root(parent, pair.second);
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   }
-  std::vector<std::uint32_t> component_of(clusters.size(), 0);
-  std::vector<std::vector<OverlapPair>> component_pairs;
-  for (std::uint32_t c = 0; c < clusters.size(); ++c) {
-    // A root is the smallest index of its component, so it is numbered before its members.
-    const std::uint32_t root = find_root(parent, c);
-    if (root == c) {
-      component_of[c] = static_cast<std::uint32_t>(component_pairs.size());
-      component_pairs.emplace_back();
-    } else {
-      component_of[c] = component_of[root];
-    }
+  // The components that hold pairs, and their pairs gathered by a stable counting sort, so each
+  // keeps the global order; a single component (all of D50's pairs) runs on the list as it is.
+  constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  for (std::uint32_t c = 0; c < clusters.size(); ++c) parent[c] = find_root(parent, c);
+  std::vector<std::uint32_t> component_of(clusters.size(), kNone);
+  std::vector<std::size_t> begin{0};
+  for (const OverlapPair& pair : pairs) {
+    std::uint32_t& component = component_of[parent[pair.first]];
+    if (component == kNone) component = static_cast<std::uint32_t>(begin.size() - 1), begin.push_back(0);
+    ++begin[component + 1];
   }
-  for (const OverlapPair& pair : pairs) component_pairs[component_of[pair.first]].push_back(pair);
+  const std::size_t components = begin.size() - 1;
+  for (std::size_t k = 0; k < components; ++k) begin[k + 1] += begin[k];
+  std::vector<OverlapPair> grouped;
+  if (components > 1) {
+    grouped.resize(pairs.size());
+    std::vector<std::size_t> next(begin.begin(), begin.end() - 1);
+    for (const OverlapPair& pair : pairs) grouped[next[component_of[parent[pair.first]]]++] = pair;
+  }
+  const std::vector<OverlapPair>& by_component = components > 1 ? grouped : pairs;
 
   std::iota(parent.begin(), parent.end(), 0u);
   std::vector<std::uint32_t> versions(clusters.size(), 0);
-  std::vector<JoinCounters> per_component(component_pairs.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, component_pairs.size(), 1),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t k = r.begin(); k != r.end(); ++k) {
-                        ComponentJoiner joiner(columns, params, clusters, parent, versions);
-                        joiner.run(component_pairs[k], per_component[k]);
-                      }
-                    });
+  std::vector<JoinCounters> per_component(components);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, components, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      ComponentJoiner joiner(columns, params, clusters, parent, versions);
+      joiner.run(std::span(by_component.data() + begin[k], begin[k + 1] - begin[k]), per_component[k]);
+    }
+  });
   for (const JoinCounters& c : per_component) counters.joins += c.joins, counters.rejected += c.rejected;
   std::vector<WorkingCluster> out;
   for (std::uint32_t c = 0; c < clusters.size(); ++c)
