@@ -22,7 +22,11 @@ namespace {
 // differ by at least 1 / largest^2, so while largest^2 < 2^31 the overlap scaled to 32 bits and
 // floored keeps different overlaps apart and in order (and equal ones equal): 3 passes. Beyond
 // that the overlap's own 64 bits are the key (a double in [0, 1] orders like its bits): 6 passes.
-void sort_by_overlap_descending(std::vector<OverlapPair>& pairs, std::size_t largest) {
+//
+// The pairs come as lists (one per cluster, in order) that the first pass reads directly, so
+// they are not concatenated first.
+std::vector<OverlapPair> sort_by_overlap_descending(const std::vector<std::vector<OverlapPair>>& lists,
+                                                    std::size_t largest) {
   constexpr unsigned digit_bits = 11, passes = (64 + digit_bits - 1) / digit_bits;
   constexpr std::uint64_t digit_mask = (std::uint64_t{1} << digit_bits) - 1;
   constexpr std::size_t buckets = std::size_t{1} << digit_bits;
@@ -35,21 +39,38 @@ void sort_by_overlap_descending(std::vector<OverlapPair>& pairs, std::size_t lar
                    : ~std::bit_cast<std::uint64_t>(pair.overlap);
   };
   std::vector<std::size_t> count(passes * buckets, 0);
-  for (const OverlapPair& pair : pairs) {
-    const std::uint64_t k = key(pair);
-    for (unsigned pass = 0; pass < passes; ++pass) ++count[pass * buckets + ((k >> (pass * digit_bits)) & digit_mask)];
+  std::size_t total = 0;
+  for (const auto& list : lists) {
+    total += list.size();
+    for (const OverlapPair& pair : list) {
+      const std::uint64_t k = key(pair);
+      for (unsigned pass = 0; pass < passes; ++pass)
+        ++count[pass * buckets + ((k >> (pass * digit_bits)) & digit_mask)];
+    }
   }
-  std::vector<OverlapPair> pairs_out;
+  std::vector<OverlapPair> pairs, pairs_out;
+  bool first = true;
   for (unsigned pass = 0; pass < passes; ++pass) {
     std::size_t* next = count.data() + pass * buckets;
-    if (std::find(next, next + buckets, pairs.size()) != next + buckets) continue;
+    if (std::find(next, next + buckets, total) != next + buckets) continue;
     std::size_t sum = 0;
     for (std::size_t b = 0; b < buckets; ++b) sum += std::exchange(next[b], sum);
     const unsigned shift = pass * digit_bits;
-    pairs_out.resize(pairs.size());
-    for (const OverlapPair& pair : pairs) pairs_out[next[(key(pair) >> shift) & digit_mask]++] = pair;
+    pairs_out.resize(total);
+    if (first) {
+      for (const auto& list : lists)
+        for (const OverlapPair& pair : list) pairs_out[next[(key(pair) >> shift) & digit_mask]++] = pair;
+      first = false;
+    } else {
+      for (const OverlapPair& pair : pairs) pairs_out[next[(key(pair) >> shift) & digit_mask]++] = pair;
+    }
     pairs.swap(pairs_out);
   }
+  if (first) {  // every key the same: the lists' order stands
+    pairs.reserve(total);
+    for (const auto& list : lists) pairs.insert(pairs.end(), list.begin(), list.end());
+  }
+  return pairs;
 }
 
 // The smallest count c with c / size >= threshold (size + 1 when there is none), evaluated in
@@ -163,12 +184,9 @@ std::vector<OverlapPair> overlapping_pairs(const std::vector<const std::vector<s
       }
     }
   });
-  std::vector<OverlapPair> pairs;
-  for (auto& list : per_cluster) pairs.insert(pairs.end(), list.begin(), list.end());
-  // Concatenated, the pairs are ordered by (first, second); a stable sort by overlap descending
+  // Concatenated, the lists are ordered by (first, second); a stable sort by overlap descending
   // keeps that order among equal overlaps.
-  sort_by_overlap_descending(pairs, largest);
-  return pairs;
+  return sort_by_overlap_descending(per_cluster, largest);
 }
 
 }  // namespace subscale::consolidate
