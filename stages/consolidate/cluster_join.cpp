@@ -92,7 +92,10 @@ class ComponentJoiner {
       if (!(in_larger[p >> 6] >> (p & 63) & 1)) lacks.push_back(p);
     const std::size_t smaller = small.points.size();
     const std::size_t shared = smaller - lacks.size();
-    if (smaller == 0 || static_cast<double>(shared) / static_cast<double>(smaller) < params_.overlap) return;
+    if (smaller == 0 || static_cast<double>(shared) / static_cast<double>(smaller) < params_.overlap) {
+      refused_.insert(key);  // the same two point sets, so the same answer, until one changes
+      return;
+    }
     std::optional<WorkingCluster> joined = join(x, y, std::move(lacks));
     if (!joined) {
       ++counters.rejected;
@@ -239,8 +242,9 @@ class ComponentJoiner {
   const ConsolidateParams& params_;
   std::vector<WorkingCluster>& clusters_;
   std::vector<std::uint32_t>& parent_;  // union-find whose root is always the smaller index
-  // A refused join of two clusters is refused again until one of them changes: many pairs of
-  // input clusters lead to the same two joined ones, so refusals are remembered by version.
+  // A refused join of two clusters (or two that no longer overlap enough) is refused again until
+  // one of them changes: many pairs of input clusters lead to the same two joined ones, so
+  // refusals are remembered by version.
   // versions_ is shared by all components (each touches only its own clusters' entries); a hash
   // set and a flat array instead of ordered trees took a tenth off the stage on D50.
   struct RefusedKey {
