@@ -8,6 +8,7 @@
 #include "common/dataset.hpp"
 #include "stages/consolidate/column_sorter.hpp"
 #include "stages/consolidate/consolidate.hpp"
+#include "stages/consolidate/rank_set.hpp"
 #include "stages/consolidate/span_test.hpp"
 
 namespace subscale::consolidate {
@@ -17,12 +18,17 @@ template <class T>
 struct WorkingCluster {
   std::vector<std::uint32_t> dimensions;  // sorted
   std::vector<std::uint32_t> points;      // sorted
-  // The values of `points` in each of `dimensions`, sorted: the central spans are read off them,
-  // and a join merges them with the few values the other side adds instead of selecting again.
-  std::vector<std::vector<T>> columns;
+  // The ranks of `points` in each of `dimensions` (rank_set.hpp): the central spans are read off
+  // them, and a join adds the few points the other side brings instead of selecting again.
+  std::vector<RankSet> columns;
   T reference_span = 0;       // span_test.hpp: the widest central span where merge found it
   std::uint32_t sources = 1;  // input clusters joined into it
 };
+
+// The central span (span_test.hpp) of the points whose ranks in `dimension` are `column`.
+template <class T>
+Interval<T> central_span_of(const ColumnSorter<T>& columns, const RankSet& column, std::uint32_t dimension,
+                            double fraction);
 
 struct JoinCounters {
   std::uint64_t candidate_pairs = 0;

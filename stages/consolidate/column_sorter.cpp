@@ -40,28 +40,18 @@ ColumnSorter<T>::ColumnSorter(const ColumnMatrix<T>& values)
 }
 
 template <class T>
-std::vector<T> ColumnSorter<T>::sorted(std::span<const std::uint32_t> points, std::uint32_t dimension) const {
-  std::vector<T> out;
-  out.reserve(points.size());
-  const std::size_t words = (n_ + 63) / 64;
-  // Below about n / 64 / log2(m) points a plain sort is cheaper than reading the bitmap.
-  const std::size_t m = points.size();
-  if (m * static_cast<std::size_t>(std::bit_width(m)) * 4 < words) {
-    const auto column = values_.col(static_cast<Eigen::Index>(dimension));
-    for (std::uint32_t p : points) out.push_back(column(static_cast<Eigen::Index>(p)));
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-  std::vector<std::uint64_t>& bits = bits_.local();
-  bits.assign(words, 0);
+void ColumnSorter<T>::ranks(std::span<const std::uint32_t> points, std::uint32_t dimension,
+                            std::vector<std::uint32_t>& out) const {
   const std::uint32_t* rank = rank_.data() + static_cast<std::size_t>(dimension) * n_;
-  for (std::uint32_t p : points) bits[rank[p] >> 6] |= std::uint64_t{1} << (rank[p] & 63);
-  const T* value = by_rank_.data() + static_cast<std::size_t>(dimension) * n_;
-  for (std::size_t w = 0; w < words; ++w) {
-    for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
-      out.push_back(value[w * 64 + static_cast<std::size_t>(std::countr_zero(word))]);
-  }
-  return out;
+  for (std::uint32_t p : points) out.push_back(rank[p]);
+}
+
+template <class T>
+RankSet ColumnSorter<T>::rank_set(std::span<const std::uint32_t> points, std::uint32_t dimension) const {
+  std::vector<std::uint32_t> ranks;
+  ranks.reserve(points.size());
+  this->ranks(points, dimension, ranks);
+  return RankSet(n_, ranks);
 }
 
 template class ColumnSorter<float>;

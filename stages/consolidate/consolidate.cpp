@@ -61,9 +61,9 @@ std::vector<WorkingCluster<T>> working_clusters(const ColumnSorter<T>& columns,
       out[c].dimensions = clusters[c].dimensions;
       out[c].points = clusters[c].points;
       for (std::uint32_t k : out[c].dimensions) {
-        out[c].columns.push_back(columns.sorted(out[c].points, k));
+        out[c].columns.push_back(columns.rank_set(out[c].points, k));
         out[c].reference_span =
-            std::max(out[c].reference_span, central_span_of_sorted(out[c].columns.back(), fraction).width());
+            std::max(out[c].reference_span, central_span_of(columns, out[c].columns.back(), k, fraction).width());
       }
     }
   });

@@ -9,18 +9,6 @@
 
 namespace subscale::consolidate {
 
-// |a ∩ b|.
-inline std::size_t intersection_size(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
-  std::size_t count = 0, i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    const std::uint32_t x = a[i], y = b[j];
-    count += x == y;
-    i += x <= y;
-    j += y <= x;
-  }
-  return count;
-}
-
 // a ∪ b, sorted.
 inline std::vector<std::uint32_t> sorted_union(const std::vector<std::uint32_t>& a,
                                                const std::vector<std::uint32_t>& b) {

@@ -23,27 +23,6 @@ Interval<T> central_span_of_sorted(const std::vector<T>& sorted, double fraction
 }
 
 template <class T>
-T order_statistic_of_union(const std::vector<T>& a, const std::vector<T>& b, std::size_t i) {
-  // The first i + 1 values of the union are a's first i + 1 - j and b's first j, for the smallest
-  // j at which a's last taken value is not above b's next one.
-  const std::size_t taken = i + 1;
-  std::size_t low = taken > a.size() ? taken - a.size() : 0;
-  std::size_t high = std::min(b.size(), taken);
-  const auto too_few_from_b = [&](std::size_t j) { return j < b.size() && taken - j > 0 && a[taken - j - 1] > b[j]; };
-  while (low < high) {
-    const std::size_t middle = low + (high - low) / 2;
-    if (too_few_from_b(middle))
-      low = middle + 1;
-    else
-      high = middle;
-  }
-  const std::size_t j = low;
-  if (j == 0) return a[taken - 1];
-  if (j == taken) return b[j - 1];
-  return std::max(a[taken - j - 1], b[j - 1]);
-}
-
-template <class T>
 Interval<T> central_span(const ColumnMatrix<T>& values, std::span<const std::uint32_t> points, std::uint32_t dimension,
                          double fraction, std::vector<T>& scratch) {
   if (points.empty()) return {};
@@ -83,7 +62,6 @@ std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, std::spa
 
 #define SUBSCALE_SPAN_TEST_FOR(T)                                                                                  \
   template Interval<T> central_span_of_sorted(const std::vector<T>&, double);                                      \
-  template T order_statistic_of_union(const std::vector<T>&, const std::vector<T>&, std::size_t);                  \
   template Interval<T> central_span(const ColumnMatrix<T>&, std::span<const std::uint32_t>, std::uint32_t, double, \
                                     std::vector<T>&);                                                              \
   template std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>&, std::span<const std::uint32_t>,        \

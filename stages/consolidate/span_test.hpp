@@ -44,11 +44,6 @@ CentralPositions central_positions(std::size_t n, double fraction);
 template <class T>
 Interval<T> central_span_of_sorted(const std::vector<T>& sorted, double fraction);
 
-// The i-th smallest (0-based) value of the union, as multisets, of two sorted lists, without
-// merging them: O(log) steps. i < a.size() + b.size().
-template <class T>
-T order_statistic_of_union(const std::vector<T>& a, const std::vector<T>& b, std::size_t i);
-
 // `scratch` is reused between calls to avoid allocations; its contents are overwritten.
 template <class T>
 Interval<T> central_span(const ColumnMatrix<T>& values, std::span<const std::uint32_t> points, std::uint32_t dimension,

@@ -66,23 +66,5 @@ TEST(SpanTest, TheBoxIsTheCentralSpanDoubledAboutItsCentre) {
   EXPECT_EQ(points_in_box(m, points, dims, spans), (std::vector<std::uint32_t>{1, 2, 3, 5}));
 }
 
-TEST(SpanTest, OrderStatisticOfAUnionEqualsTheMergedList) {
-  std::mt19937_64 random(5);
-  for (int round = 0; round < 300; ++round) {
-    // Values on a coarse grid, so that ties within and across the lists are common.
-    std::vector<double> a(random() % 30), b(random() % 8);
-    for (auto& v : a) v = static_cast<double>(random() % 12) / 4.0;
-    for (auto& v : b) v = static_cast<double>(random() % 12) / 4.0;
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-    std::vector<double> merged(a.size() + b.size());
-    std::merge(a.begin(), a.end(), b.begin(), b.end(), merged.begin());
-    for (std::size_t i = 0; i < merged.size(); ++i) {
-      ASSERT_EQ(order_statistic_of_union(a, b, i), merged[i]) << "round " << round << ", i " << i;
-      ASSERT_EQ(order_statistic_of_union(b, a, i), merged[i]) << "round " << round << ", i " << i;
-    }
-  }
-}
-
 }  // namespace
 }  // namespace subscale::consolidate

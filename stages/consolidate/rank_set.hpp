@@ -1,0 +1,63 @@
+#pragma once
+// A set of ranks 0 .. universe-1 (a cluster's points in one dimension, each by its rank in that
+// dimension's sorted order; ColumnSorter gives the ranks and the value of each): the consolidate
+// stage's sorted columns. The order statistics the span test needs are the k-th smallest rank,
+// and joining clusters adds and removes a few points, so the set is kept in one of two forms:
+//   - dense: a bitmap of universe bits; adding or removing a point is one bit, the k-th rank a
+//     scan of universe / 64 words;
+//   - sparse: the ranks as a sorted list, while the set holds fewer than universe / 64 ranks, so
+//     that the sets never take more memory than sorted columns of values (8 bytes a point) would,
+//     however many small clusters there are over however many points (10^5 clusters of a few
+//     dozen points each over 10^5 points would take 10^5 x 12.5 kB a dimension as bitmaps).
+// The form changes with the size and never shows in the results: both hold the same set.
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace subscale::consolidate {
+
+class RankSet {
+ public:
+  RankSet() = default;
+  // The set of `ranks` (distinct, any order) out of 0 .. universe-1.
+  RankSet(std::size_t universe, std::span<const std::uint32_t> ranks);
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  bool dense() const noexcept { return dense_; }
+
+  // Adds ranks not in the set / removes ranks in it (distinct, any order; the vector is reordered).
+  void insert(std::vector<std::uint32_t>& ranks);
+  void erase(std::vector<std::uint32_t>& ranks);
+
+  // The i-th and j-th smallest ranks (0-based, i <= j < size()).
+  std::pair<std::uint32_t, std::uint32_t> select(std::size_t i, std::size_t j) const;
+  // The same of the set together with `extra` (ranks not in the set, any order; reordered),
+  // without building the union: a join asks this of a cluster and the few points the other side
+  // adds. `scratch` is a bitmap of the universe, all zero, and is left so.
+  std::pair<std::uint32_t, std::uint32_t> select(std::size_t i, std::size_t j, std::vector<std::uint32_t>& extra,
+                                                 std::vector<std::uint64_t>& scratch) const;
+  std::uint32_t front() const;  // the smallest; the set is not empty
+  std::uint32_t back() const;   // the largest; the set is not empty
+
+  // All ranks, ascending (for tests and checks).
+  std::vector<std::uint32_t> ranks() const;
+
+ private:
+  void make_dense();
+  void make_sparse();
+  bool wants_dense() const noexcept { return size_ * 64 >= universe_; }
+  std::pair<std::uint32_t, std::uint32_t> select_sparse(std::size_t i, std::size_t j,
+                                                        std::span<const std::uint32_t> extra) const;
+  std::pair<std::uint32_t, std::uint32_t> select_dense(std::size_t i, std::size_t j, const std::uint64_t* extra_bits,
+                                                       std::size_t total_size) const;
+
+  std::size_t universe_ = 0;
+  std::size_t size_ = 0;
+  bool dense_ = false;
+  std::vector<std::uint32_t> sparse_;  // sorted, while !dense_
+  std::vector<std::uint64_t> words_;   // universe_ bits, while dense_
+};
+
+}  // namespace subscale::consolidate
