@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 #include "io/host_memory.hpp"
 
@@ -238,11 +239,9 @@ class TableFile {
   Hdf5Handle group_;
 };
 
-}  // namespace
+std::vector<std::string> column_names_here(const TableSource& source) { return TableFile(source).names(); }
 
-std::vector<std::string> column_names(const TableSource& source) { return TableFile(source).names(); }
-
-ColumnTable read_column_table(const TableSource& source, const std::vector<std::string>& wanted) {
+ColumnTable read_column_table_here(const TableSource& source, const std::vector<std::string>& wanted) {
   const TableFile file(source);
   const std::vector<std::string> names = file.names();
   for (const auto& name : wanted)
@@ -257,6 +256,87 @@ ColumnTable read_column_table(const TableSource& source, const std::vector<std::
       table.columns.push_back(file.read(name));
   validate_table(table, file.where());
   return table;
+}
+
+void send_names(io::ChildStreamWriter& out, const std::vector<std::string>& names) {
+  out.put<std::uint64_t>(names.size());
+  for (const auto& name : names) out.put_string(name);
+}
+
+std::vector<std::string> receive_names(io::ChildStreamReader& in) {
+  std::vector<std::string> names;
+  const auto count = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < count; ++i) names.push_back(in.get_string());
+  return names;
+}
+
+void send_table(io::ChildStreamWriter& out, const ColumnTable& table) {
+  out.put<std::uint64_t>(table.columns.size());
+  for (const auto& column : table.columns) {
+    out.put_string(column.name);
+    out.put(static_cast<std::int32_t>(column.type));
+    out.put(static_cast<std::int32_t>(column.scale));
+    out.put(static_cast<std::uint32_t>(column.values.index()));
+    std::visit(
+        [&](const auto& values) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(values)>, StringColumn>) {
+            out.put_vector(values.offsets);
+            out.put_vector(values.bytes);
+          } else {
+            out.put_vector(values);
+          }
+        },
+        column.values);
+  }
+}
+
+// The values of a column, as the variant alternative `index` the child sent.
+ColumnValues receive_values(io::ChildStreamReader& in, std::uint32_t index) {
+  switch (index) {
+    case 0:
+      return in.get_vector<std::int32_t>();
+    case 1:
+      return in.get_vector<std::int64_t>();
+    case 2:
+      return in.get_vector<float>();
+    case 3:
+      return in.get_vector<double>();
+    case 4: {
+      StringColumn strings;
+      strings.offsets = in.get_vector<std::int64_t>();
+      strings.bytes = in.get_vector<std::uint8_t>();
+      return strings;
+    }
+  }
+  throw InputError("the process reading the table sent an unknown column layout; the file is damaged");
+}
+
+ColumnTable receive_table(io::ChildStreamReader& in, const std::string& where) {
+  ColumnTable table;
+  const auto columns = in.get<std::uint64_t>();
+  for (std::uint64_t c = 0; c < columns; ++c) {
+    Column column;
+    column.name = in.get_string();
+    column.type = static_cast<ColumnType>(in.get<std::int32_t>());
+    column.scale = in.get<std::int32_t>();
+    column.values = receive_values(in, in.get<std::uint32_t>());
+    table.columns.push_back(std::move(column));
+  }
+  validate_table(table, where);  // the child checked it; a child the library damaged may not have
+  return table;
+}
+
+}  // namespace
+
+std::vector<std::string> column_names(const TableSource& source) {
+  return io::read_hdf5_in_child<std::vector<std::string>>(
+      source.path.string(), [&] { return column_names_here(source); }, send_names, receive_names);
+}
+
+ColumnTable read_column_table(const TableSource& source, const std::vector<std::string>& wanted) {
+  return io::read_hdf5_in_child<ColumnTable>(
+      source.path.string(), [&] { return read_column_table_here(source, wanted); }, send_table,
+      [&](io::ChildStreamReader& in) { return receive_table(in, source.path.string() + ":" + source.group); });
 }
 
 void write_column_table(const std::filesystem::path& file_path, const std::string& group, const ColumnTable& table,
@@ -286,6 +366,7 @@ void write_column_table(const std::filesystem::path& file_path, const std::strin
     }
   }
   file.write_string_attribute(group, "columns", names);
+  file.close();  // a failed flush (a full disk) is an error naming the file, not a silent loss
 }
 
 }  // namespace subscale::filter
