@@ -112,12 +112,12 @@ CoreResult run_core(const Matrix& values, const CoreParams& params, const StepLi
   for (std::uint32_t j = 0; j < plan.dimensions(); ++j)
     result.units_per_dimension.push_back(plan.units_in_dimension(j));
 
-  // Direct mode's space is built before dense_units so that its memory plan (from a small sample
-  // of the walk) can be said before the walk starts.
+  // Direct mode's space is built before dense_units so that its memory plan (from the same sample
+  // of the walk as `plan` prints: at most 512 stretches of 1024 units) is said before the walk.
   std::optional<DirectSpace> direct_space;
   if (params.units.mode == TableMode::direct && !executor) {
     direct_space.emplace(values, plan, result.density, params.epsilon);
-    result.direct_memory = plan_direct_memory(*direct_space, estimate_direct_walk(*direct_space, plan, 64));
+    result.direct_memory = plan_direct_memory(*direct_space, estimate_direct_walk(*direct_space, plan));
   }
   result.timings.plan_seconds = seconds_since(start);
 
