@@ -218,12 +218,12 @@ void read_in_child(const std::string& path, const std::function<void(ChildStream
                    const std::function<void(ChildStreamReader&)>& consume) {
   int data_ends[2], error_ends[2];
   if (::pipe2(data_ends, O_CLOEXEC) != 0)
-    throw ResourceError(path + ": cannot make a pipe to the process that reads the HDF5 file (" +
-                        std::strerror(errno) + "); raise the open-file limit, or set SUBSCALE_HDF5_IN_PROCESS=1");
+    throw ResourceError(path + ": cannot make a pipe to the process that reads the HDF5 file (" + std::strerror(errno) +
+                        "); raise the open-file limit, or set SUBSCALE_HDF5_IN_PROCESS=1");
   Descriptor data_in(data_ends[0]), data_out(data_ends[1]);
   if (::pipe2(error_ends, O_CLOEXEC) != 0)
-    throw ResourceError(path + ": cannot make a pipe to the process that reads the HDF5 file (" +
-                        std::strerror(errno) + "); raise the open-file limit, or set SUBSCALE_HDF5_IN_PROCESS=1");
+    throw ResourceError(path + ": cannot make a pipe to the process that reads the HDF5 file (" + std::strerror(errno) +
+                        "); raise the open-file limit, or set SUBSCALE_HDF5_IN_PROCESS=1");
   Descriptor error_in(error_ends[0]), error_out(error_ends[1]);
 
   const pid_t parent = ::getpid();

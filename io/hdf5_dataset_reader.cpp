@@ -154,8 +154,11 @@ void stream_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& options
                        "; the file may be damaged or truncated (a compression filter may be missing)");
     for (std::uint64_t i = 0; i < rows * dimensions; ++i) {
       if (std::isfinite(block[i])) continue;
-      const CellLocation location{CellLocation::RowKind::row, first + i / dimensions + 1,
-                                  static_cast<std::size_t>(i % dimensions) + 1, {}, dataset_path};
+      const CellLocation location{CellLocation::RowKind::row,
+                                  first + i / dimensions + 1,
+                                  static_cast<std::size_t>(i % dimensions) + 1,
+                                  {},
+                                  dataset_path};
       check_finite(block[i], path, location);
     }
     sink.rows(first, rows, block.data());
@@ -239,8 +242,9 @@ Dataset read_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& option
     stream_hdf5_dataset(path, options, sink);
     return dataset;
   }
-  read_in_child(path, [&](ChildStreamWriter& out) { send_hdf5_dataset(path, options, out); },
-                [&](ChildStreamReader& in) { receive_hdf5_dataset(path, in, dataset); });
+  read_in_child(
+      path, [&](ChildStreamWriter& out) { send_hdf5_dataset(path, options, out); },
+      [&](ChildStreamReader& in) { receive_hdf5_dataset(path, in, dataset); });
   return dataset;
 }
 

@@ -43,10 +43,10 @@ void check_text_fits_in_memory(const std::string& path, const std::string& forma
   const auto bytes = checked_bytes({estimate.numbers, 2}, sizeof(double));
   if (bytes && *bytes <= available_host_memory()) return;
   const bool vowel = !format.empty() && std::string_view("AEIOU").find(format.front()) != std::string_view::npos;
-  check_host_allocation(bytes, path + " (" + (vowel ? "an " : "a ") + format + " file of " + describe_bytes(estimate.file_bytes) +
-                                   " with " + (estimate.exact ? "" : "about ") + std::to_string(estimate.numbers) +
-                                   " numbers" + (estimate.exact ? "" : " by its first lines") +
-                                   ", each held twice while it is read)");
+  check_host_allocation(
+      bytes, path + " (" + (vowel ? "an " : "a ") + format + " file of " + describe_bytes(estimate.file_bytes) +
+                 " with " + (estimate.exact ? "" : "about ") + std::to_string(estimate.numbers) + " numbers" +
+                 (estimate.exact ? "" : " by its first lines") + ", each held twice while it is read)");
 }
 
 }  // namespace subscale::io

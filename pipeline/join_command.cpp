@@ -75,7 +75,7 @@ struct LabelsOfS {
 };
 
 LabelsOfS read_labels_beside_here(const std::filesystem::path& path, const std::string& data_dataset,
-                                   std::size_t rows) {
+                                  std::size_t rows) {
   LabelsOfS labels;
   const io::Hdf5File file(path.string(), io::Hdf5File::Mode::read);
   const auto slash = data_dataset.find_last_of('/');

@@ -278,9 +278,8 @@ std::string direct_memory_note(const RunSettings& settings, const DirectMemoryPl
   const std::uint64_t limit = std::min(budget, available);
   const std::uint64_t needed = plan.table_bytes_at_least();
   if (needed <= limit) return {};
-  const std::string against = budget <= available
-                                  ? "memory.host_bytes = " + io::describe_bytes(budget)
-                                  : "the " + io::describe_bytes(available) + " of memory available now";
+  const std::string against = budget <= available ? "memory.host_bytes = " + io::describe_bytes(budget)
+                                                  : "the " + io::describe_bytes(available) + " of memory available now";
   return "memory      warning: direct mode's subspace tables need at least " + io::describe_bytes(needed) + " (" +
          format_count(plan.subspaces_at_least) + " subspaces " +
          (plan.exact ? "in all" : "found in a sample of the walk") + ", " + std::to_string(plan.bytes_per_subspace) +
@@ -783,12 +782,12 @@ void print_direct_plan(const Matrix& values, const UnitPlan& plan, const Density
               format_count(static_cast<std::uint64_t>(estimate.multi_units)).c_str(),
               format_count(estimate.sampled_units).c_str(), seconds);
   const DirectMemoryPlan memory = plan_direct_memory(space, estimate);
-  std::printf("host memory: %s of values and orders, plus %llu bytes per subspace found, twice while the threads' "
-              "tables merge: %s subspaces %s (%s)",
-              format_bytes(static_cast<double>(memory.values_bytes)).c_str(),
-              static_cast<unsigned long long>(memory.bytes_per_subspace),
-              format_count(memory.subspaces_at_least).c_str(), memory.exact ? "in all" : "found in the sample",
-              io::describe_bytes(memory.table_bytes_at_least()).c_str());
+  std::printf(
+      "host memory: %s of values and orders, plus %llu bytes per subspace found, twice while the threads' "
+      "tables merge: %s subspaces %s (%s)",
+      format_bytes(static_cast<double>(memory.values_bytes)).c_str(),
+      static_cast<unsigned long long>(memory.bytes_per_subspace), format_count(memory.subspaces_at_least).c_str(),
+      memory.exact ? "in all" : "found in the sample", io::describe_bytes(memory.table_bytes_at_least()).c_str());
   if (!memory.exact)
     std::printf(", at most %s (%s)", format_count(memory.subspaces_at_most).c_str(),
                 io::describe_bytes(memory.table_bytes_at_most()).c_str());

@@ -2,6 +2,8 @@
 // its errors come back with their exit code, and a child that dies (a signal, or a sanitizer's
 // exit) is a clear InputError naming the file, never a crash of this process. The dataset reader
 // gives the same Dataset through the child as in this process.
+#include "io/hdf5_child_read.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -10,7 +12,6 @@
 #include <csignal>
 #include <cstdlib>
 
-#include "io/hdf5_child_read.hpp"
 #include "io/hdf5_dataset_reader.hpp"
 #include "io/hdf5_dataset_writer.hpp"
 #include "tests/io/test_files.hpp"
@@ -88,8 +89,10 @@ TEST(Hdf5ChildRead, ChildKilledByASignalIsAnInputErrorNamingTheFile) {
 
 TEST(Hdf5ChildRead, ChildEndedByASanitizerIsAnInputError) {
   // AddressSanitizer ends a process with status 1 after its report, without a signal.
-  const std::string message =
-      input_error_message([] { read_in_child("x.h5", [](ChildStreamWriter&) { ::_exit(1); }, [](ChildStreamReader&) {}); });
+  const std::string message = input_error_message([] {
+    read_in_child(
+        "x.h5", [](ChildStreamWriter&) { ::_exit(1); }, [](ChildStreamReader&) {});
+  });
   EXPECT_THAT(message, AllOf(HasSubstr("x.h5: the HDF5 library crashed"), HasSubstr("status 1")));
 }
 
@@ -123,8 +126,7 @@ TEST(Hdf5ChildRead, ErrorsOfTheChildKeepTheirExitCodeAndMessage) {
   }
   const std::string message = input_error_message([] {
     read_in_child(
-        "x.h5", [](ChildStreamWriter&) { throw InputError("x.h5: no dataset at '/data'"); },
-        [](ChildStreamReader&) {});
+        "x.h5", [](ChildStreamWriter&) { throw InputError("x.h5: no dataset at '/data'"); }, [](ChildStreamReader&) {});
   });
   EXPECT_EQ(message, "x.h5: no dataset at '/data'");
 }

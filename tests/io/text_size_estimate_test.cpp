@@ -1,6 +1,8 @@
 // CSV and ARFF files larger than memory are refused before they are read (exit 4), with the file's
 // size and the numbers it holds; the estimate comes from the first lines and the file size.
 // SUBSCALE_AVAILABLE_MEMORY stands in for a small machine, so no test needs a huge file.
+#include "io/text_size_estimate.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -9,7 +11,6 @@
 
 #include "io/arff_reader.hpp"
 #include "io/csv_reader.hpp"
-#include "io/text_size_estimate.hpp"
 #include "tests/io/test_files.hpp"
 
 namespace subscale::io {
@@ -83,8 +84,8 @@ TEST(TextSizeEstimate, CsvLargerThanMemoryIsRefusedBeforeReading) {
   {
     const AvailableMemory small(20'000);  // the numbers need 4004 x 8 x 2 = 64 064 bytes
     EXPECT_THAT(resource_error([&] { read_csv(path); }),
-                AllOf(HasSubstr(path), HasSubstr("a CSV file of"), HasSubstr("4004 numbers"),
-                      HasSubstr("64064 bytes"), HasSubstr("20000 bytes is available")));
+                AllOf(HasSubstr(path), HasSubstr("a CSV file of"), HasSubstr("4004 numbers"), HasSubstr("64064 bytes"),
+                      HasSubstr("20000 bytes is available")));
   }
   const AvailableMemory enough(70'000);
   EXPECT_EQ(read_csv(path).values.rows(), 1000);
@@ -95,9 +96,9 @@ TEST(TextSizeEstimate, ArffLargerThanMemoryIsRefusedBeforeReading) {
   const std::string path = dir.write("points.arff", arff_of(500));
   {
     const AvailableMemory small(10'000);  // 500 rows of 3 values: 1500 x 16 = 24 000 bytes
-    EXPECT_THAT(resource_error([&] { read_arff(path, ArffOptions{"c"}); }),
-                AllOf(HasSubstr(path), HasSubstr("an ARFF file of"), HasSubstr("1500 numbers"),
-                      HasSubstr("24000 bytes")));
+    EXPECT_THAT(
+        resource_error([&] { read_arff(path, ArffOptions{"c"}); }),
+        AllOf(HasSubstr(path), HasSubstr("an ARFF file of"), HasSubstr("1500 numbers"), HasSubstr("24000 bytes")));
   }
   const AvailableMemory enough(30'000);
   EXPECT_EQ(read_arff(path, ArffOptions{"c"}).values.rows(), 500);

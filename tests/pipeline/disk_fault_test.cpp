@@ -64,8 +64,8 @@ TEST_F(DiskFaultTest, FileSizeLimitDuringResultsEndsWithExit1AndNamesTheFile) {
 // the HDF5 file nor the JSON written after it exists, nor a temporary file.
 class CommandCloseFaultTest : public DiskFaultTest {
  protected:
-  void expect_close_failure(const std::string& command, const std::string& config_name,
-                            const std::string& settings, const std::filesystem::path& output) {
+  void expect_close_failure(const std::string& command, const std::string& config_name, const std::string& settings,
+                            const std::filesystem::path& output) {
     const char* cli = std::getenv("SUBSCALE_CLI");
     const std::string binary = cli ? cli : std::string(SUBSCALE_BINARY_DIR) + "/subscale";
     const std::string line = "bash -c 'ulimit -f 64; exec " + binary + " " + command + " " +
