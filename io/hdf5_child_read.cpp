@@ -203,10 +203,9 @@ std::string ChildStreamReader::get_string() {
   return text;
 }
 
-void ChildStreamReader::expect_end() {
+bool ChildStreamReader::at_end() {
   char extra = 0;
-  if (begin_ < buffer_.size() || read_some(fd_, &extra, 1) != 0)
-    throw InputError("the process reading the HDF5 file sent more than it was asked for");
+  return begin_ == buffer_.size() && read_some(fd_, &extra, 1) == 0;
 }
 
 std::size_t ChildStreamReader::checked_length(std::uint64_t count, std::size_t element_bytes) {
@@ -247,7 +246,9 @@ void read_in_child(const std::string& path, const std::function<void(ChildStream
   try {
     ChildStreamReader in(data_in.get());
     consume(in);
-    in.expect_end();  // also waits until the child has closed the file
+    // Also waits until the child has closed the file.
+    if (!in.at_end())
+      throw InputError(path + ": the process reading the HDF5 file sent more than was asked for; the file is damaged");
     complete = true;
   } catch (const ChildStreamEnded&) {
   } catch (...) {

@@ -9,8 +9,10 @@
 // The child is a fork() of this process, made when no other thread of the process calls HDF5 (the
 // library is serial; the project calls it from one thread at a time) and the child uses neither
 // TBB nor the GPU: it only runs the reader and _exit()s, so threads of the parent that the child
-// does not have are never waited for. SUBSCALE_HDF5_IN_PROCESS=1 reads in this process instead,
-// for users who trust their files (no fork, no pipe).
+// does not have are never waited for. The readers run between parallel stages, when no other
+// thread holds a lock the child needs (the allocator's included: its workers are idle).
+// SUBSCALE_HDF5_IN_PROCESS=1 reads in this process instead, for users who trust their files (no
+// fork, no pipe).
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -78,8 +80,9 @@ class ChildStreamReader {
     return values;
   }
   std::string get_string();
-  // Throws when the child sent more than the reader took (a child that wrote garbage).
-  void expect_end();
+  // True when the child sent nothing more than the reader took; waits for the child to close its
+  // end of the pipe.
+  bool at_end();
 
  private:
   std::size_t checked_length(std::uint64_t count, std::size_t element_bytes);

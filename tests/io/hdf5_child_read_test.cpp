@@ -111,7 +111,7 @@ TEST(Hdf5ChildRead, ChildThatSendsTooMuchIsAnInputError) {
         "x.h5", [](ChildStreamWriter& out) { out.put<std::uint64_t>(1); },
         [](ChildStreamReader& in) { in.get<std::uint32_t>(); });
   });
-  EXPECT_THAT(message, HasSubstr("sent more than it was asked for"));
+  EXPECT_THAT(message, AllOf(HasSubstr("x.h5: "), HasSubstr("sent more than was asked for")));
 }
 
 TEST(Hdf5ChildRead, ErrorsOfTheChildKeepTheirExitCodeAndMessage) {
