@@ -261,6 +261,10 @@ void read_in_child(const std::string& path, const std::function<void(ChildStream
   if (consume_error) std::rethrow_exception(consume_error);
   if (!failure.empty()) throw_child_failure(static_cast<ExitCode>(failure.front()), failure.substr(1));
   if (complete && status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+  // SIGKILL comes from outside (the kernel's out-of-memory killer, a job's limit), not from a crash.
+  if (status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+    throw ResourceError(path + ": the process reading the HDF5 file was killed (signal 9, as by the kernel when " +
+                        "memory runs out, or by a job's limit); use a machine with more memory, or a smaller input");
   throw InputError(path + ": the HDF5 library crashed reading the file (" + how_it_ended(status) +
                    "): the file is damaged; write it again from its source, or check it with h5dump");
 }

@@ -94,8 +94,9 @@ class ChildStreamReader {
 // Runs `produce` in a child process and `consume` here, on the two ends of a pipe. Returns when
 // `consume` has taken everything and the child has ended normally. Throws:
 //   - the Error `produce` threw (same exit code and message), or `consume`'s own errors;
-//   - InputError "the HDF5 library crashed reading PATH ..." when the child died or stopped
-//     before it sent everything;
+//   - InputError "PATH: the HDF5 library crashed reading the file ..." when the child died or
+//     stopped before it sent everything; ResourceError when it was killed with SIGKILL (from
+//     outside: the kernel's out-of-memory killer, a job's limit);
 //   - ResourceError when no child process can be started (it names SUBSCALE_HDF5_IN_PROCESS).
 void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
                    const std::function<void(ChildStreamReader&)>& consume);

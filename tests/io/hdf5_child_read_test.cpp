@@ -96,6 +96,18 @@ TEST(Hdf5ChildRead, ChildEndedByASanitizerIsAnInputError) {
   EXPECT_THAT(message, AllOf(HasSubstr("x.h5: the HDF5 library crashed"), HasSubstr("status 1")));
 }
 
+TEST(Hdf5ChildRead, ChildKilledFromOutsideIsAResourceError) {
+  // SIGKILL is what the kernel sends when memory runs out: not a damaged file.
+  try {
+    read_in_child(
+        "x.h5", [](ChildStreamWriter&) { std::raise(SIGKILL); }, [](ChildStreamReader&) {});
+    FAIL() << "nothing thrown";
+  } catch (const ResourceError& error) {
+    EXPECT_THAT(error.what(),
+                AllOf(HasSubstr("x.h5: the process reading the HDF5 file was killed"), HasSubstr("memory runs out")));
+  }
+}
+
 TEST(Hdf5ChildRead, ChildThatSendsTooLittleIsAnInputError) {
   const std::string message = input_error_message([] {
     read_in_child(
