@@ -58,4 +58,11 @@ class InputFile {
 // the readers would accept never reaches the allocator.
 inline void limit_memory_for_fuzzing() { setenv("SUBSCALE_AVAILABLE_MEMORY", "1073741824", 1); }
 
+// The HDF5 targets read in this process (SUBSCALE_HDF5_IN_PROCESS=1 unless the environment sets
+// it): libFuzzer sees coverage and crashes only there, and a child process per input would cost a
+// fork each. So a crash inside libhdf5 still ends a fuzzing run; scripts/fuzz then replays that
+// input with SUBSCALE_HDF5_IN_PROCESS=0, the product's way (the library in a child process), and
+// fails unless the product answers it with a clean error.
+inline void read_hdf5_in_this_process() { setenv("SUBSCALE_HDF5_IN_PROCESS", "1", 0); }
+
 }  // namespace subscale::fuzz

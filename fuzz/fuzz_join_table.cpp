@@ -5,6 +5,7 @@
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   subscale::fuzz::limit_memory_for_fuzzing();
+  subscale::fuzz::read_hdf5_in_this_process();
   return 0;
 }
 

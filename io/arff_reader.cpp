@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "common/text_distance.hpp"
 #include "io/data_validation.hpp"
+#include "io/text_size_estimate.hpp"
 
 namespace subscale::io {
 namespace {
@@ -135,6 +136,20 @@ std::size_t choose_label(const std::vector<Attribute>& attributes, const ArffOpt
 
 Dataset read_arff(const std::string& path, const ArffOptions& options) {
   std::ifstream input = open_input_file(path, "ARFF");
+  // The lines after @data that are not comments; every value counts (the label overestimates a little).
+  bool in_data = false;
+  std::vector<std::string_view> cells;
+  const TextSizeEstimate size = estimate_text_numbers(path, [&](std::string_view line) -> std::uint64_t {
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '%') return 0;
+    if (!in_data) {
+      in_data = to_lower(text.substr(0, 5)) == "@data";
+      return 0;
+    }
+    split_values(text, cells);
+    return cells.size();
+  });
+  check_text_fits_in_memory(path, "ARFF", size);
   return read_arff(input, path, options);
 }
 

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "common/text_distance.hpp"
 #include "io/data_validation.hpp"
+#include "io/text_size_estimate.hpp"
 
 namespace subscale::io {
 namespace {
@@ -78,6 +79,15 @@ CsvSeparator detect_csv_separator(std::string_view line) {
 
 Dataset read_csv(const std::string& path, const CsvOptions& options) {
   std::ifstream input = open_input_file(path, "CSV");
+  // Every cell of a data line counts (a label column or a header line overestimate a little).
+  std::vector<std::string_view> cells;
+  const TextSizeEstimate size = estimate_text_numbers(path, [&](std::string_view line) -> std::uint64_t {
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '#') return 0;
+    split(text, detect_csv_separator(text), cells);
+    return cells.size();
+  });
+  check_text_fits_in_memory(path, "CSV", size);
   return read_csv(input, path, options);
 }
 

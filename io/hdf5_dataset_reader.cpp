@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <limits>
 
 #include "common/error.hpp"
 #include "io/data_validation.hpp"
+#include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 #include "io/host_memory.hpp"
 
@@ -95,15 +97,17 @@ std::vector<T> read_point_column(const Hdf5File& file, const std::string& path, 
   return file.read<T>(path).data;
 }
 
-}  // namespace
+// What reading produces, in order: the shape (once, after every check of the file), blocks of
+// rows in row-major order, then the optional ids and labels (empty when absent).
+struct Hdf5DatasetSink {
+  std::function<void(std::uint64_t points, std::uint64_t dimensions)> shape;
+  std::function<void(std::uint64_t first, std::uint64_t rows, const double* block)> rows;
+  std::function<void(std::vector<std::uint64_t> ids, std::vector<std::int64_t> labels)> point_columns;
+};
 
-std::string sibling_path(const std::string& dataset_path, const std::string& name) {
-  const std::size_t slash = dataset_path.rfind('/');
-  if (slash == std::string::npos) return name;
-  return dataset_path.substr(0, slash + 1) + name;
-}
-
-Dataset read_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& options) {
+// Opens and checks the file, then reads the matrix in blocks of whole chunks; the sink decides
+// where the rows go (the matrix in this process, or the pipe to the parent).
+void stream_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& options, const Hdf5DatasetSink& sink) {
   if (std::filesystem::is_directory(path))
     throw InputError(path + ": is a folder, not a file; give the HDF5 file itself");
   const Hdf5File file(path, Hdf5File::Mode::read);  // refuses a missing file or a non-HDF5 file
@@ -131,13 +135,8 @@ Dataset read_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& option
   // Refused before the matrix is allocated: the kernel would kill the process part-way instead.
   check_host_allocation(checked_bytes({points, dimensions}, sizeof(double)),
                         path + ", dataset " + dataset_path + " of shape " + shape_text(info.shape) + " as float64");
+  sink.shape(points, dimensions);
 
-  Dataset dataset;
-  dataset.source = path;
-  dataset.values.resize(static_cast<Eigen::Index>(points), static_cast<Eigen::Index>(dimensions));
-
-  // HDF5 stores (points, dimensions) row-major; the matrix is column-major. Reading a block of
-  // rows and transposing it avoids holding a second full copy.
   Hdf5Handle handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   Hdf5Handle data(handle.valid() ? H5Dopen2(handle.get(), dataset_path.c_str(), H5P_DEFAULT) : -1, H5Dclose);
   if (!data.valid()) throw InputError(where + "cannot be opened; the file may be damaged");
@@ -153,21 +152,99 @@ Dataset read_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& option
         H5Dread(data.get(), H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(), H5P_DEFAULT, block.data()) < 0)
       throw InputError(where + "cannot read rows " + std::to_string(first + 1) + " to " + std::to_string(first + rows) +
                        "; the file may be damaged or truncated (a compression filter may be missing)");
-    for (std::uint64_t i = 0; i < rows; ++i) {
-      const double* row = block.data() + i * dimensions;
-      for (std::uint64_t j = 0; j < dimensions; ++j) {
-        if (!std::isfinite(row[j])) {
-          CellLocation location{
-              CellLocation::RowKind::row, first + i + 1, static_cast<std::size_t>(j) + 1, {}, dataset_path};
-          check_finite(row[j], path, location);
-        }
-        dataset.values(static_cast<Eigen::Index>(first + i), static_cast<Eigen::Index>(j)) = row[j];
-      }
+    for (std::uint64_t i = 0; i < rows * dimensions; ++i) {
+      if (std::isfinite(block[i])) continue;
+      const CellLocation location{CellLocation::RowKind::row,
+                                  first + i / dimensions + 1,
+                                  static_cast<std::size_t>(i % dimensions) + 1,
+                                  {},
+                                  dataset_path};
+      check_finite(block[i], path, location);
     }
+    sink.rows(first, rows, block.data());
   }
 
-  dataset.ids = read_point_column<std::uint64_t>(file, sibling_path(dataset_path, "ids"), points);
-  dataset.labels = read_point_column<std::int64_t>(file, sibling_path(dataset_path, "labels"), points);
+  sink.point_columns(read_point_column<std::uint64_t>(file, sibling_path(dataset_path, "ids"), points),
+                     read_point_column<std::int64_t>(file, sibling_path(dataset_path, "labels"), points));
+}
+
+// HDF5 stores (points, dimensions) row-major; the matrix is column-major. Copying a block of rows
+// at a time avoids holding a second full copy.
+void copy_rows(const double* block, std::uint64_t first, std::uint64_t rows, Eigen::MatrixXd& values) {
+  const auto dimensions = static_cast<std::uint64_t>(values.cols());
+  for (std::uint64_t i = 0; i < rows; ++i)
+    for (std::uint64_t j = 0; j < dimensions; ++j)
+      values(static_cast<Eigen::Index>(first + i), static_cast<Eigen::Index>(j)) = block[i * dimensions + j];
+}
+
+// The child's side: the shape, the rows as they are read (one block in memory at a time), then the
+// optional columns.
+void send_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& options, ChildStreamWriter& out) {
+  std::uint64_t row_bytes = 0;
+  Hdf5DatasetSink sink;
+  sink.shape = [&](std::uint64_t points, std::uint64_t dimensions) {
+    out.put(points);
+    out.put(dimensions);
+    row_bytes = dimensions * sizeof(double);
+  };
+  sink.rows = [&](std::uint64_t, std::uint64_t rows, const double* block) { out.write(block, rows * row_bytes); };
+  sink.point_columns = [&](std::vector<std::uint64_t> ids, std::vector<std::int64_t> labels) {
+    out.put_vector(ids);
+    out.put_vector(labels);
+  };
+  stream_hdf5_dataset(path, options, sink);
+}
+
+// The parent's side: the matrix is allocated once the shape is known and filled a block at a time.
+void receive_hdf5_dataset(const std::string& path, ChildStreamReader& in, Dataset& dataset) {
+  const auto points = in.get<std::uint64_t>();
+  const auto dimensions = in.get<std::uint64_t>();
+  check_shape(path, points, dimensions, "the dataset");
+  check_host_allocation(checked_bytes({points, dimensions}, sizeof(double)), path + " as float64");
+  dataset.values.resize(static_cast<Eigen::Index>(points), static_cast<Eigen::Index>(dimensions));
+  const std::uint64_t block_rows = std::clamp<std::uint64_t>((std::uint64_t{1} << 20) / dimensions, 1, points);
+  std::vector<double> block(block_rows * dimensions);
+  for (std::uint64_t first = 0; first < points; first += block_rows) {
+    const std::uint64_t rows = std::min(block_rows, points - first);
+    in.read(block.data(), rows * dimensions * sizeof(double));
+    copy_rows(block.data(), first, rows, dataset.values);
+  }
+  dataset.ids = in.get_vector<std::uint64_t>();
+  dataset.labels = in.get_vector<std::int64_t>();
+  if ((!dataset.ids.empty() && dataset.ids.size() != points) ||
+      (!dataset.labels.empty() && dataset.labels.size() != points))
+    throw InputError(path + ": the process reading the file sent columns of the wrong length; the file is damaged");
+}
+
+}  // namespace
+
+std::string sibling_path(const std::string& dataset_path, const std::string& name) {
+  const std::size_t slash = dataset_path.rfind('/');
+  if (slash == std::string::npos) return name;
+  return dataset_path.substr(0, slash + 1) + name;
+}
+
+Dataset read_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& options) {
+  Dataset dataset;
+  dataset.source = path;
+  if (!hdf5_reads_in_child()) {
+    Hdf5DatasetSink sink;
+    sink.shape = [&](std::uint64_t points, std::uint64_t dimensions) {
+      dataset.values.resize(static_cast<Eigen::Index>(points), static_cast<Eigen::Index>(dimensions));
+    };
+    sink.rows = [&](std::uint64_t first, std::uint64_t rows, const double* block) {
+      copy_rows(block, first, rows, dataset.values);
+    };
+    sink.point_columns = [&](std::vector<std::uint64_t> ids, std::vector<std::int64_t> labels) {
+      dataset.ids = std::move(ids);
+      dataset.labels = std::move(labels);
+    };
+    stream_hdf5_dataset(path, options, sink);
+    return dataset;
+  }
+  read_in_child(
+      path, [&](ChildStreamWriter& out) { send_hdf5_dataset(path, options, out); },
+      [&](ChildStreamReader& in) { receive_hdf5_dataset(path, in, dataset); });
   return dataset;
 }
 

@@ -1,6 +1,7 @@
 #include "pipeline/core_pipeline.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
@@ -44,11 +45,10 @@ namespace {
 
 // Direct mode: the walk fills a subspace map itself, so the subspaces stage is only the hand-over
 // into the sorted list.
-template <class T, class Notify>
-void run_direct_core(const ColumnMatrix<T>& values, const UnitPlan& plan, const CoreParams& params,
+template <class Notify>
+void run_direct_core(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
                      const UnitProgress& on_units, Notify&& notify, CoreResult& result) {
   auto start = std::chrono::steady_clock::now();
-  const DirectSpace space(values, plan, result.density, params.epsilon);
   direct::DirectWalkOutput walked{direct::DirectSubspaceMap(space.key_words(), space.point_words())};
   result.dense_units = walk_direct_units(space, plan, params, result.backend_used, walked, on_units, {});
   result.timings.dense_units_seconds = seconds_since(start);
@@ -112,6 +112,14 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
       plan.largest_window() > 0 ? plan.binomials()(plan.largest_window() - 1, params.min_points - 1) : 0;
   for (std::uint32_t j = 0; j < plan.dimensions(); ++j)
     result.units_per_dimension.push_back(plan.units_in_dimension(j));
+
+  // Direct mode's space is built before dense_units so that its memory plan (from the same sample
+  // of the walk as `plan` prints: at most 512 stretches of 1024 units) is said before the walk.
+  std::optional<DirectSpace> direct_space;
+  if (params.units.mode == TableMode::direct && !executor) {
+    direct_space.emplace(values, plan, result.density, params.epsilon);
+    result.direct_memory = plan_direct_memory(*direct_space, estimate_direct_walk(*direct_space, plan));
+  }
   result.timings.plan_seconds = seconds_since(start);
 
   start = std::chrono::steady_clock::now();
@@ -128,7 +136,7 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
     return result;
   }
   if (params.units.mode == TableMode::direct) {
-    run_direct_core(values, plan, params, on_units, notify, result);
+    run_direct_core(*direct_space, plan, params, on_units, notify, result);
     return result;
   }
   const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);

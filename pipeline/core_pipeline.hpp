@@ -4,6 +4,7 @@
 // callers can report on it.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "common/held_values.hpp"
 #include "common/subspace_cluster.hpp"
 #include "stages/dense_units/dense_units.hpp"
+#include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/density1d/density1d.hpp"
 
@@ -50,6 +52,8 @@ struct CoreResult {
   std::uint64_t total_units = 0;
   std::uint64_t largest_window_units = 0;  // dense units of the fullest single window
   Backend backend_used = Backend::cpu;
+  // Direct mode's host memory plan, made before dense_units starts (absent with a CoreExecutor).
+  std::optional<DirectMemoryPlan> direct_memory;
   DenseUnitsResult dense_units;
   std::vector<SubspaceCluster> subspaces;
   CoreTimings timings;

@@ -269,6 +269,7 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
           file.write_int_attribute("/aggregate", "scale", a.scale);
         }
       }
+      file.close();  // a full disk shows here, naming the file; nothing is renamed into place
     }
     if (config.boolean("output.table"))
       filter::write_column_table(output.temporary_path(), "/table", filter::gather_rows(input.table, result.ids),

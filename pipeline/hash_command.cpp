@@ -15,6 +15,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/hash/hash_function_id.hpp"
 #include "io/atomic_output.hpp"
+#include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/config_subcommand.hpp"
 #include "stages/hash/hash_input_generator.hpp"
@@ -81,7 +82,7 @@ void append_bits(const std::vector<T>& values, std::vector<std::uint32_t>& words
   std::memcpy(words.data(), values.data(), values.size() * sizeof(T));
 }
 
-Table read_table(const Config& config) {
+Table read_table_here(const Config& config) {
   const auto path = config.file_path("input.file");
   const std::string dataset = config.string("input.dataset");
   io::Hdf5File file(path.string(), io::Hdf5File::Mode::read);
@@ -128,6 +129,28 @@ Table read_table(const Config& config) {
   }
   t.row_words = static_cast<int>(columns * (wide ? 2 : 1));
   return t;
+}
+
+// libhdf5 runs in a child process (io/hdf5_child_read.hpp): a damaged input file cannot crash the run.
+Table read_table(const Config& config) {
+  return io::read_hdf5_in_child<Table>(
+      config.file_path("input.file").string(), [&] { return read_table_here(config); },
+      [](io::ChildStreamWriter& out, const Table& table) {
+        out.put_vector(table.words);
+        out.put<std::uint64_t>(table.rows);
+        out.put<std::int32_t>(table.row_words);
+        out.put_string(table.source);
+      },
+      [](io::ChildStreamReader& in) {
+        Table table;
+        table.words = in.get_vector<std::uint32_t>();
+        table.rows = in.get<std::uint64_t>();
+        table.row_words = in.get<std::int32_t>();
+        table.source = in.get_string();
+        if (table.row_words <= 0 || table.words.size() != table.rows * static_cast<std::size_t>(table.row_words))
+          throw InputError(table.source + ": the process reading the table sent a wrong size; the file is damaged");
+        return table;
+      });
 }
 
 Table make_table(const Config& config) {
@@ -234,6 +257,7 @@ HashCommandResult hash_and_report(const Config& config, const Table& table, cons
       file.write_int_attribute("/hashes", "bits", bits);
       file.write_int_attribute("/hashes", "row_words", table.row_words);
       file.write_string_attribute("/hashes", "source", table.source);
+      file.close();  // a full disk shows here, naming the file; nothing is renamed into place
     }
     io::write_text_file(result.json_file, json.dump(2) + "\n");
     output.commit();  // the HDF5 file appears last, once everything else is written

@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
+#include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/config_subcommand.hpp"
 #include "pipeline/join_table_reader.hpp"
@@ -73,7 +74,8 @@ struct LabelsOfS {
   std::vector<std::int64_t> values;
 };
 
-LabelsOfS read_labels_beside(const std::filesystem::path& path, const std::string& data_dataset, std::size_t rows) {
+LabelsOfS read_labels_beside_here(const std::filesystem::path& path, const std::string& data_dataset,
+                                  std::size_t rows) {
   LabelsOfS labels;
   const io::Hdf5File file(path.string(), io::Hdf5File::Mode::read);
   const auto slash = data_dataset.find_last_of('/');
@@ -86,6 +88,24 @@ LabelsOfS read_labels_beside(const std::filesystem::path& path, const std::strin
                      std::to_string(rows) + " rows");
   labels.present = true;
   return labels;
+}
+
+// libhdf5 runs in a child process (io/hdf5_child_read.hpp): a damaged input file cannot crash the join.
+LabelsOfS read_labels_beside(const std::filesystem::path& path, const std::string& data_dataset, std::size_t rows) {
+  return io::read_hdf5_in_child<LabelsOfS>(
+      path.string(), [&] { return read_labels_beside_here(path, data_dataset, rows); },
+      [](io::ChildStreamWriter& out, const LabelsOfS& labels) {
+        out.put<std::uint8_t>(labels.present);
+        out.put_vector(labels.values);
+      },
+      [&](io::ChildStreamReader& in) {
+        LabelsOfS labels;
+        labels.present = in.get<std::uint8_t>() != 0;
+        labels.values = in.get_vector<std::int64_t>();
+        if (labels.present && labels.values.size() != rows)
+          throw InputError(path.string() + ": the process reading the labels sent a wrong count; the file is damaged");
+        return labels;
+      });
 }
 
 join::JoinOptions join_options(const Config& config) {
@@ -244,6 +264,7 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
         json["columns"] = joined.names;
       }
       file.write_string_attribute("/r_row", "source", source);
+      file.close();  // a full disk shows here, naming the file; nothing is renamed into place
     }
     io::write_text_file(result.json_file, json.dump(2) + "\n");
     output.commit();  // the HDF5 file appears last, once everything else is written

@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "io/data_validation.hpp"
+#include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 
 namespace subscale::pipeline {
@@ -34,9 +35,7 @@ std::vector<std::uint64_t> read_keys(const io::Hdf5File& file, const JoinTableSo
   return std::vector<std::uint64_t>(values.begin(), values.end());
 }
 
-}  // namespace
-
-join::ColumnTable read_join_table(const JoinTableSource& source) {
+join::ColumnTable read_join_table_here(const JoinTableSource& source) {
   if (!std::filesystem::exists(source.path))
     throw InputError(source.path.string() + ": file not found (" + source.path_setting +
                      "); give the HDF5 table to join, or remove " + source.path_setting);
@@ -64,6 +63,33 @@ join::ColumnTable read_join_table(const JoinTableSource& source) {
     }
   for (std::size_t c = 0; c < columns; ++c) table.names.push_back(source.column_prefix + std::to_string(c));
   return table;
+}
+
+void send_table(io::ChildStreamWriter& out, const join::ColumnTable& table) {
+  out.put_vector(table.keys);
+  out.put<std::uint64_t>(table.names.size());
+  for (const auto& name : table.names) out.put_string(name);
+  out.put<std::uint64_t>(table.columns.size());
+  for (const auto& column : table.columns) out.put_vector(column);
+}
+
+join::ColumnTable receive_table(io::ChildStreamReader& in, const std::string& where) {
+  join::ColumnTable table;
+  table.keys = in.get_vector<std::uint64_t>();
+  const auto names = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < names; ++i) table.names.push_back(in.get_string());
+  const auto columns = in.get<std::uint64_t>();
+  for (std::uint64_t c = 0; c < columns; ++c) table.columns.push_back(in.get_vector<double>());
+  join::validate_table(table, where);  // the child checked it; a child the library damaged may not have
+  return table;
+}
+
+}  // namespace
+
+join::ColumnTable read_join_table(const JoinTableSource& source) {
+  return io::read_hdf5_in_child<join::ColumnTable>(
+      source.path.string(), [&] { return read_join_table_here(source); }, send_table,
+      [&](io::ChildStreamReader& in) { return receive_table(in, source.path.string()); });
 }
 
 }  // namespace subscale::pipeline

@@ -31,6 +31,7 @@
 #include "pipeline/report_html.hpp"
 #include "pipeline/results_writer.hpp"
 #include "pipeline/run_log.hpp"
+#include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/join/attach_columns.hpp"
 #include "stages/load/load.hpp"
@@ -271,6 +272,25 @@ std::string partition_memory_note(const RunSettings& settings, std::uint64_t tot
          "; taking " + std::to_string(needed) + " partitions";
 }
 
+// Direct mode's warning when the subspace tables that certainly exist (found by the plan's sample
+// of the walk) need more than memory.host_bytes or the memory available now, or "" when they fit.
+// A warning, not a refusal: the count is a lower bound, and the run may still fit in swap.
+std::string direct_memory_note(const RunSettings& settings, const DirectMemoryPlan& plan) {
+  const std::uint64_t available = io::available_host_memory();
+  const std::uint64_t budget = settings.core.units.host_bytes;
+  const std::uint64_t limit = std::min(budget, available);
+  const std::uint64_t needed = plan.table_bytes_at_least();
+  if (needed <= limit) return {};
+  const std::string against = budget <= available ? "memory.host_bytes = " + io::describe_bytes(budget)
+                                                  : "the " + io::describe_bytes(available) + " of memory available now";
+  return "memory      warning: direct mode's subspace tables need at least " + io::describe_bytes(needed) + " (" +
+         format_count(plan.subspaces_at_least) + " subspaces " +
+         (plan.exact ? "in all" : "found in a sample of the walk") + ", " + std::to_string(plan.bytes_per_subspace) +
+         " bytes each, held twice while the threads' tables merge), more than " + against +
+         "; the run may be killed part-way: use a machine with more memory, or find fewer subspaces (a larger " +
+         "min_points or a smaller epsilon)";
+}
+
 std::filesystem::path default_run_folder(const std::filesystem::path& config_file) {
   const std::time_t now = std::time(nullptr);
   char stamp[32];
@@ -424,6 +444,9 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
           planned_units = so_far.total_units;
           check_memory_budget(settings, planned_units, so_far.largest_window_units);
           log.line("plan        " + format_count(planned_units) + " dense units");
+          if (so_far.direct_memory)
+            if (const std::string note = direct_memory_note(settings, *so_far.direct_memory); !note.empty())
+              log.line(note);
           if (const std::string note = partition_memory_note(settings, planned_units); !note.empty()) log.line(note);
           const ProgressDisplay display = log.quiet()            ? ProgressDisplay::none
                                           : stderr_is_terminal() ? ProgressDisplay::bar
@@ -773,9 +796,18 @@ void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, cons
               format_count(static_cast<std::uint64_t>(estimate.nodes)).c_str(),
               format_count(static_cast<std::uint64_t>(estimate.multi_units)).c_str(),
               format_count(estimate.sampled_units).c_str(), seconds);
-  std::printf("host memory: %s of values and orders, plus one bitmap of %u bytes per subspace found\n",
-              format_bytes(static_cast<double>(space.rows_bytes() + space.sorted.size() * 8)).c_str(),
-              space.point_words() * 8 + space.key_words() * 8);
+  const DirectMemoryPlan memory = plan_direct_memory(space, estimate);
+  std::printf(
+      "host memory: %s of values and orders, plus %llu bytes per subspace found, twice while the threads' "
+      "tables merge: %s subspaces %s (%s)",
+      format_bytes(static_cast<double>(memory.values_bytes)).c_str(),
+      static_cast<unsigned long long>(memory.bytes_per_subspace), format_count(memory.subspaces_at_least).c_str(),
+      memory.exact ? "in all" : "found in the sample", io::describe_bytes(memory.table_bytes_at_least()).c_str());
+  if (!memory.exact)
+    std::printf(", at most %s (%s)", format_count(memory.subspaces_at_most).c_str(),
+                io::describe_bytes(memory.table_bytes_at_most()).c_str());
+  std::printf("\n");
+  if (const std::string note = direct_memory_note(settings, memory); !note.empty()) std::printf("%s\n", note.c_str());
 }
 
 // How a cluster run (or a checkpointed one) would cut the work, and what each process holds.

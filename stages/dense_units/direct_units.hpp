@@ -73,6 +73,7 @@ struct DirectWalkEstimate {
   double multi_units = 0;
   std::uint64_t sampled_items = 0;
   std::uint64_t sampled_units = 0;
+  std::uint64_t sampled_subspaces = 0;  // distinct subspaces of the sampled units (all of them when exact)
   bool exact = false;
 };
 DirectWalkEstimate estimate_direct_walk(const DirectSpace& space, const UnitPlan& plan, std::uint32_t samples = 512,

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <random>
+#include <set>
 
 #include "common/phase_timer.hpp"
 #include "stages/dense_units/direct_host_walk.hpp"
@@ -122,12 +123,20 @@ namespace {
 
 std::uint64_t item_units(const DirectWorkItem& item) { return item.rank_end - item.rank_begin; }
 
-// Walks one item counting only (for the plan's estimate).
+using SubspaceKeys = std::set<std::vector<std::uint64_t>>;
+
+// Walks one item counting (for the plan's estimate); the subspace of every unit in two or more
+// dimensions goes into `found` (keys only: the memory plan counts them, no bitmap is kept).
 template <class T>
-direct::DirectWalkCounts count_item(const direct::DirectSpaceView<T>& view, HostWalkScratch<T>& scratch,
-                                    const DirectWorkItem& item) {
+direct::DirectWalkCounts count_item(const DirectSpace& space, const direct::DirectSpaceView<T>& view,
+                                    HostWalkScratch<T>& scratch, const DirectWorkItem& item, SubspaceKeys& found) {
   DirectWalker<HostWalkScratch<T>, T> walker{view, scratch};
-  return walker.walk(item, [] {});
+  std::vector<std::uint64_t> key(space.key_words());
+  return walker.walk(item, [&] {
+    for (std::uint32_t w = 0; w < space.key_words(); ++w) key[w] = scratch.mask(space.k, w);
+    key[walker.j_word] |= walker.j_bit;
+    found.insert(key);
+  });
 }
 
 template <class T>
@@ -141,14 +150,16 @@ DirectWalkEstimate estimate_held_walk(const DirectSpace& space, const UnitPlan& 
   const direct::DirectSpaceView<T> view = space.view<T>(plan);
   constexpr std::uint64_t kSampleUnits = 1024;
   HostWalkScratch<T> scratch(space.k, space.key_words());
+  SubspaceKeys found;
   if (plan.total_units() <= samples * kSampleUnits) {
     for (const auto& item : make_direct_work_items(plan, kSampleUnits)) {
-      const auto counts = count_item(view, scratch, item);
+      const auto counts = count_item(space, view, scratch, item, found);
       estimate.nodes += static_cast<double>(counts.nodes);
       estimate.multi_units += static_cast<double>(counts.emitted);
       estimate.sampled_units += item_units(item);
       ++estimate.sampled_items;
     }
+    estimate.sampled_subspaces = found.size();
     estimate.exact = true;
     return estimate;
   }
@@ -163,12 +174,13 @@ DirectWalkEstimate estimate_held_walk(const DirectSpace& space, const UnitPlan& 
     const std::uint64_t window_units = offsets[at.position + 1] - offsets[at.position];
     const DirectWorkItem item{std::uint64_t{at.dimension} * plan.points() + at.position, at.rank,
                               std::min(window_units, at.rank + kSampleUnits)};
-    const auto counts = count_item(view, scratch, item);
+    const auto counts = count_item(space, view, scratch, item, found);
     nodes_per_unit += static_cast<double>(counts.nodes) / static_cast<double>(item_units(item));
     multi_per_unit += static_cast<double>(counts.emitted) / static_cast<double>(item_units(item));
     estimate.sampled_units += item_units(item);
   }
   estimate.sampled_items = samples;
+  estimate.sampled_subspaces = found.size();
   estimate.nodes = nodes_per_unit / samples * static_cast<double>(plan.total_units());
   estimate.multi_units = multi_per_unit / samples * static_cast<double>(plan.total_units());
   return estimate;

@@ -3,9 +3,12 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
+#include <utility>
 
 #include "common/error.hpp"
+#include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 #include "io/host_memory.hpp"
 
@@ -238,11 +241,11 @@ class TableFile {
   Hdf5Handle group_;
 };
 
-}  // namespace
+std::vector<std::string> column_names_here(const TableSource& source) { return TableFile(source).names(); }
 
-std::vector<std::string> column_names(const TableSource& source) { return TableFile(source).names(); }
-
-ColumnTable read_column_table(const TableSource& source, const std::vector<std::string>& wanted) {
+// Reads the wanted columns in the table's order, handing each to `take` as soon as it is read.
+void read_wanted_columns(const TableSource& source, const std::vector<std::string>& wanted,
+                         const std::function<void(std::size_t count, Column&& column)>& take) {
   const TableFile file(source);
   const std::vector<std::string> names = file.names();
   for (const auto& name : wanted)
@@ -251,11 +254,105 @@ ColumnTable read_column_table(const TableSource& source, const std::vector<std::
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
       throw UsageError("column '" + name + "' is not in " + file.where() + " (its columns: " + list + ")");
     }
-  ColumnTable table;
+  std::vector<std::string> chosen;
   for (const auto& name : names)
-    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end())
-      table.columns.push_back(file.read(name));
-  validate_table(table, file.where());
+    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end()) chosen.push_back(name);
+  for (const auto& name : chosen) take(chosen.size(), file.read(name));
+}
+
+std::string table_where(const TableSource& source) { return source.path.string() + ":" + source.group; }
+
+void send_names(io::ChildStreamWriter& out, const std::vector<std::string>& names) {
+  out.put<std::uint64_t>(names.size());
+  for (const auto& name : names) out.put_string(name);
+}
+
+std::vector<std::string> receive_names(io::ChildStreamReader& in) {
+  std::vector<std::string> names;
+  const auto count = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < count; ++i) names.push_back(in.get_string());
+  return names;
+}
+
+void send_column(io::ChildStreamWriter& out, const Column& column) {
+  out.put_string(column.name);
+  out.put(static_cast<std::int32_t>(column.type));
+  out.put(static_cast<std::int32_t>(column.scale));
+  out.put(static_cast<std::uint32_t>(column.values.index()));
+  std::visit(
+      [&](const auto& values) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(values)>, StringColumn>) {
+          out.put_vector(values.offsets);
+          out.put_vector(values.bytes);
+        } else {
+          out.put_vector(values);
+        }
+      },
+      column.values);
+}
+
+// The values of a column, as the variant alternative `index` the child sent.
+ColumnValues receive_values(io::ChildStreamReader& in, std::uint32_t index) {
+  switch (index) {
+    case 0:
+      return in.get_vector<std::int32_t>();
+    case 1:
+      return in.get_vector<std::int64_t>();
+    case 2:
+      return in.get_vector<float>();
+    case 3:
+      return in.get_vector<double>();
+    case 4: {
+      StringColumn strings;
+      strings.offsets = in.get_vector<std::int64_t>();
+      strings.bytes = in.get_vector<std::uint8_t>();
+      return strings;
+    }
+  }
+  throw InputError("the process reading the table sent an unknown column layout; the file is damaged");
+}
+
+ColumnTable receive_table(io::ChildStreamReader& in) {
+  ColumnTable table;
+  const auto columns = in.get<std::uint64_t>();
+  for (std::uint64_t c = 0; c < columns; ++c) {
+    Column column;
+    column.name = in.get_string();
+    column.type = static_cast<ColumnType>(in.get<std::int32_t>());
+    column.scale = in.get<std::int32_t>();
+    column.values = receive_values(in, in.get<std::uint32_t>());
+    table.columns.push_back(std::move(column));
+  }
+  return table;
+}
+
+}  // namespace
+
+std::vector<std::string> column_names(const TableSource& source) {
+  return io::read_hdf5_in_child<std::vector<std::string>>(
+      source.path.string(), [&] { return column_names_here(source); }, send_names, receive_names);
+}
+
+ColumnTable read_column_table(const TableSource& source, const std::vector<std::string>& wanted) {
+  ColumnTable table;
+  if (!io::hdf5_reads_in_child()) {
+    read_wanted_columns(source, wanted,
+                        [&](std::size_t, Column&& column) { table.columns.push_back(std::move(column)); });
+  } else {
+    // The child sends each column as soon as it is read and drops it: it never holds the table.
+    io::read_in_child(
+        source.path.string(),
+        [&](io::ChildStreamWriter& out) {
+          bool first = true;
+          read_wanted_columns(source, wanted, [&](std::size_t count, Column&& column) {
+            if (std::exchange(first, false)) out.put<std::uint64_t>(count);
+            send_column(out, column);
+          });
+          if (first) out.put<std::uint64_t>(0);
+        },
+        [&](io::ChildStreamReader& in) { table = receive_table(in); });
+  }
+  validate_table(table, table_where(source));
   return table;
 }
 
@@ -286,6 +383,7 @@ void write_column_table(const std::filesystem::path& file_path, const std::strin
     }
   }
   file.write_string_attribute(group, "columns", names);
+  file.close();  // a failed flush (a full disk) is an error naming the file, not a silent loss
 }
 
 }  // namespace subscale::filter

@@ -78,5 +78,29 @@ TEST_F(HostileInputTest, MatrixLargerThanMemoryIsAResourceErrorBeforeReading) {
   expect_refused(write_hdf5("huge.h5", {hsize_t{1} << 31, 1 << 16}), 4, "1024.0 TiB");
 }
 
+TEST_F(HostileInputTest, CsvLargerThanMemoryIsAResourceErrorBeforeReading) {
+  std::string rows;
+  for (int i = 0; i < 2000; ++i) rows += std::to_string(i) + ",0.5,0.25\n";
+  const std::string csv = write("points.csv", rows).string();
+  setenv("SUBSCALE_AVAILABLE_MEMORY", "50000", 1);  // the 6000 numbers need 96 000 bytes
+  expect_refused(csv, 4, "a CSV file of");
+  unsetenv("SUBSCALE_AVAILABLE_MEMORY");
+}
+
+// A file on which libhdf5 1.10 itself crashes (found by fuzzing): the library runs in a child
+// process, so the run ends with exit 3 and a message instead of a segmentation fault.
+TEST_F(HostileInputTest, FileThatCrashesTheHdf5LibraryIsAnInputError) {
+  const std::filesystem::path crash =
+      source_root() / "fuzz" / "libhdf5_crashes" / "hdf5_dataset-null_memcpy_in_H5F__accum_read.h5";
+  const std::string input = (folder_ / "damaged.h5").string();
+  std::filesystem::copy_file(crash, input);
+  const auto config = write("config.yaml", "input:\n  path: " + input + "\nepsilon: 0.01\nmin_points: 3\n");
+  const auto run_folder = folder_ / "run";
+  const CliOutcome outcome = run("run " + config.string() + " -q --out " + run_folder.string());
+  EXPECT_EQ(outcome.exit_code, 3) << outcome.output;
+  EXPECT_NE(outcome.output.find(input), std::string::npos) << outcome.output;
+  EXPECT_FALSE(std::filesystem::exists(run_folder));
+}
+
 }  // namespace
 }  // namespace subscale::testing

@@ -1,9 +1,12 @@
 // The host memory plan of the signature and exact modes: a budget above the memory available is
 // lowered to it, and an explicit partitions.count whose tables would not fit the budget is raised,
 // both said before the work starts (plan prints it, run logs it) instead of the run being killed.
+// Direct mode's subspace tables (a bitmap of n bits per subspace) are planned from the plan's
+// sample of the walk, and a warning says when they cannot fit.
 #include <cstdlib>
 
 #include "stages/dense_units/dense_units.hpp"
+#include "stages/dense_units/direct_memory_plan.hpp"
 #include "tests/pipeline/cli_test_fixture.hpp"
 
 namespace subscale::testing {
@@ -28,6 +31,17 @@ TEST(MemoryPlan, ExplicitPartitionCountIsRaisedToTheBudget) {
   EXPECT_EQ(fit_partitions_to_host_bytes(params, 5'000'000).partitions, 8u);
 }
 
+TEST(MemoryPlan, DirectTablesHoldEverySubspaceTwiceAndSaturate) {
+  DirectMemoryPlan plan;
+  plan.bytes_per_subspace = 152;
+  plan.subspaces_at_least = 40;
+  plan.subspaces_at_most = 69271;
+  EXPECT_EQ(plan.table_bytes_at_least(), 2u * 40 * 152);
+  EXPECT_EQ(plan.table_bytes_at_most(), 2u * 69271 * 152);
+  plan.subspaces_at_most = ~std::uint64_t{0} / 100;
+  EXPECT_EQ(plan.table_bytes_at_most(), ~std::uint64_t{0});
+}
+
 class MemoryPlanCli : public CliTest {
  protected:
   void TearDown() override {
@@ -48,6 +62,27 @@ TEST_F(MemoryPlanCli, BudgetAboveAvailableMemoryIsLoweredBeforeTheRun) {
   const CliOutcome direct = run("plan " + config() + " mode=direct memory.host_bytes=1TiB");
   EXPECT_EQ(direct.exit_code, 0) << direct.output;
   EXPECT_EQ(direct.output.find("memory.host_bytes"), std::string::npos) << direct.output;
+}
+
+TEST_F(MemoryPlanCli, DirectTablesAboveTheBudgetAreSaidBeforeTheWalk) {
+  // The quickstart's sample finds 40 subspaces of 152 bytes (1000 points, 20 dimensions): at least
+  // 12 160 bytes of tables, more than a budget of 8 KiB, less than the default.
+  const std::string warning = "warning: direct mode's subspace tables need at least 12160 bytes";
+  const CliOutcome plan = run("plan " + config() + " mode=direct memory.host_bytes=8KiB");
+  EXPECT_EQ(plan.exit_code, 0) << plan.output;
+  EXPECT_NE(plan.output.find("152 bytes per subspace found"), std::string::npos) << plan.output;
+  EXPECT_NE(plan.output.find(warning), std::string::npos) << plan.output;
+  EXPECT_NE(plan.output.find("more than memory.host_bytes = 8192 bytes"), std::string::npos) << plan.output;
+  const CliOutcome roomy = run("plan " + config() + " mode=direct");
+  EXPECT_EQ(roomy.output.find("warning"), std::string::npos) << roomy.output;
+
+  const auto folder = folder_ / "run";
+  const CliOutcome outcome = run("run " + config() + " mode=direct memory.host_bytes=8KiB -q --out " + folder.string());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;  // a warning: the run goes on
+  const std::string log = read_text(folder / "log.txt");
+  const std::size_t note = log.find(warning);
+  ASSERT_NE(note, std::string::npos) << log;
+  EXPECT_LT(note, log.find("dense_units ")) << "said before the walk starts";
 }
 
 TEST_F(MemoryPlanCli, TooFewPartitionsAreRaisedAndTheRunSaysSo) {
