@@ -31,7 +31,8 @@ CoreParams direct_params(double eps, std::uint32_t m) {
   return params;
 }
 
-void expect_gpu_equals_cpu(const Matrix& values, CoreParams params, const std::string& what,
+template <class T>
+void expect_gpu_equals_cpu(const ColumnMatrix<T>& values, CoreParams params, const std::string& what,
                            bool expect_subspaces = true) {
   params.backend = Backend::cpu;
   const CoreResult cpu = pipeline::run_core(values, params);
@@ -141,6 +142,12 @@ TEST(DirectGpu, SanitizerSized) {
   params.units.device_subspace_capacity = 16;
   params.units.device_units_per_run = 40;
   expect_gpu_equals_cpu(narrow, params, "one-word masks, small table");
+  // The same kernels instantiated for values held as float32.
+  const Matrix32 narrow32 = narrow.cast<float>();
+  expect_gpu_equals_cpu(narrow32, params, "float32, one-word masks, small table");
+  params = direct_params(0.05, 3);
+  const Matrix32 wide32 = values.cast<float>();
+  expect_gpu_equals_cpu(wide32, params, "float32, two-word masks");
 }
 
 TEST(DirectGpu, OpenSubspaceFiles) {
