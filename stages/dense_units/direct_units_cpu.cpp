@@ -8,9 +8,10 @@
 #include <algorithm>
 #include <memory>
 #include <random>
-#include <set>
+#include <unordered_set>
 
 #include "common/phase_timer.hpp"
+#include "gpu/hash/hash_functions.hpp"
 #include "stages/dense_units/direct_host_walk.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/dense_units/unit_space.hpp"
@@ -123,7 +124,9 @@ namespace {
 
 std::uint64_t item_units(const DirectWorkItem& item) { return item.rank_end - item.rank_begin; }
 
-using SubspaceKeys = std::set<std::vector<std::uint64_t>>;
+// Distinct subspaces by a 64-bit hash of their masks (a collision among the sample's few million
+// keys is unlikely, and would only lower an estimate that is a lower bound anyway).
+using SubspaceKeys = std::unordered_set<std::uint64_t>;
 
 // Walks one item counting (for the plan's estimate); the subspace of every unit in two or more
 // dimensions goes into `found` (keys only: the memory plan counts them, no bitmap is kept).
@@ -131,14 +134,35 @@ template <class T>
 direct::DirectWalkCounts count_item(const DirectSpace& space, const direct::DirectSpaceView<T>& view,
                                     HostWalkScratch<T>& scratch, const DirectWorkItem& item, SubspaceKeys& found) {
   DirectWalker<HostWalkScratch<T>, T> walker{view, scratch};
-  std::vector<std::uint64_t> key(space.key_words());
   return walker.walk(item, [&] {
-    for (std::uint32_t w = 0; w < space.key_words(); ++w) key[w] = scratch.mask(space.k, w);
-    key[walker.j_word] |= walker.j_bit;
-    found.insert(key);
+    std::uint64_t h = 0x243f6a8885a308d3ULL;
+    for (std::uint32_t w = 0; w < space.key_words(); ++w)
+      h = hash::fmix64(h ^ (scratch.mask(space.k, w) | (w == walker.j_word ? walker.j_bit : 0))) + w;
+    found.insert(h);
   });
 }
 
+// The items the estimate walks: all of them when the plan is small, else `samples` stretches of
+// kSampleUnits ranks, each after a unit drawn uniformly (clipped to its window).
+constexpr std::uint64_t kSampleUnits = 1024;
+
+std::vector<DirectWorkItem> estimate_items(const UnitPlan& plan, std::uint32_t samples, std::uint64_t seed) {
+  if (plan.total_units() <= samples * kSampleUnits) return make_direct_work_items(plan, kSampleUnits);
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::uint64_t> unit(0, plan.total_units() - 1);
+  std::vector<DirectWorkItem> items;
+  for (std::uint32_t s = 0; s < samples; ++s) {
+    const UnitLocation at = plan.locate(unit(random));
+    const std::uint64_t* offsets = plan.window_offsets(at.dimension);
+    const std::uint64_t window_units = offsets[at.position + 1] - offsets[at.position];
+    items.push_back({std::uint64_t{at.dimension} * plan.points() + at.position, at.rank,
+                     std::min(window_units, at.rank + kSampleUnits)});
+  }
+  return items;
+}
+
+// The items walked on every core (each thread its own scratch and keys); the sums are taken in
+// item order afterwards, so the estimate does not depend on the threads.
 template <class T>
 DirectWalkEstimate estimate_held_walk(const DirectSpace& space, const UnitPlan& plan, std::uint32_t samples,
                                       std::uint64_t seed) {
@@ -148,41 +172,37 @@ DirectWalkEstimate estimate_held_walk(const DirectSpace& space, const UnitPlan& 
     return estimate;
   }
   const direct::DirectSpaceView<T> view = space.view<T>(plan);
-  constexpr std::uint64_t kSampleUnits = 1024;
-  HostWalkScratch<T> scratch(space.k, space.key_words());
+  const std::vector<DirectWorkItem> items = estimate_items(plan, samples, seed);
+  struct Walk {
+    HostWalkScratch<T> scratch;
+    SubspaceKeys found;
+  };
+  tbb::enumerable_thread_specific<Walk> walks([&] { return Walk{HostWalkScratch<T>(space.k, space.key_words()), {}}; });
+  std::vector<direct::DirectWalkCounts> counts(items.size());
+  tbb::parallel_for(std::size_t{0}, items.size(), [&](std::size_t i) {
+    Walk& walk = walks.local();
+    counts[i] = count_item(space, view, walk.scratch, items[i], walk.found);
+  });
   SubspaceKeys found;
-  if (plan.total_units() <= samples * kSampleUnits) {
-    for (const auto& item : make_direct_work_items(plan, kSampleUnits)) {
-      const auto counts = count_item(space, view, scratch, item, found);
-      estimate.nodes += static_cast<double>(counts.nodes);
-      estimate.multi_units += static_cast<double>(counts.emitted);
-      estimate.sampled_units += item_units(item);
-      ++estimate.sampled_items;
-    }
-    estimate.sampled_subspaces = found.size();
-    estimate.exact = true;
-    return estimate;
-  }
-  // A unit drawn uniformly picks the stretch of kSampleUnits ranks after it (clipped to its
-  // window); nodes per unit there, averaged, times all units estimates the whole walk.
-  std::mt19937_64 random(seed);
-  std::uniform_int_distribution<std::uint64_t> unit(0, plan.total_units() - 1);
-  double nodes_per_unit = 0, multi_per_unit = 0;
-  for (std::uint32_t s = 0; s < samples; ++s) {
-    const UnitLocation at = plan.locate(unit(random));
-    const std::uint64_t* offsets = plan.window_offsets(at.dimension);
-    const std::uint64_t window_units = offsets[at.position + 1] - offsets[at.position];
-    const DirectWorkItem item{std::uint64_t{at.dimension} * plan.points() + at.position, at.rank,
-                              std::min(window_units, at.rank + kSampleUnits)};
-    const auto counts = count_item(space, view, scratch, item, found);
-    nodes_per_unit += static_cast<double>(counts.nodes) / static_cast<double>(item_units(item));
-    multi_per_unit += static_cast<double>(counts.emitted) / static_cast<double>(item_units(item));
-    estimate.sampled_units += item_units(item);
-  }
-  estimate.sampled_items = samples;
+  for (Walk& walk : walks) found.insert(walk.found.begin(), walk.found.end());
+  estimate.sampled_items = items.size();
   estimate.sampled_subspaces = found.size();
-  estimate.nodes = nodes_per_unit / samples * static_cast<double>(plan.total_units());
-  estimate.multi_units = multi_per_unit / samples * static_cast<double>(plan.total_units());
+  estimate.exact = plan.total_units() <= samples * kSampleUnits;
+  double nodes_per_unit = 0, multi_per_unit = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    estimate.sampled_units += item_units(items[i]);
+    if (estimate.exact) {
+      estimate.nodes += static_cast<double>(counts[i].nodes);
+      estimate.multi_units += static_cast<double>(counts[i].emitted);
+    } else {
+      nodes_per_unit += static_cast<double>(counts[i].nodes) / static_cast<double>(item_units(items[i]));
+      multi_per_unit += static_cast<double>(counts[i].emitted) / static_cast<double>(item_units(items[i]));
+    }
+  }
+  if (!estimate.exact) {
+    estimate.nodes = nodes_per_unit / samples * static_cast<double>(plan.total_units());
+    estimate.multi_units = multi_per_unit / samples * static_cast<double>(plan.total_units());
+  }
   return estimate;
 }
 
