@@ -7,22 +7,10 @@
 
 #include "gpu/device_info.hpp"
 #include "tests/core/core_test_data.hpp"
+#include "tests/gpu/density1d_compare.hpp"
 
 namespace subscale {
 namespace {
-
-void expect_same(const Density1dResult& gpu, const Density1dResult& cpu, const std::string& what) {
-  ASSERT_EQ(gpu.dimensions.size(), cpu.dimensions.size()) << what;
-  for (std::size_t j = 0; j < cpu.dimensions.size(); ++j) {
-    const auto& g = gpu.dimensions[j];
-    const auto& c = cpu.dimensions[j];
-    EXPECT_EQ(g.order, c.order) << what << " dimension " << j;
-    EXPECT_EQ(g.window_end, c.window_end) << what << " dimension " << j;
-    EXPECT_EQ(g.labels, c.labels) << what << " dimension " << j;
-    EXPECT_EQ(g.clusters, c.clusters) << what << " dimension " << j;
-    EXPECT_EQ(g.core_points, c.core_points) << what << " dimension " << j;
-  }
-}
 
 TEST(Density1dGpu, EqualsCpuWithTiesSignedZerosAndBatches) {
   const auto device = gpu::query_device();
@@ -37,9 +25,11 @@ TEST(Density1dGpu, EqualsCpuWithTiesSignedZerosAndBatches) {
         const Density1dResult cpu = run_density1d(values, params);
         const std::string what =
             "seed=" + std::to_string(seed) + " eps=" + std::to_string(eps) + " m=" + std::to_string(m);
-        expect_same(run_density1d_gpu(values, params), cpu, what);
-        expect_same(run_density1d_gpu(values, params, {.batch_values = 2 * 2000}), cpu, what + " batches of 2");
-        expect_same(run_density1d_gpu(values, params, {.batch_values = 1}), cpu, what + " batches of 1");
+        testing::expect_same_density(run_density1d_gpu(values, params), cpu, what);
+        testing::expect_same_density(run_density1d_gpu(values, params, {.batch_values = 2 * 2000}), cpu,
+                                     what + " batches of 2");
+        testing::expect_same_density(run_density1d_gpu(values, params, {.batch_values = 1}), cpu,
+                                     what + " batches of 1");
       }
     }
   }
@@ -50,9 +40,9 @@ TEST(Density1dGpu, TinyInputs) {
   if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason;
   Matrix one(1, 3);
   one << 0.5, 0.25, 0.0;
-  expect_same(run_density1d_gpu(one, {0.1, 2}), run_density1d(one, {0.1, 2}), "one point");
+  testing::expect_same_density(run_density1d_gpu(one, {0.1, 2}), run_density1d(one, {0.1, 2}), "one point");
   const Matrix same = Matrix::Constant(50, 2, 0.3);
-  expect_same(run_density1d_gpu(same, {0.1, 5}), run_density1d(same, {0.1, 5}), "all equal");
+  testing::expect_same_density(run_density1d_gpu(same, {0.1, 5}), run_density1d(same, {0.1, 5}), "all equal");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "stages/density1d/density1d_gpu.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
+#include "tests/gpu/density1d_compare.hpp"
 #include "tests/skip_without_gpu.hpp"
 
 namespace subscale {
@@ -18,19 +19,6 @@ namespace {
 
 using pipeline::Backend;
 using pipeline::CoreParams;
-
-void expect_same(const Density1dResult& gpu, const Density1dResult& cpu, const std::string& what) {
-  ASSERT_EQ(gpu.dimensions.size(), cpu.dimensions.size()) << what;
-  for (std::size_t j = 0; j < cpu.dimensions.size(); ++j) {
-    const auto& g = gpu.dimensions[j];
-    const auto& c = cpu.dimensions[j];
-    EXPECT_EQ(g.order, c.order) << what << " dimension " << j;
-    EXPECT_EQ(g.window_end, c.window_end) << what << " dimension " << j;
-    EXPECT_EQ(g.labels, c.labels) << what << " dimension " << j;
-    EXPECT_EQ(g.clusters, c.clusters) << what << " dimension " << j;
-    EXPECT_EQ(g.core_points, c.core_points) << what << " dimension " << j;
-  }
-}
 
 TEST(Float32Gpu, Density1dEqualsCpu) {
   SKIP_WITHOUT_GPU();
@@ -43,9 +31,11 @@ TEST(Float32Gpu, Density1dEqualsCpu) {
       const Density1dParams params{0.1, m};
       const std::string what = "seed " + std::to_string(seed) + " m " + std::to_string(m);
       const Density1dResult cpu = run_density1d(values, params);
-      expect_same(run_density1d_gpu(values, params), cpu, what);
-      expect_same(run_density1d_gpu(values, params, {.batch_values = 2 * 2000}), cpu, what + " batches of 2");
-      expect_same(run_density1d_gpu(signed_zeros, params), run_density1d(signed_zeros, params), what + " zeros");
+      testing::expect_same_density(run_density1d_gpu(values, params), cpu, what);
+      testing::expect_same_density(run_density1d_gpu(values, params, {.batch_values = 2 * 2000}), cpu,
+                                   what + " batches of 2");
+      testing::expect_same_density(run_density1d_gpu(signed_zeros, params), run_density1d(signed_zeros, params),
+                                   what + " zeros");
     }
   }
 }

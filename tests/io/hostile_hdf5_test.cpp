@@ -20,6 +20,7 @@ namespace subscale::io {
 namespace {
 
 using subscale::testing::input_error_message;
+using subscale::testing::resource_error_message;
 using subscale::testing::TempDir;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
@@ -45,21 +46,6 @@ std::string write_small(const TempDir& dir, const std::string& name, std::uint64
   dataset.values = Matrix::Constant(static_cast<Eigen::Index>(points), static_cast<Eigen::Index>(dims), 0.25);
   write_hdf5_dataset(dataset, dir.file(name));
   return dir.file(name);
-}
-
-template <class Call>
-std::string resource_error_message(Call&& call) {
-  try {
-    call();
-  } catch (const ResourceError& error) {
-    EXPECT_EQ(error.code(), ExitCode::resource);
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "expected a ResourceError, got: " << error.what();
-    return {};
-  }
-  ADD_FAILURE() << "expected a ResourceError, nothing was thrown";
-  return {};
 }
 
 TEST(HostileHdf5, TruncatedFileAtEveryCut) {

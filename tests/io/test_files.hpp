@@ -63,4 +63,21 @@ std::string input_error_message(Call&& call) {
   return {};
 }
 
+// Runs `call`, which must throw ResourceError (exit 4); returns its message ("" and a test failure
+// otherwise).
+template <class Call>
+std::string resource_error_message(Call&& call) {
+  try {
+    call();
+  } catch (const ResourceError& error) {
+    EXPECT_EQ(error.code(), ExitCode::resource);
+    return error.what();
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "expected a ResourceError, got: " << error.what();
+    return {};
+  }
+  ADD_FAILURE() << "expected a ResourceError, nothing was thrown";
+  return {};
+}
+
 }  // namespace subscale::testing

@@ -16,6 +16,7 @@
 namespace subscale::io {
 namespace {
 
+using subscale::testing::resource_error_message;
 using subscale::testing::TempDir;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
@@ -46,20 +47,6 @@ std::uint64_t csv_cells(std::string_view line) {
   return static_cast<std::uint64_t>(std::count(line.begin(), line.end(), ',')) + 1;
 }
 
-template <class Call>
-std::string resource_error(Call&& call) {
-  try {
-    call();
-  } catch (const ResourceError& error) {
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "expected a ResourceError, got: " << error.what();
-    return {};
-  }
-  ADD_FAILURE() << "expected a ResourceError, nothing was thrown";
-  return {};
-}
-
 TEST(TextSizeEstimate, SmallFileIsCountedExactly) {
   const TempDir dir;
   const std::string path = dir.write("small.csv", csv_of(1000));
@@ -83,7 +70,7 @@ TEST(TextSizeEstimate, CsvLargerThanMemoryIsRefusedBeforeReading) {
   const std::string path = dir.write("points.csv", csv_of(1000));
   {
     const AvailableMemory small(20'000);  // the numbers need 4004 x 8 x 2 = 64 064 bytes
-    EXPECT_THAT(resource_error([&] { read_csv(path); }),
+    EXPECT_THAT(resource_error_message([&] { read_csv(path); }),
                 AllOf(HasSubstr(path), HasSubstr("a CSV file of"), HasSubstr("4004 numbers"), HasSubstr("64064 bytes"),
                       HasSubstr("20000 bytes is available")));
   }
@@ -97,7 +84,7 @@ TEST(TextSizeEstimate, ArffLargerThanMemoryIsRefusedBeforeReading) {
   {
     const AvailableMemory small(10'000);  // 500 rows of 3 values: 1500 x 16 = 24 000 bytes
     EXPECT_THAT(
-        resource_error([&] { read_arff(path, ArffOptions{"c"}); }),
+        resource_error_message([&] { read_arff(path, ArffOptions{"c"}); }),
         AllOf(HasSubstr(path), HasSubstr("an ARFF file of"), HasSubstr("1500 numbers"), HasSubstr("24000 bytes")));
   }
   const AvailableMemory enough(30'000);
