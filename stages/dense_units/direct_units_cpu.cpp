@@ -102,6 +102,13 @@ std::vector<DirectWorkItem> make_direct_work_items(const UnitPlan& plan, std::ui
     return items;
   }
   const std::uint32_t n = plan.points();
+  // Counted first: the vector of a few million items then never grows and copies itself.
+  std::uint64_t count = 0;
+  for (std::uint32_t j = 0; j < plan.dimensions(); ++j) {
+    const std::uint64_t* offsets = plan.window_offsets(j);
+    for (std::uint32_t i = 0; i < n; ++i) count += (offsets[i + 1] - offsets[i] + units_per_item - 1) / units_per_item;
+  }
+  items.reserve(count);
   for (std::uint32_t j = 0; j < plan.dimensions(); ++j) {
     const std::uint64_t* offsets = plan.window_offsets(j);
     for (std::uint32_t i = 0; i < n; ++i)

@@ -403,9 +403,10 @@ DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& pl
   if (!device.available) throw ResourceError("backend: cuda was asked for, but " + device.reason);
   DenseUnitsResult result;
   PhaseTimer timer(result.phase_seconds);
-  timer.start("direct: inputs to device");
+  timer.start("direct: work items");
   const std::vector<DirectWorkItem> items = make_direct_work_items(
       plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem, only);
+  timer.start("direct: inputs to device");
   DirectDeviceMemory<T> memory(space, plan, params, device, items, result.notes);
   const std::uint64_t host_limit = params.host_map_bytes > 0 ? params.host_map_bytes : io::available_host_memory();
   auto spill = [&] {
