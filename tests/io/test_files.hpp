@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "common/error.hpp"
 
@@ -47,37 +48,33 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// Runs `call`, which must throw InputError; returns its message ("" and a test failure otherwise).
-template <class Call>
-std::string input_error_message(Call&& call) {
+// Runs `call`, which must throw `Expected` with exit code `code`; returns its message ("" and a
+// test failure otherwise). `name` says which error was expected ("an InputError").
+template <class Expected, class Call>
+std::string expected_error_message(Call&& call, ExitCode code, const char* name) {
   try {
     call();
-  } catch (const InputError& error) {
-    EXPECT_EQ(error.code(), ExitCode::input);
+  } catch (const Expected& error) {
+    EXPECT_EQ(error.code(), code);
     return error.what();
   } catch (const std::exception& error) {
-    ADD_FAILURE() << "expected an InputError, got: " << error.what();
+    ADD_FAILURE() << "expected " << name << ", got: " << error.what();
     return {};
   }
-  ADD_FAILURE() << "expected an InputError, nothing was thrown";
+  ADD_FAILURE() << "expected " << name << ", nothing was thrown";
   return {};
 }
 
-// Runs `call`, which must throw ResourceError (exit 4); returns its message ("" and a test failure
-// otherwise).
+// `call` must throw InputError (exit 3).
+template <class Call>
+std::string input_error_message(Call&& call) {
+  return expected_error_message<InputError>(std::forward<Call>(call), ExitCode::input, "an InputError");
+}
+
+// `call` must throw ResourceError (exit 4).
 template <class Call>
 std::string resource_error_message(Call&& call) {
-  try {
-    call();
-  } catch (const ResourceError& error) {
-    EXPECT_EQ(error.code(), ExitCode::resource);
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "expected a ResourceError, got: " << error.what();
-    return {};
-  }
-  ADD_FAILURE() << "expected a ResourceError, nothing was thrown";
-  return {};
+  return expected_error_message<ResourceError>(std::forward<Call>(call), ExitCode::resource, "a ResourceError");
 }
 
 }  // namespace subscale::testing
