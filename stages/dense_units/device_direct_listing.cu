@@ -10,6 +10,7 @@
 #include <bit>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <future>
 
 #include "common/error.hpp"
 #include "gpu/cuda_check.hpp"
@@ -211,6 +212,9 @@ std::optional<std::vector<SubspaceCluster>> DeviceDirectAccumulator::list_in_ord
   const std::uint32_t count = entries();
   if (count == 0) return std::vector<SubspaceCluster>{};
   std::vector<SubspaceCluster> subspaces;
+  // The host's room for the list is made while the device orders and lists; the future is
+  // destroyed (joined) before `subspaces` on every way out.
+  std::future<void> room = std::async(std::launch::async, [&] { direct::resize_for_fill(subspaces, count); });
   try {
     DeviceBuffer<std::uint64_t> sizes(count), point_counts(count);
     count_bits<<<blocks_for(count), kThreads>>>(view_.keys, view_.key_words, count, sizes.data());
@@ -230,10 +234,11 @@ std::optional<std::vector<SubspaceCluster>> DeviceDirectAccumulator::list_in_ord
     SUBSCALE_CUDA_CHECK_LAUNCH("gather");
     sorter.use_keys(sorter.spare_keys());
     sorter.sort(count, std::bit_width(dimensions));
-    subspaces.resize(count);  // while the device sorts
     phase("direct: lists on device");
     const DeviceIdLists dims = list_bits(view_.keys, view_.key_words, sizes, sorter.order(), count);
     const DeviceIdLists points = list_bits(view_.bitmaps, view_.point_words, point_counts, sorter.order(), count);
+    phase("direct: host room for the list");
+    room.get();
     phase("direct: lists to host vectors");
     hand_over(dims, points, count, chunk_ids, subspaces);
   } catch (const ResourceError&) {

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "common/error.hpp"
+#include "common/page_population.hpp"
 #include "gpu/hash/hash_functions.hpp"
 
 namespace subscale::direct {
@@ -116,13 +117,16 @@ std::vector<SubspaceCluster> DirectSubspaceMap::to_subspaces() const {
     }
     return false;
   });
-  std::vector<SubspaceCluster> subspaces(entries_);
+  std::vector<SubspaceCluster> subspaces;
+  resize_populated(subspaces, entries_);
   tbb::parallel_for(std::uint32_t{0}, entries_, [&](std::uint32_t i) {
     bits_to_ids(key(order[i]), key_words_, subspaces[i].dimensions);
     bits_to_ids(points(order[i]), point_words_, subspaces[i].points);
   });
   return subspaces;
 }
+
+void resize_for_fill(std::vector<SubspaceCluster>& subspaces, std::size_t count) { resize_populated(subspaces, count); }
 
 void fill_subspaces(const SubspaceListChunk& chunk, std::vector<SubspaceCluster>& subspaces) {
   const std::uint64_t dims_base = chunk.dimension_offsets[chunk.first], points_base = chunk.point_offsets[chunk.first];
