@@ -19,6 +19,7 @@
 #include "cluster/communicator.hpp"
 #include "common/error.hpp"
 #include "common/held_values.hpp"
+#include "common/parallel_release.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
 #include "io/ground_truth.hpp"
@@ -566,8 +567,39 @@ void write_run_folder(const std::filesystem::path& folder, const Config& config,
   log.line("wrote       " + folder.string());
 }
 
+// What a sweep's table needs of one run; the run's lists are released once its folder is written,
+// so a sweep holds one run's results at a time.
+struct SweepRow {
+  std::uint64_t dense_units = 0, subspaces = 0;
+  std::optional<std::size_t> clusters, raw_clusters;  // raw_clusters: merge's, when consolidate ran
+  std::optional<evaluate::QualityMeasures> quality, raw_quality;
+  double seconds = 0;
+};
+
+SweepRow sweep_row(const RunReport& report) {
+  SweepRow row;
+  row.dense_units = report.core.total_units;
+  row.subspaces = report.core.subspaces.size();
+  if (report.consolidated) {
+    row.clusters = report.consolidated->clusters.size();
+    row.raw_clusters = report.merge->clusters.size();
+  } else if (report.merge) {
+    row.clusters = report.merge->clusters.size();
+  }
+  row.quality = report.quality;
+  row.raw_quality = report.raw_quality;
+  for (const auto& [stage, seconds] : report.stage_seconds) row.seconds += seconds;
+  return row;
+}
+
+void release_lists(RunReport& report) {
+  release_in_parallel(report.core.subspaces);
+  if (report.merge) release_in_parallel(report.merge->clusters);
+  if (report.consolidated) release_in_parallel(report.consolidated->clusters);
+}
+
 struct SingleRun {
-  RunReport report;
+  SweepRow row;
   std::filesystem::path folder;
 };
 
@@ -578,8 +610,7 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
   RunLog log(options.quiet || !comm.is_root());
   RunSettings settings;
   std::optional<LoadedInput> input;
-  SingleRun run;
-  run.folder = folder;
+  RunReport report;
   std::optional<tbb::task_arena> arena;
   auto agreed = [&](auto&& step) {
     std::exception_ptr failure;
@@ -605,10 +636,10 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
     config.set("signature.seed", std::to_string(seed));
     if (settings.checkpoint) settings.checkpoint->identity = checkpoint_identity(config, settings.core.units.mode);
   }
-  run.report.config_source = config.source_name();
-  run.report.input_path = settings.load.path;
-  run.report.seed = settings.core.units.seed;
-  run.report.threads = settings.threads;
+  report.config_source = config.source_name();
+  report.input_path = settings.load.path;
+  report.seed = settings.core.units.seed;
+  report.threads = settings.threads;
   for (const auto& note : settings.memory_notes) log.line(note);
   if (comm.distributed()) {
     const std::vector<cluster::Bytes> placements =
@@ -617,14 +648,13 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
   }
   arena->execute([&] {
     agreed([&] {
-      input = load_input(settings, log, run.report);
-      run.report.points = input->held.points();
-      run.report.dimensions = input->held.dimensions();
+      input = load_input(settings, log, report);
+      report.points = input->held.points();
+      report.dimensions = input->held.dimensions();
       if (comm.is_root()) create_folder(folder);  // only now: refused input leaves nothing behind
     });
     try {
-      if (run_stages(settings, *input, log, run.report, comm))
-        write_run_folder(folder, config, settings, run.report, log);
+      if (run_stages(settings, *input, log, report, comm)) write_run_folder(folder, config, settings, report, log);
     } catch (const std::exception& error) {
       if (comm.is_root()) {
         log.line(std::string("error: ") + error.what());
@@ -638,6 +668,8 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
     }
   });
   if (comm.is_root()) io::write_text_file(folder / "log.txt", log.text());
+  SingleRun run{sweep_row(report), folder};
+  arena->execute([&] { release_lists(report); });
   return run;
 }
 
@@ -676,22 +708,19 @@ void write_sweep_tables(const std::filesystem::path& folder, const std::vector<s
       return out.str();
     };
     if (run) {
-      const auto& report = run->report;
-      double seconds = 0;
-      for (const auto& [stage, s] : report.stage_seconds) seconds += s;
-      cells.push_back(std::to_string(report.core.total_units));
-      cells.push_back(std::to_string(report.core.subspaces.size()));
+      const SweepRow& row = run->row;
+      cells.push_back(std::to_string(row.dense_units));
+      cells.push_back(std::to_string(row.subspaces));
       const auto measures = [&](const std::optional<evaluate::QualityMeasures>& q) {
         if (!q) return cells.insert(cells.end(), 5, ""), void();
         for (double v : {q->f1, q->e4sc, q->rnia, q->ce, q->coverage}) cells.push_back(number(v));
       };
-      cells.push_back(report.consolidated ? std::to_string(report.consolidated->clusters.size())
-                      : report.merge      ? std::to_string(report.merge->clusters.size())
-                                          : "");
-      measures(report.quality);
-      cells.push_back(report.consolidated ? std::to_string(report.merge->clusters.size()) : "");
-      measures(report.raw_quality);
-      cells.push_back(number(seconds));
+      const auto count = [](const std::optional<std::size_t>& n) { return n ? std::to_string(*n) : std::string(); };
+      cells.push_back(count(row.clusters));
+      measures(row.quality);
+      cells.push_back(count(row.raw_clusters));
+      measures(row.raw_quality);
+      cells.push_back(number(row.seconds));
       cells.push_back("ok");
     } else {
       cells.insert(cells.end(), columns.size() - 1, "");
