@@ -138,63 +138,124 @@ DeviceIdLists list_bits(const std::uint64_t* words, std::uint32_t words_each,
   return lists;
 }
 
-// Ids of one chunk of entries wanted at most by default: small enough that pinning two slots of
-// both lists is cheap (64 MiB), large enough that a copy and a chunk's vectors take far longer
-// than a call.
+// Ids of each list a chunk of entries holds, about (see chunk_bounds): small enough that pinning
+// two slots is cheap, large enough that a copy and a chunk's vectors take far longer than a call.
 constexpr std::uint64_t kChunkIds = std::uint64_t{1} << 22;
 
-// Consecutive entry ranges whose dimension and point ids each stay within `most` (an entry that
-// alone holds more is a range of its own).
-std::vector<std::size_t> chunk_starts(const std::vector<std::uint64_t>& dims, const std::vector<std::uint64_t>& points,
-                                      std::uint64_t most) {
-  const std::size_t count = dims.size() - 1;
-  std::vector<std::size_t> starts{0};
-  for (std::size_t e = 1; e <= count; ++e)
-    if (dims[e] - dims[starts.back()] > most || points[e] - points[starts.back()] > most) {
-      starts.push_back(e - 1 > starts.back() ? e - 1 : e);
-    }
-  if (starts.back() != count) starts.push_back(count);
-  return starts;
+// bounds[k]: the first entry whose list starts at or past (k + 1) * most ids.
+__global__ void first_entries_past(const std::uint64_t* offsets, std::uint32_t count, std::uint64_t most,
+                                   std::uint32_t targets, std::uint32_t* bounds) {
+  const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= targets) return;
+  const std::uint64_t target = (std::uint64_t{k} + 1) * most;
+  std::uint32_t low = 0, high = count;  // offsets[count] is the total, past every target
+  while (low < high) {
+    const std::uint32_t middle = low + (high - low) / 2;
+    if (offsets[middle] < target)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  bounds[k] = low;
 }
 
-// Copies the lists to the host a chunk at a time through two pinned slots, each chunk made into
-// vectors while the next one is copied.
+__global__ void gather_at(const std::uint64_t* values, const std::uint32_t* at, std::uint32_t count,
+                          std::uint64_t* out) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) out[i] = values[at[i]];
+}
+
+// Where the chunks of the hand-over start and end, with both lists' offsets there. Every entry
+// where either list crosses a multiple of `most` ids starts a chunk, so a chunk holds fewer than
+// `most` ids of each list plus one entry's. Found on the device: the host never holds all offsets
+// (ties_20g: 2 x 236 MB, whose copy and page faults took 0.42-0.49 s).
+struct ChunkBounds {
+  std::vector<std::uint32_t> entries;                     // chunk c is entries [entries[c], entries[c + 1])
+  std::vector<std::uint64_t> dim_offsets, point_offsets;  // at each of `entries`
+};
+
+std::vector<std::uint32_t> crossings(const DeviceIdLists& list, std::uint32_t count, std::uint64_t most) {
+  const auto targets = static_cast<std::uint32_t>(list.total / most);
+  if (targets == 0) return {};
+  DeviceBuffer<std::uint32_t> bounds(targets);
+  first_entries_past<<<blocks_for(targets), kThreads>>>(list.offsets.data(), count, most, targets, bounds.data());
+  SUBSCALE_CUDA_CHECK_LAUNCH("first_entries_past");
+  return bounds.to_host(targets);
+}
+
+std::vector<std::uint64_t> offsets_at(const DeviceIdLists& list, const std::vector<std::uint32_t>& entries) {
+  const auto count = static_cast<std::uint32_t>(entries.size());
+  const DeviceBuffer<std::uint32_t> at = DeviceBuffer<std::uint32_t>::from_host(entries);
+  DeviceBuffer<std::uint64_t> values(count);
+  gather_at<<<blocks_for(count), kThreads>>>(list.offsets.data(), at.data(), count, values.data());
+  SUBSCALE_CUDA_CHECK_LAUNCH("gather_at");
+  return values.to_host(count);
+}
+
+ChunkBounds chunk_bounds(const DeviceIdLists& dims, const DeviceIdLists& points, std::uint32_t count,
+                         std::uint64_t most) {
+  ChunkBounds bounds;
+  bounds.entries = crossings(dims, count, most);
+  const std::vector<std::uint32_t> more = crossings(points, count, most);
+  bounds.entries.insert(bounds.entries.end(), more.begin(), more.end());
+  bounds.entries.push_back(0);
+  bounds.entries.push_back(count);
+  std::sort(bounds.entries.begin(), bounds.entries.end());
+  bounds.entries.erase(std::unique(bounds.entries.begin(), bounds.entries.end()), bounds.entries.end());
+  bounds.dim_offsets = offsets_at(dims, bounds.entries);
+  bounds.point_offsets = offsets_at(points, bounds.entries);
+  return bounds;
+}
+
+// Page-locked room for one chunk: copies into it run at the link's rate and asynchronously.
+struct ChunkSlot {
+  gpu::PinnedBuffer<std::uint64_t> dim_offsets, point_offsets;
+  gpu::PinnedBuffer<std::uint32_t> dim_ids, point_ids;
+};
+
+ChunkSlot slot_for(const ChunkBounds& bounds) {
+  std::uint64_t entries = 0, dim_ids = 0, point_ids = 0;
+  for (std::size_t c = 0; c + 1 < bounds.entries.size(); ++c) {
+    entries = std::max<std::uint64_t>(entries, bounds.entries[c + 1] - bounds.entries[c]);
+    dim_ids = std::max(dim_ids, bounds.dim_offsets[c + 1] - bounds.dim_offsets[c]);
+    point_ids = std::max(point_ids, bounds.point_offsets[c + 1] - bounds.point_offsets[c]);
+  }
+  return {gpu::PinnedBuffer<std::uint64_t>(entries + 1), gpu::PinnedBuffer<std::uint64_t>(entries + 1),
+          gpu::PinnedBuffer<std::uint32_t>(dim_ids), gpu::PinnedBuffer<std::uint32_t>(point_ids)};
+}
+
+// Copies the lists to the host a chunk at a time (its offsets and ids) through two pinned slots,
+// each chunk made into vectors while the next one is copied.
 void hand_over(const DeviceIdLists& dims, const DeviceIdLists& points, std::uint32_t count, std::uint64_t chunk_ids,
                std::vector<SubspaceCluster>& subspaces) {
-  const std::vector<std::uint64_t> dim_offsets = dims.offsets.to_host(std::size_t{count} + 1);
-  const std::vector<std::uint64_t> point_offsets = points.offsets.to_host(std::size_t{count} + 1);
-  const std::vector<std::size_t> starts =
-      chunk_starts(dim_offsets, point_offsets, chunk_ids > 0 ? chunk_ids : kChunkIds);
-  std::uint64_t dim_room = 0, point_room = 0;
-  for (std::size_t c = 0; c + 1 < starts.size(); ++c) {
-    dim_room = std::max(dim_room, dim_offsets[starts[c + 1]] - dim_offsets[starts[c]]);
-    point_room = std::max(point_room, point_offsets[starts[c + 1]] - point_offsets[starts[c]]);
-  }
-  // Page-locked slots: copies into them run at the link's rate and asynchronously.
-  using PinnedIds = gpu::PinnedBuffer<std::uint32_t>;
-  const PinnedIds dim_slots[2] = {PinnedIds(dim_room), PinnedIds(dim_room)};
-  const PinnedIds point_slots[2] = {PinnedIds(point_room), PinnedIds(point_room)};
+  const ChunkBounds bounds = chunk_bounds(dims, points, count, chunk_ids > 0 ? chunk_ids : kChunkIds);
+  ChunkSlot slots[2] = {slot_for(bounds), slot_for(bounds)};
   const gpu::DeviceStream stream;
   cudaEvent_t copied[2];
   for (cudaEvent_t& event : copied) SUBSCALE_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  auto copy_async = [&](void* to, const void* from, std::uint64_t bytes) {
+    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToHost, stream.get()));
+  };
   auto copy = [&](std::size_t c) {
-    const std::size_t first = starts[c], last = starts[c + 1], slot = c % 2;
-    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(dim_slots[slot].data(), dims.ids.data() + dim_offsets[first],
-                                        (dim_offsets[last] - dim_offsets[first]) * 4, cudaMemcpyDeviceToHost,
-                                        stream.get()));
-    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(point_slots[slot].data(), points.ids.data() + point_offsets[first],
-                                        (point_offsets[last] - point_offsets[first]) * 4, cudaMemcpyDeviceToHost,
-                                        stream.get()));
-    SUBSCALE_CUDA_CHECK(cudaEventRecord(copied[slot], stream.get()));
+    const ChunkSlot& slot = slots[c % 2];
+    const std::uint64_t first = bounds.entries[c], entries = bounds.entries[c + 1] - first;
+    copy_async(slot.dim_offsets.data(), dims.offsets.data() + first, (entries + 1) * 8);
+    copy_async(slot.point_offsets.data(), points.offsets.data() + first, (entries + 1) * 8);
+    copy_async(slot.dim_ids.data(), dims.ids.data() + bounds.dim_offsets[c],
+               (bounds.dim_offsets[c + 1] - bounds.dim_offsets[c]) * 4);
+    copy_async(slot.point_ids.data(), points.ids.data() + bounds.point_offsets[c],
+               (bounds.point_offsets[c + 1] - bounds.point_offsets[c]) * 4);
+    SUBSCALE_CUDA_CHECK(cudaEventRecord(copied[c % 2], stream.get()));
   };
   try {
-    const std::size_t chunks = starts.size() - 1;
+    const std::size_t chunks = bounds.entries.size() - 1;
     if (chunks > 0) copy(0);
     for (std::size_t c = 0; c < chunks; ++c) {
       if (c + 1 < chunks) copy(c + 1);  // its slot's previous chunk is already in vectors
       SUBSCALE_CUDA_CHECK(cudaEventSynchronize(copied[c % 2]));
-      direct::fill_subspaces({starts[c], starts[c + 1], dim_offsets.data(), dim_slots[c % 2].data(),
-                              point_offsets.data(), point_slots[c % 2].data()},
+      const ChunkSlot& slot = slots[c % 2];
+      direct::fill_subspaces({bounds.entries[c], bounds.entries[c + 1], slot.dim_offsets.data(), slot.dim_ids.data(),
+                              slot.point_offsets.data(), slot.point_ids.data()},
                              subspaces);
     }
   } catch (...) {

@@ -129,12 +129,13 @@ std::vector<SubspaceCluster> DirectSubspaceMap::to_subspaces() const {
 void resize_for_fill(std::vector<SubspaceCluster>& subspaces, std::size_t count) { resize_populated(subspaces, count); }
 
 void fill_subspaces(const SubspaceListChunk& chunk, std::vector<SubspaceCluster>& subspaces) {
-  const std::uint64_t dims_base = chunk.dimension_offsets[chunk.first], points_base = chunk.point_offsets[chunk.first];
+  const std::uint64_t dims_base = chunk.dimension_offsets[0], points_base = chunk.point_offsets[0];
   tbb::parallel_for(chunk.first, chunk.last, [&](std::size_t i) {
-    subspaces[i].dimensions.assign(chunk.dimension_ids + (chunk.dimension_offsets[i] - dims_base),
-                                   chunk.dimension_ids + (chunk.dimension_offsets[i + 1] - dims_base));
-    subspaces[i].points.assign(chunk.point_ids + (chunk.point_offsets[i] - points_base),
-                               chunk.point_ids + (chunk.point_offsets[i + 1] - points_base));
+    const std::size_t at = i - chunk.first;
+    subspaces[i].dimensions.assign(chunk.dimension_ids + (chunk.dimension_offsets[at] - dims_base),
+                                   chunk.dimension_ids + (chunk.dimension_offsets[at + 1] - dims_base));
+    subspaces[i].points.assign(chunk.point_ids + (chunk.point_offsets[at] - points_base),
+                               chunk.point_ids + (chunk.point_offsets[at + 1] - points_base));
   });
 }
 

@@ -54,12 +54,12 @@ class DirectSubspaceMap {
   std::vector<std::uint64_t> keys_, bitmaps_;
 };
 
-// Subspaces [first, last) as id lists (compressed sparse rows): subspace i's dimensions are
-// dimension_ids[dimension_offsets[i] - dimension_offsets[first] ..] up to the next offset (the ids
-// of the chunk start at its first entry), its points likewise.
+// Subspaces [first, last) as id lists (compressed sparse rows) that hold only this chunk: subspace
+// i's dimensions are dimension_ids[dimension_offsets[i - first] - dimension_offsets[0] ..] up to
+// the next offset (offsets count from the start of all subspaces' ids), its points likewise.
 struct SubspaceListChunk {
   std::size_t first = 0, last = 0;
-  const std::uint64_t* dimension_offsets = nullptr;  // over all subspaces
+  const std::uint64_t* dimension_offsets = nullptr;  // last - first + 1 of them
   const std::uint32_t* dimension_ids = nullptr;
   const std::uint64_t* point_offsets = nullptr;
   const std::uint32_t* point_ids = nullptr;
