@@ -102,7 +102,6 @@ TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
   }
 }
 
-// Small enough for compute-sanitizer's memcheck and racecheck.
 // Subspaces spilled from the device that would outgrow the host's memory stop the stage with a
 // resource error (exit 4) that says why and what to do, before the system kills the process.
 TEST(DirectGpu, SpillBeyondHostMemoryIsAResourceError) {
@@ -124,6 +123,7 @@ TEST(DirectGpu, SpillBeyondHostMemoryIsAResourceError) {
   expect_gpu_equals_cpu(values, params, "spills within the host limit");
 }
 
+// Small enough for compute-sanitizer's memcheck and racecheck.
 TEST(DirectGpu, SanitizerSized) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(80, 70, 4, 30);
