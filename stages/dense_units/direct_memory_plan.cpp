@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "stages/dense_units/direct_subspace_map.hpp"
+
 namespace subscale {
 namespace {
 
@@ -31,8 +33,7 @@ std::uint64_t DirectMemoryPlan::table_bytes_at_most() const {
 
 DirectMemoryPlan plan_direct_memory(const DirectSpace& space, const DirectWalkEstimate& estimate) {
   DirectMemoryPlan plan;
-  // The map's index adds a 64-bit hash and two 32-bit slots (half full at most) per entry.
-  plan.bytes_per_subspace = (std::uint64_t{space.point_words()} + space.key_words()) * 8 + 16;
+  plan.bytes_per_subspace = direct::DirectSubspaceMap::bytes_per_entry(space.key_words(), space.point_words());
   plan.exact = estimate.exact;
   plan.subspaces_at_least = estimate.sampled_subspaces;
   const double units = std::ceil(std::max(estimate.multi_units, 0.0));

@@ -33,6 +33,11 @@ class DirectSubspaceMap {
   std::uint32_t size() const noexcept { return entries_; }
   std::uint32_t key_words() const noexcept { return key_words_; }
   std::uint32_t point_words() const noexcept { return point_words_; }
+  // The most a map of many entries takes per entry: its key and bitmap, and the index's slots
+  // (a 64-bit hash and a 32-bit entry each), of which there are at least two per entry.
+  static std::uint64_t bytes_per_entry(std::uint32_t key_words, std::uint32_t point_words) noexcept {
+    return (std::uint64_t{key_words} + point_words) * 8 + 2 * (8 + 4);
+  }
   std::uint64_t bytes() const noexcept {
     return (keys_.capacity() + bitmaps_.capacity() + hashes_.capacity()) * 8 + slots_.capacity() * 4;
   }

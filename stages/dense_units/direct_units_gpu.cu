@@ -383,7 +383,7 @@ bool walk_batch(DirectDeviceMemory<T>& memory, std::uint64_t begin, std::uint64_
 // Refuses a spill of `incoming` entries that could take the host map past `limit` bytes: at worst
 // every entry is new and the map's arrays double while they grow.
 void check_spill_room(const direct::DirectSubspaceMap& map, std::uint64_t incoming, std::uint64_t limit) {
-  const std::uint64_t per_entry = (std::uint64_t{map.key_words()} + map.point_words()) * 8 + 24;  // + index slots
+  const std::uint64_t per_entry = direct::DirectSubspaceMap::bytes_per_entry(map.key_words(), map.point_words());
   const std::uint64_t after = (std::uint64_t{map.size()} + incoming) * per_entry;
   if (2 * after <= limit) return;
   throw ResourceError("direct mode: " + std::to_string(map.size()) + " subspaces are held on the host and " +
