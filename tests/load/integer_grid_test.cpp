@@ -180,6 +180,31 @@ TEST(SkewedDimensions, PinnedValuesForASeed) {
   EXPECT_EQ(checksum(generate(config).dataset.values), 607985949695016960ull);
 }
 
+TEST(SkewedPoints, OnlyTheChosenRowsCarryTheTies) {
+  // Every dimension skewed, but only 40% of the rows draw from the skewed law: those rows sit on
+  // level 0 in about 1/H of their cells (H = 1 + 1/2 + ... + 1/6), the others in about 1/6.
+  GeneratorConfig config = grid_config(1, 0.0);
+  config.dimensions = 200;
+  config.grid.skewed_points = 0.4;
+  const auto prone_rows = [](const Matrix& values) {
+    std::vector<Eigen::Index> rows;
+    for (Eigen::Index i = 0; i < values.rows(); ++i) {
+      const double zeros = static_cast<double>((values.row(i).array() == 0.0).count()) / values.cols();
+      if (zeros > 0.29) rows.push_back(i);
+    }
+    return rows;
+  };
+  const std::vector<Eigen::Index> rows = prone_rows(generate(config).dataset.values);
+  EXPECT_NEAR(static_cast<double>(rows.size()), 120.0, 3.0);  // 40% of 300, up to chance near the cut
+  EXPECT_GT(rows.back() - rows.front(), 200) << "the rows are a random choice, not a block";
+  config.grid.skewed_points = 1.0;
+  EXPECT_NEAR(static_cast<double>(prone_rows(generate(config).dataset.values).size()), 300.0, 3.0);
+  config.grid.skewed_points = 0.4;
+  config.grid.skewed_dimensions = 10;
+  config.grid.correlation = 0.5;
+  EXPECT_EQ(checksum(generate(config).dataset.values), 8851825067596709888ull);
+}
+
 TEST(TieGroups, RangeErrorsSayWhatToGive) {
   GeneratorConfig config = grid_config(0, 0.5);
   EXPECT_THAT(usage_error(config), AllOf(HasSubstr("--tie-groups"), HasSubstr("between 1 and --dims 24")));
@@ -199,6 +224,16 @@ TEST(TieGroups, RangeErrorsSayWhatToGive) {
   config.grid.levels = 0;
   config.grid.skewed_dimensions = 3;
   EXPECT_THAT(usage_error(config), AllOf(HasSubstr("--skewed-dims"), HasSubstr("give --levels too")));
+  for (const double share : {0.0, -0.5, 1.5}) {
+    config = grid_config(1, 0.0);
+    config.grid.skewed_points = share;
+    EXPECT_THAT(usage_error(config), HasSubstr("--skewed-points must be in (0, 1]")) << share;
+  }
+  config.grid.skewed_points = 0.01;
+  EXPECT_EQ(usage_error(config), "no error");
+  config.grid.levels = 0;
+  config.grid.skew = 0;
+  EXPECT_THAT(usage_error(config), AllOf(HasSubstr("--skewed-points"), HasSubstr("give --levels too")));
 }
 
 TEST(TieGroups, CommandRefusesABadCountAndWritesNothing) {
