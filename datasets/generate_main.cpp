@@ -120,7 +120,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--tie-groups", arguments.grid.groups,
                  "With --levels: deal the dimensions into this many groups (1 to --dims); a point has its own "
-                 "draw per group, so ties line up within a group's dimensions, as features that come in "
+                 "draw per group, which its cells reuse with the --tie-correlation probability, so ties line up "
+                 "within a group's dimensions, as features that come in "
                  "correlated groups do, and rarely across groups (1: one draw for all dimensions)")
       ->capture_default_str();
   app.add_option("--skewed-dims", arguments.grid.skewed_dimensions,
