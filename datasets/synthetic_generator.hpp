@@ -47,7 +47,10 @@ struct IntegerGrid {
   double correlation = 0;
   std::uint32_t groups = 1;  // tie groups, 1 .. dimensions
   // Dimensions whose background draws from the skewed law (a seeded random choice); the others draw
-  // their levels uniformly. 0: all dimensions.
+  // their levels uniformly. 0: all dimensions. Where the ties fall decides the subspaces: a random
+  // point set is dense in about units / C(n, m) dimensions whatever the law, and spread over every
+  // dimension those are a different set for nearly every unit, while in a few skewed dimensions the
+  // same sets recur, as in real data whose ties come from its low-cardinality features.
   std::uint32_t skewed_dimensions = 0;
   // The fraction of the points (a seeded random choice) whose cells in those dimensions draw from
   // the skewed law; the others draw uniformly there, so ties concentrate on some of the rows.
