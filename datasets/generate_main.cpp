@@ -61,6 +61,9 @@ int generate(const Arguments& arguments) {
     options.attributes.push_back({"levels", std::to_string(config.grid.levels)});
     options.attributes.push_back({"skew", std::to_string(config.grid.skew)});
     options.attributes.push_back({"tie_correlation", std::to_string(config.grid.correlation)});
+    options.attributes.push_back({"tie_groups", std::to_string(config.grid.groups)});
+    options.attributes.push_back({"skewed_dims", std::to_string(config.grid.skewed_dimensions)});
+    options.attributes.push_back({"skewed_points", std::to_string(config.grid.skewed_points)});
   }
   io::write_hdf5_dataset(data.dataset, h5_path.string(), options);
   io::GroundTruth truth;
@@ -114,6 +117,22 @@ int main(int argc, char** argv) {
   app.add_option("--tie-correlation", arguments.grid.correlation,
                  "With --levels: probability that a cell reuses its point's own draw, so a point sits on the same "
                  "level in many dimensions and ties line up across dimensions")
+      ->capture_default_str();
+  app.add_option("--tie-groups", arguments.grid.groups,
+                 "With --levels: deal the dimensions into this many groups (1 to --dims); a point has its own "
+                 "draw per group, which its cells reuse with the --tie-correlation probability, so ties line up "
+                 "within a group's dimensions, as features that come in "
+                 "correlated groups do, and rarely across groups (1: one draw for all dimensions)")
+      ->capture_default_str();
+  app.add_option("--skewed-dims", arguments.grid.skewed_dimensions,
+                 "With --levels: only this many dimensions (a seeded random choice) draw from the skewed law; the "
+                 "others draw their levels uniformly, as features with many distinct values do, so ties "
+                 "concentrate in a minority of features (0: all dimensions)")
+      ->capture_default_str();
+  app.add_option("--skewed-points", arguments.grid.skewed_points,
+                 "With --levels: the fraction of the points, in (0, 1] (a seeded random choice), that draw from "
+                 "the skewed law in those dimensions; the others draw uniformly there, so ties concentrate on "
+                 "some of the rows, as they do where some records are mostly zeros or defaults")
       ->capture_default_str();
   app.add_flag("--float32", arguments.float32, "Store the values as float32 (default float64)");
   app.add_option("--gzip", arguments.gzip, "gzip level of the HDF5 datasets, 0 (none) to 9")

@@ -17,6 +17,9 @@ constexpr std::uint64_t layout_stream = 0;  // permutation of point ids, cluster
 constexpr std::uint64_t value_stream = 1;   // coordinates
 constexpr std::uint64_t spec_stream = 2;    // random cluster specs
 constexpr std::uint64_t grid_stream = 3;    // integer levels of tie-heavy data
+constexpr std::uint64_t group_stream = 4;   // which dimensions form each tie group
+constexpr std::uint64_t skewed_stream = 5;  // which dimensions draw from the skewed law
+constexpr std::uint64_t prone_stream = 6;   // which points draw from the skewed law
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
@@ -202,12 +205,49 @@ std::string format_cluster_spec(const std::vector<HiddenCluster>& clusters) {
 
 namespace {
 
-void check_grid(const IntegerGrid& grid) {
+void check_grid(const IntegerGrid& grid, std::uint32_t dimensions) {
   if (grid.levels == 1) throw UsageError("--levels must be 0 (continuous values) or at least 2");
   if (!(grid.skew >= 0.0 && grid.skew <= 10.0)) throw UsageError("--skew must be in [0, 10]");
   if (!(grid.correlation >= 0.0 && grid.correlation <= 1.0)) throw UsageError("--tie-correlation must be in [0, 1]");
-  if (grid.levels == 0 && (grid.skew != 0.0 || grid.correlation != 0.0))
-    throw UsageError("--skew and --tie-correlation shape integer levels; give --levels too");
+  if (grid.groups == 0 || grid.groups > dimensions)
+    throw UsageError("--tie-groups must be between 1 and --dims " + std::to_string(dimensions) + ", got " +
+                     std::to_string(grid.groups));
+  if (grid.skewed_dimensions > dimensions)
+    throw UsageError("--skewed-dims must be between 0 (all dimensions) and --dims " + std::to_string(dimensions) +
+                     ", got " + std::to_string(grid.skewed_dimensions));
+  if (!(grid.skewed_points > 0.0 && grid.skewed_points <= 1.0)) throw UsageError("--skewed-points must be in (0, 1]");
+  if (grid.levels == 0 && (grid.skew != 0.0 || grid.correlation != 0.0 || grid.groups != 1 ||
+                           grid.skewed_dimensions != 0 || grid.skewed_points != 1.0))
+    throw UsageError(
+        "--skew, --tie-correlation, --tie-groups, --skewed-dims and --skewed-points shape integer levels; give "
+        "--levels too");
+}
+
+// The tie group of every dimension: one group holds them all; otherwise the dimensions, in a
+// seeded random order, are dealt out like cards, so groups differ in size by at most one and are
+// not runs of neighbouring columns.
+std::vector<std::uint32_t> tie_group_of_dimensions(std::uint32_t dimensions, std::uint32_t groups, std::uint64_t seed) {
+  std::vector<std::uint32_t> group(dimensions, 0);
+  if (groups == 1) return group;
+  std::vector<std::uint32_t> order(dimensions);
+  std::iota(order.begin(), order.end(), 0u);
+  SeededRandom random(derive_seed(seed, group_stream));
+  for (std::uint32_t i = dimensions - 1; i > 0; --i) std::swap(order[i], order[random.below(i + 1)]);
+  for (std::uint32_t k = 0; k < dimensions; ++k) group[order[k]] = k % groups;
+  return group;
+}
+
+// A seeded random choice of `count` of `total` items (all of them when count == total).
+std::vector<bool> random_subset(std::uint64_t total, std::uint64_t count, std::uint64_t seed) {
+  if (count == total) return std::vector<bool>(total, true);
+  std::vector<std::uint64_t> order(total);
+  std::iota(order.begin(), order.end(), std::uint64_t{0});
+  SeededRandom random(seed);
+  for (std::uint64_t i = 0; i < count; ++i)  // partial Fisher-Yates: the first `count` are a random subset
+    std::swap(order[i], order[i + random.below(total - i)]);
+  std::vector<bool> chosen(total, false);
+  for (std::uint64_t i = 0; i < count; ++i) chosen[order[i]] = true;
+  return chosen;
 }
 
 // Replaces every value by its integer level (see IntegerGrid). `in_cluster(p, j)` tells the cells
@@ -218,12 +258,23 @@ void snap_to_grid(Matrix& values, const IntegerGrid& grid, std::uint64_t seed, I
   double total = 0;
   for (std::uint32_t l = 0; l < grid.levels; ++l)
     cumulative[l] = total += std::pow(static_cast<double>(l) + 1.0, -grid.skew);
-  auto level_of = [&](double u) {
+  const auto top = static_cast<double>(grid.levels - 1);
+  auto level_of = [&](double u, bool skewed) {
+    if (!skewed) return std::min(std::floor(u * grid.levels), top);
     const auto at = std::upper_bound(cumulative.begin(), cumulative.end(), u * total) - cumulative.begin();
-    return static_cast<double>(std::min<std::ptrdiff_t>(at, grid.levels - 1));
+    return std::min(static_cast<double>(at), top);
   };
+  const auto dimensions = static_cast<std::uint32_t>(values.cols());
+  const std::vector<std::uint32_t> group_of = tie_group_of_dimensions(dimensions, grid.groups, seed);
+  const std::vector<bool> skewed = random_subset(
+      dimensions, grid.skewed_dimensions == 0 ? dimensions : grid.skewed_dimensions, derive_seed(seed, skewed_stream));
+  const auto points = static_cast<std::uint64_t>(values.rows());
+  const std::vector<bool> prone =
+      random_subset(points, static_cast<std::uint64_t>(std::llround(grid.skewed_points * static_cast<double>(points))),
+                    derive_seed(seed, prone_stream));
   SeededRandom random(derive_seed(seed, grid_stream));
-  std::vector<double> own(static_cast<std::size_t>(values.rows()));
+  // A point's own draw per tie group, drawn point by point (with one group, as many draws as points).
+  std::vector<double> own(static_cast<std::size_t>(values.rows()) * grid.groups);
   for (auto& u : own) u = random.uniform01();
   for (Eigen::Index j = 0; j < values.cols(); ++j)
     for (Eigen::Index i = 0; i < values.rows(); ++i) {
@@ -231,9 +282,11 @@ void snap_to_grid(Matrix& values, const IntegerGrid& grid, std::uint64_t seed, I
       const double u = random.uniform01();
       double& v = values(i, j);
       if (in_cluster(i, j))
-        v = std::min(std::floor(v * grid.levels), static_cast<double>(grid.levels - 1));
+        v = std::min(std::floor(v * grid.levels), top);
       else
-        v = level_of(shared ? own[static_cast<std::size_t>(i)] : u);
+        v = level_of(
+            shared ? own[static_cast<std::size_t>(i) * grid.groups + group_of[static_cast<std::size_t>(j)]] : u,
+            skewed[static_cast<std::size_t>(j)] && prone[static_cast<std::size_t>(i)]);
     }
 }
 
@@ -244,7 +297,7 @@ GeneratedData generate(const GeneratorConfig& config) {
   const std::uint32_t d = config.dimensions;
   if (n == 0 || d == 0) throw UsageError("the generator needs at least one point and one dimension");
   if (n > io::max_points) throw UsageError("the generator makes at most 2^32 - 1 points (the input limit)");
-  check_grid(config.grid);
+  check_grid(config.grid, d);
   std::uint64_t clustered = 0;
   for (std::size_t c = 0; c < config.clusters.size(); ++c) {
     const HiddenCluster& cluster = config.clusters[c];

@@ -33,10 +33,28 @@ struct HiddenCluster {
 // uses its point's own draw instead of a fresh one, so a point tends to sit on the same frequent
 // level in many dimensions, as the rows of real data do. Cluster cells are their continuous values
 // snapped to the grid (level floor(v * levels)).
+//
+// Tie groups: real measurements come in correlated groups (sensors of one kind, genes of one
+// pathway, sparse features that are zero together), so the same points tie in the same groups of
+// dimensions. With `groups` G > 1 the dimensions are dealt into G groups (a seeded random deal,
+// sizes differing by at most one) and a point has its own draw per group: a reused cell takes the
+// draw of its dimension's group, so the points that tie in one dimension of a group tend to tie in
+// the others of that group, and far less across groups. G = 1 is one draw per point for all
+// dimensions.
 struct IntegerGrid {
   std::uint32_t levels = 0;  // 0: continuous values (no grid)
   double skew = 0;
   double correlation = 0;
+  std::uint32_t groups = 1;  // tie groups, 1 .. dimensions
+  // Dimensions whose background draws from the skewed law (a seeded random choice); the others draw
+  // their levels uniformly. 0: all dimensions. Where the ties fall decides the subspaces: a random
+  // point set is dense in about units / C(n, m) dimensions whatever the law, and spread over every
+  // dimension those are a different set for nearly every unit, while in a few skewed dimensions the
+  // same sets recur, as in real data whose ties come from its low-cardinality features.
+  std::uint32_t skewed_dimensions = 0;
+  // The fraction of the points (a seeded random choice) whose cells in those dimensions draw from
+  // the skewed law; the others draw uniformly there, so ties concentrate on some of the rows.
+  double skewed_points = 1.0;
 };
 
 struct GeneratorConfig {
