@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "stages/consolidate/cluster_join.hpp"
+#include "stages/consolidate/gather_join.hpp"
 #include "stages/consolidate/redundancy.hpp"
 #include "stages/consolidate/span_test.hpp"
 
@@ -86,6 +87,7 @@ ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std:
   std::erase_if(working, [](const WorkingCluster<T>& c) { return c.points.empty() || c.dimensions.empty(); });
 
   JoinCounters counters;
+  if (params.gather) working = gather_clusters(columns, std::move(working), params, counters);
   bool changed = true;
   while (changed && stats.passes < kMaxPasses) {
     ++stats.passes;

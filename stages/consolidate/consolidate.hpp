@@ -34,6 +34,9 @@ struct ConsolidateParams {
   bool extend_dimensions = true;  // step 2
   double coverage = 0.8;          // redundancy: dropped when covered to at least this fraction, in (0, 1]
   std::size_t top_k = 0;          // keep the top_k most interesting clusters; 0 keeps all
+  // Step 1a (gather_join.hpp) before the pairwise rounds; false tries every pair of the input
+  // (the cost grows with the square of the input clusters). Not a config key: for comparisons.
+  bool gather = true;
 };
 
 struct ConsolidateStats {

@@ -1,0 +1,112 @@
+#include "stages/consolidate/gather_join.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <utility>
+
+#include "stages/consolidate/cluster_union.hpp"
+#include "stages/consolidate/sorted_ids.hpp"
+
+namespace subscale::consolidate {
+namespace {
+
+template <class T>
+std::uint64_t interest_of(const WorkingCluster<T>& cluster) {
+  return static_cast<std::uint64_t>(cluster.points.size()) * cluster.dimensions.size();
+}
+
+// For each point, the gathered clusters that hold it (a few at most: the gathered clusters are
+// already the joins of many projections).
+class PointHolders {
+ public:
+  explicit PointHolders(std::size_t points) : holders_(points) {}
+
+  const std::vector<std::uint32_t>& of(std::uint32_t point) const { return holders_[point]; }
+  void add(std::uint32_t cluster, const std::vector<std::uint32_t>& points) {
+    for (std::uint32_t p : points) holders_[p].push_back(cluster);
+  }
+  void remove(std::uint32_t cluster, const std::vector<std::uint32_t>& points) {
+    for (std::uint32_t p : points) std::erase(holders_[p], cluster);
+  }
+
+ private:
+  std::vector<std::vector<std::uint32_t>> holders_;
+};
+
+struct Candidate {
+  double overlap = 0;
+  std::uint32_t gathered = 0;
+};
+
+}  // namespace
+
+template <class T>
+std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
+                                               const ConsolidateParams& params, JoinCounters& counters) {
+  std::vector<std::uint32_t> order(clusters.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return interest_of(clusters[a]) > interest_of(clusters[b]);
+  });
+
+  std::vector<WorkingCluster<T>> gathered;
+  PointHolders holders(columns.points());
+  ClusterUnion<T> unite(columns, params);
+  std::vector<std::uint32_t> counts, touched;
+  std::vector<Candidate> candidates;
+  for (std::uint32_t index : order) {
+    WorkingCluster<T>& c = clusters[index];
+    counts.resize(gathered.size(), 0);
+    for (std::uint32_t p : c.points)
+      for (std::uint32_t g : holders.of(p))
+        if (counts[g]++ == 0) touched.push_back(g);
+    candidates.clear();
+    for (std::uint32_t g : touched) {
+      const std::size_t smaller = std::min(c.points.size(), gathered[g].points.size());
+      const double overlap = static_cast<double>(counts[g]) / static_cast<double>(smaller);
+      if (overlap >= params.overlap) candidates.push_back({overlap, g});
+      counts[g] = 0;
+    }
+    touched.clear();
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+      return a.overlap != b.overlap ? a.overlap > b.overlap : a.gathered < b.gathered;
+    });
+    counters.candidate_pairs += candidates.size();
+
+    bool joined = false;
+    for (const Candidate& candidate : candidates) {
+      WorkingCluster<T>& g = gathered[candidate.gathered];
+      const WorkingCluster<T>& big = *ClusterUnion<T>::larger(g, c);
+      const WorkingCluster<T>& small = &big == &g ? c : g;
+      const std::vector<std::uint32_t> lacks = sorted_difference(small.points, big.points);
+      const std::vector<std::uint32_t> before = g.points;  // join may move g's points away
+      std::optional<WorkingCluster<T>> result = unite.join(g, c, lacks);
+      if (!result) {
+        ++counters.rejected;
+        continue;
+      }
+      holders.remove(candidate.gathered, before);
+      g = std::move(*result);
+      holders.add(candidate.gathered, g.points);
+      ++counters.joins;
+      joined = true;
+      break;
+    }
+    if (!joined) {
+      holders.add(static_cast<std::uint32_t>(gathered.size()), c.points);
+      gathered.push_back(std::move(c));
+    }
+  }
+  return gathered;
+}
+
+template std::vector<WorkingCluster<float>> gather_clusters(const ColumnSorter<float>&,
+                                                            std::vector<WorkingCluster<float>>,
+                                                            const ConsolidateParams&, JoinCounters&);
+template std::vector<WorkingCluster<double>> gather_clusters(const ColumnSorter<double>&,
+                                                             std::vector<WorkingCluster<double>>,
+                                                             const ConsolidateParams&, JoinCounters&);
+
+}  // namespace subscale::consolidate
