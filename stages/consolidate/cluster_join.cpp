@@ -59,11 +59,7 @@ class ComponentJoiner {
   ComponentJoiner(const ColumnSorter<T>& columns, const ConsolidateParams& params,
                   std::vector<WorkingCluster<T>>& clusters, std::vector<std::uint32_t>& parent,
                   std::vector<std::uint32_t>& versions)
-      : columns_(columns),
-        params_(params),
-        clusters_(clusters),
-        parent_(parent),
-        versions_(versions) {}
+      : columns_(columns), params_(params), clusters_(clusters), parent_(parent), versions_(versions) {}
 
   void run(std::span<const OverlapPair> pairs, JoinCounters& counters) {
     for (const OverlapPair& pair : pairs) try_pair(pair, counters);

@@ -20,10 +20,7 @@ std::ptrdiff_t position_of(const WorkingCluster<T>& cluster, std::uint32_t dimen
 
 template <class T>
 ClusterUnion<T>::ClusterUnion(const ColumnSorter<T>& columns, const ConsolidateParams& params)
-    : columns_(columns),
-      values_(columns.values()),
-      params_(params),
-      scratch_bits_((columns.points() + 63) / 64, 0) {}
+    : columns_(columns), values_(columns.values()), params_(params), scratch_bits_((columns.points() + 63) / 64, 0) {}
 
 // S_x ∪ S_y with the points of O_x ∪ O_y inside their box, or nothing when the union fails the
 // span test in a dimension (or the box holds no point); x or y may be moved from. `lacks` are
@@ -35,7 +32,7 @@ ClusterUnion<T>::ClusterUnion(const ColumnSorter<T>& columns, const ConsolidateP
 // larger side are tested first: a join of two different clusters fails there.
 template <class T>
 std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, WorkingCluster<T>& y,
-                                                     const std::vector<std::uint32_t>& lacks) {
+                                                       const std::vector<std::uint32_t>& lacks) {
   WorkingCluster<T>& big = *larger(x, y);
   WorkingCluster<T>& small = &big == &x ? y : x;
   const std::vector<std::uint32_t> dims = sorted_union(x.dimensions, y.dimensions);
@@ -107,6 +104,8 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
     joined.dimensions = std::move(big.dimensions);
     joined.points = std::move(big.points);
     joined.columns = std::move(big.columns);
+    left_.clear();
+    came_.clear();
     return joined;
   }
   joined.points = sorted_difference(big.points, big_out);
@@ -134,6 +133,8 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
     column.erase(ranks_);
   }
   joined.dimensions = dims;
+  left_ = std::move(big_out);
+  came_ = std::move(lacks_in);
   return joined;
 }
 

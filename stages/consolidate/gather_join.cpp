@@ -24,6 +24,9 @@ class PointHolders {
   explicit PointHolders(std::size_t points) : holders_(points) {}
 
   const std::vector<std::uint32_t>& of(std::uint32_t point) const { return holders_[point]; }
+  bool holds(std::uint32_t point, std::uint32_t cluster) const {
+    return std::find(holders_[point].begin(), holders_[point].end(), cluster) != holders_[point].end();
+  }
   void add(std::uint32_t cluster, const std::vector<std::uint32_t>& points) {
     for (std::uint32_t p : points) holders_[p].push_back(cluster);
   }
@@ -34,6 +37,10 @@ class PointHolders {
  private:
   std::vector<std::vector<std::uint32_t>> holders_;
 };
+
+bool contains(const std::vector<std::uint32_t>& big, const std::vector<std::uint32_t>& small) {
+  return std::includes(big.begin(), big.end(), small.begin(), small.end());
+}
 
 struct Candidate {
   double overlap = 0;
@@ -54,7 +61,7 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
   std::vector<WorkingCluster<T>> gathered;
   PointHolders holders(columns.points());
   ClusterUnion<T> unite(columns, params);
-  std::vector<std::uint32_t> counts, touched;
+  std::vector<std::uint32_t> counts, touched, lacks;
   std::vector<Candidate> candidates;
   for (std::uint32_t index : order) {
     WorkingCluster<T>& c = clusters[index];
@@ -77,19 +84,35 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
 
     bool joined = false;
     for (const Candidate& candidate : candidates) {
-      WorkingCluster<T>& g = gathered[candidate.gathered];
-      const WorkingCluster<T>& big = *ClusterUnion<T>::larger(g, c);
-      const WorkingCluster<T>& small = &big == &g ? c : g;
-      const std::vector<std::uint32_t> lacks = sorted_difference(small.points, big.points);
-      const std::vector<std::uint32_t> before = g.points;  // join may move g's points away
+      const std::uint32_t id = candidate.gathered;
+      WorkingCluster<T>& g = gathered[id];
+      const bool g_larger = ClusterUnion<T>::larger(g, c) == &g;
+      if (g_larger) {
+        lacks.clear();
+        for (std::uint32_t p : c.points)
+          if (!holders.holds(p, id)) lacks.push_back(p);
+      } else {
+        lacks = sorted_difference(g.points, c.points);
+      }
+      if (g_larger && lacks.empty() && contains(g.dimensions, c.dimensions)) {
+        // The join would bring neither a point nor a dimension: c is absorbed as it stands
+        // (the exact join would only trim g's box again, to a few points less at most).
+        g.reference_span = std::max(g.reference_span, c.reference_span);
+        g.sources += c.sources;
+        ++counters.joins;
+        joined = true;
+        break;
+      }
+      std::vector<std::uint32_t> before;
+      if (!g_larger) before = g.points;  // the join starts from c's points: g's are replaced
       std::optional<WorkingCluster<T>> result = unite.join(g, c, lacks);
       if (!result) {
         ++counters.rejected;
         continue;
       }
-      holders.remove(candidate.gathered, before);
+      holders.remove(id, g_larger ? unite.left_out() : before);
       g = std::move(*result);
-      holders.add(candidate.gathered, g.points);
+      holders.add(id, g_larger ? unite.taken_in() : g.points);
       ++counters.joins;
       joined = true;
       break;
