@@ -234,6 +234,7 @@ std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<Work
               ++added[c];
             }
           }
+          cluster.outside_columns.clear();
           cluster.dimensions = std::move(extended.dimensions);
           cluster.columns = std::move(extended.columns);
           if (added[c] > 0) keep_points_in_box(columns, cluster, params.span_fraction);

@@ -31,6 +31,14 @@ ClusterUnion<T>::ClusterUnion(const ColumnSorter<T>& columns, const ConsolidateP
 // n / 64 words (or of a short list), not a merge of sorted columns. Dimensions new to the
 // larger side are tested first: a join of two different clusters fails there.
 template <class T>
+const RankSet& ClusterUnion<T>::outside_column(WorkingCluster<T>& cluster, std::uint32_t dimension) {
+  if (cluster.outside_columns.empty()) cluster.outside_columns.resize(static_cast<std::size_t>(values_.cols()));
+  std::optional<RankSet>& column = cluster.outside_columns[dimension];
+  if (!column) column = columns_.rank_set(cluster.points, dimension);
+  return *column;
+}
+
+template <class T>
 std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, WorkingCluster<T>& y,
                                                        const std::vector<std::uint32_t>& lacks) {
   WorkingCluster<T>& big = *larger(x, y);
@@ -44,8 +52,6 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
   // dimension together with the ranks of the points it lacks.
   std::vector<Interval<T>> spans(dims.size());
   std::vector<std::ptrdiff_t> in_big(dims.size()), in_small(dims.size());
-  std::vector<std::uint32_t> small_lacks;  // filled when first needed
-  bool have_small_lacks = false;
   for (const bool new_to_big : {true, false}) {
     for (std::size_t t = 0; t < dims.size(); ++t) {
       const std::uint32_t k = dims[t];
@@ -58,9 +64,11 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
         columns_.ranks(lacks, k, ranks_);
         ends = big.columns[static_cast<std::size_t>(in_big[t])].select(at.low, at.high, ranks_, scratch_bits_);
       } else {
-        if (!have_small_lacks) small_lacks = sorted_difference(big.points, small.points), have_small_lacks = true;
-        columns_.ranks(small_lacks, k, ranks_);
-        ends = small.columns[static_cast<std::size_t>(in_small[t])].select(at.low, at.high, ranks_, scratch_bits_);
+        // The union is big's points and the ones it lacks here too; big's ranks in a dimension
+        // it does not have are kept for the next join that asks (many small clusters are tried
+        // against one large one, most of them bringing the same few dimensions).
+        columns_.ranks(lacks, k, ranks_);
+        ends = outside_column(big, k).select(at.low, at.high, ranks_, scratch_bits_);
       }
       spans[t] = {columns_.value_at(k, ends.first), columns_.value_at(k, ends.second)};
       if (spans[t].width() > limit) return std::nullopt;
@@ -104,10 +112,13 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
     joined.dimensions = std::move(big.dimensions);
     joined.points = std::move(big.points);
     joined.columns = std::move(big.columns);
+    joined.outside_columns = std::move(big.outside_columns);
     left_.clear();
     came_.clear();
     return joined;
   }
+  std::vector<std::uint32_t> small_lacks;  // needed for the dimensions new to big
+  if (dims.size() > big.dimensions.size()) small_lacks = sorted_difference(big.points, small.points);
   joined.points = sorted_difference(big.points, big_out);
   joined.points = sorted_union(joined.points, lacks_in);
   removed = sorted_union(removed, big_out);

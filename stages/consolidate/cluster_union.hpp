@@ -36,6 +36,10 @@ class ClusterUnion {
   const std::vector<std::uint32_t>& taken_in() const noexcept { return came_; }
 
  private:
+  // The ranks of the cluster's points in a dimension outside its subspace, built at the first
+  // call (cluster.outside_columns).
+  const RankSet& outside_column(WorkingCluster<T>& cluster, std::uint32_t dimension);
+
   const ColumnSorter<T>& columns_;
   const ColumnMatrix<T>& values_;
   const ConsolidateParams& params_;

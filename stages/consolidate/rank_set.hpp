@@ -10,6 +10,7 @@
 //     however many small clusters there are over however many points (10^5 clusters of a few
 //     dozen points each over 10^5 points would take 10^5 x 12.5 kB a dimension as bitmaps).
 // The form changes with the size and never shows in the results: both hold the same set.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -50,14 +51,26 @@ class RankSet {
   bool wants_dense() const noexcept { return size_ * 64 >= universe_; }
   std::pair<std::uint32_t, std::uint32_t> select_sparse(std::size_t i, std::size_t j,
                                                         std::span<const std::uint32_t> extra) const;
+  // Scans words first_word .. last_word only: no bit of the set or of extra_bits lies outside.
   std::pair<std::uint32_t, std::uint32_t> select_dense(std::size_t i, std::size_t j, const std::uint64_t* extra_bits,
-                                                       std::size_t total_size) const;
+                                                       std::size_t total_size, std::size_t first_word,
+                                                       std::size_t last_word) const;
+  void set_bit(std::uint32_t r) {
+    words_[r >> 6] |= std::uint64_t{1} << (r & 63);
+    first_word_ = std::min<std::size_t>(first_word_, r >> 6);
+    last_word_ = std::max<std::size_t>(last_word_, r >> 6);
+  }
 
   std::size_t universe_ = 0;
   std::size_t size_ = 0;
   bool dense_ = false;
   std::vector<std::uint32_t> sparse_;  // sorted, while !dense_
   std::vector<std::uint64_t> words_;   // universe_ bits, while dense_
+  // While dense_: no bit is set below word first_word_ or above last_word_. A cluster's ranks in
+  // a dimension where it is dense lie in a narrow window, so the order statistics and the ends
+  // are found in a few words instead of a scan over universe / 64 of them.
+  std::size_t first_word_ = 0;
+  std::size_t last_word_ = 0;
 };
 
 }  // namespace subscale::consolidate
