@@ -220,7 +220,7 @@ std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<Work
         std::vector<T>& scratch = scratches.local();
         for (std::size_t c = r.begin(); c != r.end(); ++c) {
           WorkingCluster<T>& cluster = clusters[c];
-          if (cluster.points.empty()) continue;
+          if (cluster.points.empty() || cluster.extended) continue;
           const T limit = static_cast<T>(params.span_tolerance) * cluster.reference_span;
           WorkingCluster<T> extended;
           std::size_t t = 0;
@@ -234,10 +234,14 @@ std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<Work
               ++added[c];
             }
           }
-          cluster.outside_columns.clear();
           cluster.dimensions = std::move(extended.dimensions);
           cluster.columns = std::move(extended.columns);
-          if (added[c] > 0) keep_points_in_box(columns, cluster, params.span_fraction);
+          if (added[c] > 0) {
+            cluster.outside_columns.clear();  // its points and dimensions change
+            keep_points_in_box(columns, cluster, params.span_fraction);
+          } else {
+            cluster.extended = true;
+          }
         }
       });
   return std::accumulate(added.begin(), added.end(), std::uint64_t{0});

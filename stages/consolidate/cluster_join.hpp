@@ -28,6 +28,9 @@ struct WorkingCluster {
   std::vector<std::optional<RankSet>> outside_columns;
   T reference_span = 0;       // span_test.hpp: the widest central span where merge found it
   std::uint32_t sources = 1;  // input clusters joined into it
+  // extend_dimensions found no dimension to add, and nothing (points, dimensions, reference
+  // span) changed since: a later pass would find none again.
+  bool extended = false;
 };
 
 // The central span (span_test.hpp) of the points whose ranks in `dimension` are `column`.

@@ -99,6 +99,7 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
         // (the exact join would only trim g's box again, to a few points less at most).
         g.reference_span = std::max(g.reference_span, c.reference_span);
         g.sources += c.sources;
+        g.extended = false;
         ++counters.joins;
         joined = true;
         break;

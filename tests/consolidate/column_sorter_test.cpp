@@ -16,9 +16,15 @@ namespace {
 template <class T>
 ColumnMatrix<T> awkward_values(std::size_t rows, std::size_t cols) {
   std::mt19937_64 rng(17);
-  const std::vector<T> specials = {T(0), -T(0), T(1), T(-1), std::numeric_limits<T>::max(),
-                                   std::numeric_limits<T>::lowest(), std::numeric_limits<T>::denorm_min(),
-                                   -std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::min()};
+  const std::vector<T> specials = {T(0),
+                                   -T(0),
+                                   T(1),
+                                   T(-1),
+                                   std::numeric_limits<T>::max(),
+                                   std::numeric_limits<T>::lowest(),
+                                   std::numeric_limits<T>::denorm_min(),
+                                   -std::numeric_limits<T>::denorm_min(),
+                                   std::numeric_limits<T>::min()};
   ColumnMatrix<T> values(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
   std::uniform_real_distribution<double> wide(-1e6, 1e6), unit(0.0, 1.0);
   for (Eigen::Index c = 0; c < values.cols(); ++c)
