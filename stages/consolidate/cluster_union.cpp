@@ -75,28 +75,33 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
     }
   }
 
-  // The box: which of big's points fall out (none in a dimension where its whole column lies
-  // inside), and which of the points it lacks are in.
+  // The box: which of big's points fall out, and which of the points it lacks are in. Big's
+  // points outside the box in a dimension are the first and the last few of its ranks there:
+  // read off its column (or its ranks outside its subspace) from both ends, not point by point.
   std::vector<Interval<T>> box(dims.size());
-  std::vector<std::size_t> check;  // dimensions in which big's points must be looked at one by one
+  std::vector<std::uint32_t> big_out, lacks_in, removed;
   for (std::size_t t = 0; t < dims.size(); ++t) {
+    const std::uint32_t k = dims[t];
     const T half = spans[t].width() / T(2);
     box[t] = {spans[t].low - half, spans[t].high + half};
-    bool whole_column_inside = false;
-    if (in_big[t] >= 0) {
-      const RankSet& column = big.columns[static_cast<std::size_t>(in_big[t])];
-      whole_column_inside = columns_.value_at(dims[t], column.front()) >= box[t].low &&
-                            columns_.value_at(dims[t], column.back()) <= box[t].high;
-    }
-    if (!whole_column_inside) check.push_back(t);
+    const RankSet& column = in_big[t] >= 0 ? big.columns[static_cast<std::size_t>(in_big[t])] : outside_column(big, k);
+    column.scan_up([&](std::uint32_t r) {
+      if (columns_.value_at(k, r) >= box[t].low) return false;
+      big_out.push_back(columns_.point_at(k, r));
+      return true;
+    });
+    column.scan_down([&](std::uint32_t r) {
+      if (columns_.value_at(k, r) <= box[t].high) return false;
+      big_out.push_back(columns_.point_at(k, r));
+      return true;
+    });
   }
+  std::sort(big_out.begin(), big_out.end());
+  big_out.erase(std::unique(big_out.begin(), big_out.end()), big_out.end());
   const auto inside = [&](std::uint32_t p, std::size_t t) {
     const T v = values_(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(dims[t]));
     return v >= box[t].low && v <= box[t].high;
   };
-  std::vector<std::uint32_t> big_out, lacks_in, removed;
-  for (std::uint32_t p : big.points)
-    if (!std::all_of(check.begin(), check.end(), [&](std::size_t t) { return inside(p, t); })) big_out.push_back(p);
   for (std::uint32_t p : lacks) {
     bool in = true;
     for (std::size_t t = 0; t < dims.size() && in; ++t) in = inside(p, t);

@@ -45,6 +45,7 @@ bool contains(const std::vector<std::uint32_t>& big, const std::vector<std::uint
 struct Candidate {
   double overlap = 0;
   std::uint32_t gathered = 0;
+  std::uint32_t shared = 0;  // points in both
 };
 
 }  // namespace
@@ -73,7 +74,7 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
     for (std::uint32_t g : touched) {
       const std::size_t smaller = std::min(c.points.size(), gathered[g].points.size());
       const double overlap = static_cast<double>(counts[g]) / static_cast<double>(smaller);
-      if (overlap >= params.overlap) candidates.push_back({overlap, g});
+      if (overlap >= params.overlap) candidates.push_back({overlap, g, counts[g]});
       counts[g] = 0;
     }
     touched.clear();
@@ -88,9 +89,12 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
       WorkingCluster<T>& g = gathered[id];
       const bool g_larger = ClusterUnion<T>::larger(g, c) == &g;
       if (g_larger) {
+        // c's points that g lacks: as many as c has beyond the shared ones, so the search
+        // stops at the last of them (and does not start for a c inside g).
         lacks.clear();
-        for (std::uint32_t p : c.points)
-          if (!holders.holds(p, id)) lacks.push_back(p);
+        const std::size_t missing = c.points.size() - candidate.shared;
+        for (auto p = c.points.begin(); lacks.size() < missing; ++p)
+          if (!holders.holds(*p, id)) lacks.push_back(*p);
       } else {
         lacks = sorted_difference(g.points, c.points);
       }

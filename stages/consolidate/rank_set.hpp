@@ -11,6 +11,7 @@
 //     dozen points each over 10^5 points would take 10^5 x 12.5 kB a dimension as bitmaps).
 // The form changes with the size and never shows in the results: both hold the same set.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -41,6 +42,34 @@ class RankSet {
                                                  std::vector<std::uint64_t>& scratch) const;
   std::uint32_t front() const;  // the smallest; the set is not empty
   std::uint32_t back() const;   // the largest; the set is not empty
+
+  // Calls visit(rank) on the ranks in ascending (scan_up) or descending (scan_down) order until
+  // it returns false: the few ranks at either end, without reading the rest.
+  template <class Visit>
+  void scan_up(Visit&& visit) const {
+    if (!dense_) {
+      for (std::uint32_t r : sparse_)
+        if (!visit(r)) return;
+      return;
+    }
+    for (std::size_t w = first_word_; w <= last_word_ && w < words_.size(); ++w)
+      for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
+        if (!visit(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))))) return;
+  }
+  template <class Visit>
+  void scan_down(Visit&& visit) const {
+    if (!dense_) {
+      for (auto r = sparse_.rbegin(); r != sparse_.rend(); ++r)
+        if (!visit(*r)) return;
+      return;
+    }
+    for (std::size_t w = std::min(last_word_ + 1, words_.size()); w-- > first_word_;)
+      for (std::uint64_t bits = words_[w]; bits != 0;) {
+        const auto top = static_cast<std::size_t>(63 - std::countl_zero(bits));
+        if (!visit(static_cast<std::uint32_t>(w * 64 + top))) return;
+        bits &= ~(std::uint64_t{1} << top);
+      }
+  }
 
   // All ranks, ascending (for tests and checks).
   std::vector<std::uint32_t> ranks() const;
