@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "stages/consolidate/cluster_union.hpp"
+#include "stages/consolidate/point_holders.hpp"
 #include "stages/consolidate/sorted_ids.hpp"
 
 namespace subscale::consolidate {
@@ -16,27 +17,6 @@ template <class T>
 std::uint64_t interest_of(const WorkingCluster<T>& cluster) {
   return static_cast<std::uint64_t>(cluster.points.size()) * cluster.dimensions.size();
 }
-
-// For each point, the gathered clusters that hold it (a few at most: the gathered clusters are
-// already the joins of many projections).
-class PointHolders {
- public:
-  explicit PointHolders(std::size_t points) : holders_(points) {}
-
-  const std::vector<std::uint32_t>& of(std::uint32_t point) const { return holders_[point]; }
-  bool holds(std::uint32_t point, std::uint32_t cluster) const {
-    return std::find(holders_[point].begin(), holders_[point].end(), cluster) != holders_[point].end();
-  }
-  void add(std::uint32_t cluster, const std::vector<std::uint32_t>& points) {
-    for (std::uint32_t p : points) holders_[p].push_back(cluster);
-  }
-  void remove(std::uint32_t cluster, const std::vector<std::uint32_t>& points) {
-    for (std::uint32_t p : points) std::erase(holders_[p], cluster);
-  }
-
- private:
-  std::vector<std::vector<std::uint32_t>> holders_;
-};
 
 bool contains(const std::vector<std::uint32_t>& big, const std::vector<std::uint32_t>& small) {
   return std::includes(big.begin(), big.end(), small.begin(), small.end());
@@ -68,8 +48,9 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
     WorkingCluster<T>& c = clusters[index];
     counts.resize(gathered.size(), 0);
     for (std::uint32_t p : c.points)
-      for (std::uint32_t g : holders.of(p))
+      holders.for_each(p, [&](std::uint32_t g) {
         if (counts[g]++ == 0) touched.push_back(g);
+      });
     candidates.clear();
     for (std::uint32_t g : touched) {
       const std::size_t smaller = std::min(c.points.size(), gathered[g].points.size());

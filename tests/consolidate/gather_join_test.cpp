@@ -12,6 +12,7 @@
 
 #include "stages/consolidate/cluster_union.hpp"
 #include "stages/consolidate/consolidate.hpp"
+#include "stages/consolidate/point_holders.hpp"
 #include "stages/consolidate/sorted_ids.hpp"
 
 namespace subscale::consolidate {
@@ -140,6 +141,44 @@ TEST(GatherJoin, ARefusedCandidateLeavesTheNextOneToTry) {
   EXPECT_EQ(r.clusters.size(), 3u);
   EXPECT_EQ(r.stats.joins, 0u);
   EXPECT_GE(r.stats.rejected_joins, 2u);  // both candidates were tried
+}
+
+// The holders' blocks against plain lists, through adds and removes that take points past the
+// inline capacity and back.
+TEST(PointHolders, EqualPlainListsThroughAddsAndRemoves) {
+  constexpr std::uint32_t points = 40, clusters = 12;
+  PointHolders holders(points);
+  std::vector<Ids> plain(points);   // plain[p]: the clusters holding p
+  std::vector<Ids> held(clusters);  // held[c]: the points c holds, sorted
+  std::mt19937_64 random(8);
+  for (int step = 0; step < 3000; ++step) {
+    const auto c = static_cast<std::uint32_t>(random() % clusters);
+    Ids change;
+    for (std::uint32_t p = 0; p < points; ++p)
+      if (random() % 4 == 0) change.push_back(p);
+    if (random() % 2 == 0) {  // add the points c does not hold yet
+      change = sorted_difference(change, held[c]);
+      holders.add(c, change);
+      for (std::uint32_t p : change) plain[p].push_back(c);
+      held[c] = sorted_union(held[c], change);
+    } else {  // remove some it holds
+      change = sorted_difference(change, sorted_difference(change, held[c]));
+      holders.remove(c, change);
+      for (std::uint32_t p : change) std::erase(plain[p], c);
+      held[c] = sorted_difference(held[c], change);
+    }
+    for (std::uint32_t p = 0; p < points; ++p) {
+      Ids got;
+      holders.for_each(p, [&](std::uint32_t h) { got.push_back(h); });
+      std::sort(got.begin(), got.end());
+      Ids expected = plain[p];
+      std::sort(expected.begin(), expected.end());
+      ASSERT_EQ(got, expected) << "step " << step << ", point " << p;
+      ASSERT_EQ(holders.count(p), expected.size());
+      for (std::uint32_t h = 0; h < clusters; ++h)
+        ASSERT_EQ(holders.holds(p, h), std::binary_search(expected.begin(), expected.end(), h));
+    }
+  }
 }
 
 // The join's account of what changed: the larger side's points without those left out, with
