@@ -27,8 +27,9 @@ ClusterUnion<T>::ClusterUnion(const ColumnSorter<T>& columns, const ConsolidateP
 // the smaller one's points that the larger lacks. The result is exact (the same as measuring
 // the union from scratch), but is computed from the two sides' rank sets and the points one of
 // them lacks: for the common join, a projection whose points the other cluster holds already,
-// give or take a few chance members that the box drops again, a dimension costs a scan of
-// n / 64 words (or of a short list), not a merge of sorted columns. Dimensions new to the
+// give or take a few chance members that the box drops again, a dimension costs a scan of the
+// few words of its bitmap the cluster's ranks lie in (or of a short list), not a merge of
+// sorted columns. Dimensions new to the
 // larger side are tested first: a join of two different clusters fails there.
 template <class T>
 const RankSet& ClusterUnion<T>::outside_column(WorkingCluster<T>& cluster, std::uint32_t dimension) {
@@ -50,8 +51,13 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
 
   // The union's span in each dimension, read off the rank set of the side that has the
   // dimension together with the ranks of the points it lacks.
-  std::vector<Interval<T>> spans(dims.size());
-  std::vector<std::ptrdiff_t> in_big(dims.size()), in_small(dims.size());
+  // The per-join lists live in the object: a join's allocations were a tenth of its cost.
+  std::vector<Interval<T>>& spans = spans_;
+  std::vector<std::ptrdiff_t>& in_big = in_big_;
+  std::vector<std::ptrdiff_t>& in_small = in_small_;
+  spans.assign(dims.size(), {});
+  in_big.assign(dims.size(), -1);
+  in_small.assign(dims.size(), -1);
   for (const bool new_to_big : {true, false}) {
     for (std::size_t t = 0; t < dims.size(); ++t) {
       const std::uint32_t k = dims[t];
@@ -78,8 +84,14 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
   // The box: which of big's points fall out, and which of the points it lacks are in. Big's
   // points outside the box in a dimension are the first and the last few of its ranks there:
   // read off its column (or its ranks outside its subspace) from both ends, not point by point.
-  std::vector<Interval<T>> box(dims.size());
-  std::vector<std::uint32_t> big_out, lacks_in, removed;
+  std::vector<Interval<T>>& box = box_;
+  box.assign(dims.size(), {});
+  std::vector<std::uint32_t>& big_out = left_;
+  std::vector<std::uint32_t>& lacks_in = came_;
+  std::vector<std::uint32_t>& removed = removed_;
+  big_out.clear();
+  lacks_in.clear();
+  removed.clear();
   for (std::size_t t = 0; t < dims.size(); ++t) {
     const std::uint32_t k = dims[t];
     const T half = spans[t].width() / T(2);
@@ -118,8 +130,6 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
     joined.points = std::move(big.points);
     joined.columns = std::move(big.columns);
     joined.outside_columns = std::move(big.outside_columns);
-    left_.clear();
-    came_.clear();
     return joined;
   }
   std::vector<std::uint32_t> small_lacks;  // needed for the dimensions new to big
@@ -149,8 +159,6 @@ std::optional<WorkingCluster<T>> ClusterUnion<T>::join(WorkingCluster<T>& x, Wor
     column.erase(ranks_);
   }
   joined.dimensions = dims;
-  left_ = std::move(big_out);
-  came_ = std::move(lacks_in);
   return joined;
 }
 

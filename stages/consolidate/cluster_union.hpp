@@ -29,8 +29,8 @@ class ClusterUnion {
   std::optional<WorkingCluster<T>> join(WorkingCluster<T>& x, WorkingCluster<T>& y,
                                         const std::vector<std::uint32_t>& lacks);
 
-  // Of the last join that succeeded: the larger side's points that its box left out, and the
-  // points of `lacks` it took in (both sorted). The joined points are the larger side's without
+  // Of the last join, read after one that succeeded: the larger side's points that its box left
+  // out, and the points of `lacks` it took in (both sorted). The joined points are the larger side's without
   // the first, with the second.
   const std::vector<std::uint32_t>& left_out() const noexcept { return left_; }
   const std::vector<std::uint32_t>& taken_in() const noexcept { return came_; }
@@ -45,7 +45,9 @@ class ClusterUnion {
   const ConsolidateParams& params_;
   std::vector<std::uint32_t> ranks_;         // scratch for a dimension's ranks of some points
   std::vector<std::uint64_t> scratch_bits_;  // a bitmap of all points, all zero between calls
-  std::vector<std::uint32_t> left_, came_;
+  std::vector<std::uint32_t> left_, came_, removed_;
+  std::vector<Interval<T>> spans_, box_;
+  std::vector<std::ptrdiff_t> in_big_, in_small_;
 };
 
 }  // namespace subscale::consolidate

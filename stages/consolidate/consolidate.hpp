@@ -49,9 +49,9 @@ struct ConsolidateParams {
 
 struct ConsolidateStats {
   std::uint64_t input_clusters = 0;
-  std::uint64_t candidate_pairs = 0;      // pairs over the overlap threshold: gathering's (input, gathered) and the rounds' 
-  std::uint64_t joins = 0;                // accepted joins
-  std::uint64_t rejected_joins = 0;       // candidates whose union failed the span test
+  std::uint64_t candidate_pairs = 0;  // pairs over the overlap threshold: gathering's (input, gathered) and the rounds'
+  std::uint64_t joins = 0;            // accepted joins
+  std::uint64_t rejected_joins = 0;   // candidates whose union failed the span test
   std::uint64_t extended_dimensions = 0;  // dimensions added by step 2, summed over clusters
   std::uint64_t passes = 0;               // join + extend passes run
   std::uint64_t redundant = 0;            // dropped by step 3
