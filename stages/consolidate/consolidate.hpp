@@ -10,9 +10,9 @@
 //    test (span_test.hpp) in every dimension of the union (cluster_union.hpp). Two parts:
 //    a. gather (gather_join.hpp): the input clusters, by interest descending, each join the
 //       gathered cluster they overlap most whose union passes the test, or found one of their
-//       own; one that brings a gathered cluster neither a point nor a dimension is absorbed
-//       as it stands. Cost: linear in the input's memberships (times the few gathered clusters
-//       holding a point), where trying every pair of the input grew with its square.
+//       own; one that brings a gathered cluster no dimension and no point inside its box is
+//       absorbed, the gathered cluster standing as it is. Cost: linear in the input's memberships (times the few
+//       gathered clusters holding a point), where trying every pair of the input grew with its square.
 //    b. rounds (cluster_join.hpp): every pair of the gathered clusters over the threshold is
 //       tried, strongest first, greedily, in rounds until a round joins nothing.
 //    Without gathering (ConsolidateParams::gather false) the rounds run on the input itself, as

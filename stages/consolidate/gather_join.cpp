@@ -22,6 +22,50 @@ bool contains(const std::vector<std::uint32_t>& big, const std::vector<std::uint
   return std::includes(big.begin(), big.end(), small.begin(), small.end());
 }
 
+// The box (span_test.hpp) of each gathered cluster's points, computed when first asked and kept
+// until the cluster changes.
+template <class T>
+class GatheredBoxes {
+ public:
+  GatheredBoxes(const ColumnSorter<T>& columns, double fraction) : columns_(columns), fraction_(fraction) {}
+
+  // Whether every one of `points` lies outside the box of gathered cluster `id` (g).
+  bool all_outside(std::uint32_t id, const WorkingCluster<T>& g, const std::vector<std::uint32_t>& points) {
+    const std::vector<Interval<T>>& box = of(id, g);
+    const ColumnMatrix<T>& values = columns_.values();
+    return std::all_of(points.begin(), points.end(), [&](std::uint32_t p) {
+      for (std::size_t t = 0; t < box.size(); ++t) {
+        const T v = values(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(g.dimensions[t]));
+        if (v < box[t].low || v > box[t].high) return true;
+      }
+      return false;
+    });
+  }
+  void changed(std::uint32_t id) {
+    if (id < valid_.size()) valid_[id] = false;
+  }
+
+ private:
+  const std::vector<Interval<T>>& of(std::uint32_t id, const WorkingCluster<T>& g) {
+    if (id >= valid_.size()) valid_.resize(id + 1, false), boxes_.resize(id + 1);
+    if (!valid_[id]) {
+      boxes_[id].clear();
+      for (std::size_t t = 0; t < g.dimensions.size(); ++t) {
+        const Interval<T> span = central_span_of(columns_, g.columns[t], g.dimensions[t], fraction_);
+        const T half = span.width() / T(2);
+        boxes_[id].push_back({span.low - half, span.high + half});
+      }
+      valid_[id] = true;
+    }
+    return boxes_[id];
+  }
+
+  const ColumnSorter<T>& columns_;
+  double fraction_;
+  std::vector<std::vector<Interval<T>>> boxes_;
+  std::vector<bool> valid_;
+};
+
 struct Candidate {
   double overlap = 0;
   std::uint32_t gathered = 0;
@@ -42,6 +86,7 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
   std::vector<WorkingCluster<T>> gathered;
   PointHolders holders(columns.points());
   ClusterUnion<T> unite(columns, params);
+  GatheredBoxes<T> boxes(columns, params.span_fraction);
   std::vector<std::uint32_t> counts, touched, lacks;
   std::vector<Candidate> candidates;
   for (std::uint32_t index : order) {
@@ -79,9 +124,10 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
       } else {
         lacks = sorted_difference(g.points, c.points);
       }
-      if (g_larger && lacks.empty() && contains(g.dimensions, c.dimensions)) {
-        // The join would bring neither a point nor a dimension: c is absorbed as it stands
-        // (the exact join would only trim g's box again, to a few points less at most).
+      if (g_larger && contains(g.dimensions, c.dimensions) && (lacks.empty() || boxes.all_outside(id, g, lacks))) {
+        // The join would bring no dimension, and no point that g's box would keep: c is
+        // absorbed, g stands as it is (the exact join would trim the points c brings, and g's
+        // box again, to a few points less at most).
         g.reference_span = std::max(g.reference_span, c.reference_span);
         g.sources += c.sources;
         g.extended = false;
@@ -96,6 +142,7 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
         ++counters.rejected;
         continue;
       }
+      boxes.changed(id);
       holders.remove(id, g_larger ? unite.left_out() : before);
       g = std::move(*result);
       holders.add(id, g_larger ? unite.taken_in() : g.points);

@@ -122,6 +122,48 @@ TEST(GatherJoin, AClusterWhosePointsAndDimensionsAreHeldIsAbsorbed) {
   EXPECT_EQ(counters.rejected, 0u);
 }
 
+// c brings no dimension and two points: both far outside g's box, it is absorbed and g stands
+// as it is; one of them inside the box, the join is computed and takes that one in.
+TEST(GatherJoin, PointsOutsideTheBoxAreNotJoinedIn) {
+  HiddenScene scene(400, 6, 7);
+  scene.hide({0, 1, 2, 3}, 0, 100, 0.5, 1);
+  const Ids& cluster = scene.points[0];
+  scene.values(300, 0) = scene.values(300, 1) = 0.51;                // inside the box in c's dimensions,
+  scene.values(300, 2) = scene.values(300, 3) = 0.9;                 // far outside in g's others
+  for (std::uint32_t k = 0; k < 4; ++k) scene.values(301, k) = 0.5;  // inside in every one
+  const ColumnSorter<double> columns(scene.values);
+  const auto working = [&](Ids dims, Ids points) {
+    WorkingCluster<double> c;
+    c.dimensions = std::move(dims);
+    c.points = std::move(points);
+    for (std::uint32_t k : c.dimensions) c.columns.push_back(columns.rank_set(c.points, k));
+    c.reference_span = 0.05;
+    return c;
+  };
+  Ids with_outside(cluster.begin(), cluster.begin() + 60);
+  with_outside.push_back(300);
+  Ids with_inside = with_outside;
+  with_inside.push_back(301);
+  {
+    JoinCounters counters;
+    const auto out = gather_clusters(columns, {working({0, 1, 2, 3}, cluster), working({0, 1}, with_outside)},
+                                     ConsolidateParams{}, counters);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].points, cluster);  // as it stood
+    EXPECT_EQ(out[0].sources, 2u);
+    EXPECT_EQ(counters.joins, 1u);
+  }
+  {
+    JoinCounters counters;
+    const auto out = gather_clusters(columns, {working({0, 1, 2, 3}, cluster), working({0, 1}, with_inside)},
+                                     ConsolidateParams{}, counters);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_TRUE(std::binary_search(out[0].points.begin(), out[0].points.end(), 301u));
+    EXPECT_FALSE(std::binary_search(out[0].points.begin(), out[0].points.end(), 300u));
+    EXPECT_EQ(out[0].sources, 2u);
+  }
+}
+
 TEST(GatherJoin, ARefusedCandidateLeavesTheNextOneToTry) {
   // A (dims 0, 1; points 0..99) and B (dims 2, 3; points 100..199) are gathered first; C (dims
   // 4, 5; points 0..59 and 100..159) meets both (overlap 0.6 each: 60 of A's or B's 100). Joined
