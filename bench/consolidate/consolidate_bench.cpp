@@ -3,11 +3,13 @@
 // stage's whole time on the small files).
 //
 //   consolidate_bench --data FILE --clusters RUN/clusters_raw.txt [--truth FILE.true]
-//                     [--repeat R] [--threads T]
+//                     [--repeat R] [--threads T] [--pairwise] [--out FILE]
 //
 // The data are loaded and min-max normalised as a run does; the clusters file is merge's output
 // in the SUBSCALE text form (a run's clusters_raw.txt). Prints the fastest and the median of R
-// runs, the stage's counters and, with --truth, F1 and E4SC of its output.
+// runs, the stage's counters and, with --truth, F1 and E4SC of its output. --pairwise tries every
+// pair of the input without gathering first (the stage before gathering, for comparisons);
+// --out writes the consolidated clusters in the same text form.
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
@@ -15,6 +17,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,7 +35,8 @@ using namespace subscale;
 namespace {
 
 struct Options {
-  std::string data, clusters, truth;
+  std::string data, clusters, truth, out;
+  bool pairwise = false;
   int repeat = 5;
   int threads = 0;
 };
@@ -39,7 +44,7 @@ struct Options {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "consolidate_bench: %s\nusage: consolidate_bench --data FILE --clusters FILE [--truth FILE] "
-               "[--repeat R] [--threads T]\n",
+               "[--repeat R] [--threads T] [--pairwise] [--out FILE]\n",
                why);
   std::exit(2);
 }
@@ -48,6 +53,10 @@ Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--pairwise") {
+      o.pairwise = true;
+      continue;
+    }
     if (i + 1 >= argc) usage(("missing the value of " + arg).c_str());
     const std::string value = argv[++i];
     if (arg == "--data")
@@ -58,6 +67,8 @@ Options parse(int argc, char** argv) {
       o.truth = value;
     else if (arg == "--repeat")
       o.repeat = std::max(1, std::atoi(value.c_str()));
+    else if (arg == "--out")
+      o.out = value;
     else if (arg == "--threads")
       o.threads = std::atoi(value.c_str());
     else
@@ -84,7 +95,9 @@ int main(int argc, char** argv) {
     consolidate::ConsolidateResult result;
     for (int r = 0; r < options.repeat; ++r) {
       const auto start = std::chrono::steady_clock::now();
-      result = consolidate::consolidate_clusters(data.values, raw, {});
+      consolidate::ConsolidateParams params;
+      params.gather = !options.pairwise;
+      result = consolidate::consolidate_clusters(data.values, raw, params);
       seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     std::sort(seconds.begin(), seconds.end());
@@ -98,6 +111,11 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(s.rejected_joins),
                 static_cast<unsigned long long>(s.extended_dimensions), static_cast<unsigned long long>(s.redundant),
                 static_cast<unsigned long long>(s.passes));
+    if (!options.out.empty()) {
+      std::ofstream out(options.out);
+      for (const SubspaceCluster& c : result.clusters) out << c << '\n';
+      if (!out.flush()) throw std::runtime_error("cannot write " + options.out);
+    }
     if (!options.truth.empty()) {
       io::GroundTruthOptions truth_options;
       truth_options.dimensions = data.dimensions();

@@ -13,18 +13,12 @@
 #include <span>
 #include <unordered_set>
 
+#include "stages/consolidate/cluster_union.hpp"
 #include "stages/consolidate/overlap_pairs.hpp"
 #include "stages/consolidate/sorted_ids.hpp"
 
 namespace subscale::consolidate {
 namespace {
-
-// Where `dimension` sits in the cluster's sorted dimension list, or -1.
-template <class T>
-std::ptrdiff_t position_of(const WorkingCluster<T>& cluster, std::uint32_t dimension) {
-  const auto found = std::lower_bound(cluster.dimensions.begin(), cluster.dimensions.end(), dimension);
-  return found != cluster.dimensions.end() && *found == dimension ? found - cluster.dimensions.begin() : -1;
-}
 
 // Keeps the points of `cluster` inside the box of its columns' central spans, and takes the
 // others out of its columns.
@@ -65,12 +59,7 @@ class ComponentJoiner {
   ComponentJoiner(const ColumnSorter<T>& columns, const ConsolidateParams& params,
                   std::vector<WorkingCluster<T>>& clusters, std::vector<std::uint32_t>& parent,
                   std::vector<std::uint32_t>& versions)
-      : columns_(columns),
-        values_(columns.values()),
-        params_(params),
-        clusters_(clusters),
-        parent_(parent),
-        versions_(versions) {}
+      : columns_(columns), params_(params), clusters_(clusters), parent_(parent), versions_(versions) {}
 
   void run(std::span<const OverlapPair> pairs, JoinCounters& counters) {
     for (const OverlapPair& pair : pairs) try_pair(pair, counters);
@@ -88,7 +77,7 @@ class ComponentJoiner {
     WorkingCluster<T>& y = clusters_[b];
     // Their current point sets must still overlap as much as the pair did: the smaller shares
     // all its points but those the larger lacks.
-    const bool x_larger = larger(x, y) == &x;
+    const bool x_larger = ClusterUnion<T>::larger(x, y) == &x;
     const WorkingCluster<T>& small = x_larger ? y : x;
     const std::vector<std::uint64_t>& in_larger = members(x_larger ? a : b);
     std::vector<std::uint32_t> lacks;
@@ -100,7 +89,7 @@ class ComponentJoiner {
       refused_.insert(key);  // the same two point sets, so the same answer, until one changes
       return;
     }
-    std::optional<WorkingCluster<T>> joined = join(x, y, std::move(lacks));
+    std::optional<WorkingCluster<T>> joined = union_.join(x, y, lacks);
     if (!joined) {
       ++counters.rejected;
       refused_.insert(key);
@@ -126,124 +115,7 @@ class ComponentJoiner {
     return members_;
   }
 
-  // Of two clusters, the one whose columns a join starts from: the larger, x on a tie.
-  static WorkingCluster<T>* larger(WorkingCluster<T>& x, WorkingCluster<T>& y) {
-    return x.points.size() >= y.points.size() ? &x : &y;
-  }
-
-  // S_x ∪ S_y with the points of O_x ∪ O_y inside their box, or nothing when the union fails the
-  // span test in a dimension (or the box holds no point); x or y may be moved from. `lacks` are
-  // the smaller one's points that the larger lacks. The result is exact (the same as measuring
-  // the union from scratch), but is computed from the two sides' rank sets and the points one of
-  // them lacks: for the common join, a projection whose points the other cluster holds already,
-  // give or take a few chance members that the box drops again, a dimension costs a scan of
-  // n / 64 words (or of a short list), not a merge of sorted columns. Dimensions new to the
-  // larger side are tested first: a join of two different clusters fails there.
-  std::optional<WorkingCluster<T>> join(WorkingCluster<T>& x, WorkingCluster<T>& y,
-                                        const std::vector<std::uint32_t>& lacks) {
-    WorkingCluster<T>& big = *larger(x, y);
-    WorkingCluster<T>& small = &big == &x ? y : x;
-    const std::vector<std::uint32_t> dims = sorted_union(x.dimensions, y.dimensions);
-    const T reference = std::max(x.reference_span, y.reference_span);
-    const T limit = static_cast<T>(params_.span_tolerance) * reference;
-    const CentralPositions at = central_positions(big.points.size() + lacks.size(), params_.span_fraction);
-
-    // The union's span in each dimension, read off the rank set of the side that has the
-    // dimension together with the ranks of the points it lacks.
-    std::vector<Interval<T>> spans(dims.size());
-    std::vector<std::ptrdiff_t> in_big(dims.size()), in_small(dims.size());
-    std::vector<std::uint32_t> small_lacks;  // filled when first needed
-    bool have_small_lacks = false;
-    for (const bool new_to_big : {true, false}) {
-      for (std::size_t t = 0; t < dims.size(); ++t) {
-        const std::uint32_t k = dims[t];
-        in_big[t] = position_of(big, k);
-        if ((in_big[t] < 0) != new_to_big) continue;
-        in_small[t] = in_big[t] >= 0 ? -1 : position_of(small, k);
-        std::pair<std::uint32_t, std::uint32_t> ends;
-        ranks_.clear();
-        if (in_big[t] >= 0) {
-          columns_.ranks(lacks, k, ranks_);
-          ends = big.columns[static_cast<std::size_t>(in_big[t])].select(at.low, at.high, ranks_, scratch_bits_);
-        } else {
-          if (!have_small_lacks) small_lacks = sorted_difference(big.points, small.points), have_small_lacks = true;
-          columns_.ranks(small_lacks, k, ranks_);
-          ends = small.columns[static_cast<std::size_t>(in_small[t])].select(at.low, at.high, ranks_, scratch_bits_);
-        }
-        spans[t] = {columns_.value_at(k, ends.first), columns_.value_at(k, ends.second)};
-        if (spans[t].width() > limit) return std::nullopt;
-      }
-    }
-
-    // The box: which of big's points fall out (none in a dimension where its whole column lies
-    // inside), and which of the points it lacks are in.
-    std::vector<Interval<T>> box(dims.size());
-    std::vector<std::size_t> check;  // dimensions in which big's points must be looked at one by one
-    for (std::size_t t = 0; t < dims.size(); ++t) {
-      const T half = spans[t].width() / T(2);
-      box[t] = {spans[t].low - half, spans[t].high + half};
-      bool whole_column_inside = false;
-      if (in_big[t] >= 0) {
-        const RankSet& column = big.columns[static_cast<std::size_t>(in_big[t])];
-        whole_column_inside = columns_.value_at(dims[t], column.front()) >= box[t].low &&
-                              columns_.value_at(dims[t], column.back()) <= box[t].high;
-      }
-      if (!whole_column_inside) check.push_back(t);
-    }
-    const auto inside = [&](std::uint32_t p, std::size_t t) {
-      const T v = values_(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(dims[t]));
-      return v >= box[t].low && v <= box[t].high;
-    };
-    std::vector<std::uint32_t> big_out, lacks_in, removed;
-    for (std::uint32_t p : big.points)
-      if (!std::all_of(check.begin(), check.end(), [&](std::size_t t) { return inside(p, t); })) big_out.push_back(p);
-    for (std::uint32_t p : lacks) {
-      bool in = true;
-      for (std::size_t t = 0; t < dims.size() && in; ++t) in = inside(p, t);
-      (in ? lacks_in : removed).push_back(p);
-    }
-    if (big_out.size() == big.points.size() && lacks_in.empty()) return std::nullopt;
-
-    WorkingCluster<T> joined;
-    joined.reference_span = reference;
-    joined.sources = x.sources + y.sources;
-    if (big_out.empty() && lacks_in.empty() && dims.size() == big.dimensions.size()) {
-      // Nothing changes but the count of sources: big's columns stand.
-      joined.dimensions = std::move(big.dimensions);
-      joined.points = std::move(big.points);
-      joined.columns = std::move(big.columns);
-      return joined;
-    }
-    joined.points = sorted_difference(big.points, big_out);
-    joined.points = sorted_union(joined.points, lacks_in);
-    removed = sorted_union(removed, big_out);
-    joined.columns.resize(dims.size());
-    // Neither side is needed after the join, so their columns are taken over, not copied.
-    for (std::size_t t = 0; t < dims.size(); ++t) {
-      const std::uint32_t k = dims[t];
-      RankSet& column = joined.columns[t];
-      ranks_.clear();
-      if (in_big[t] >= 0) {
-        column = std::move(big.columns[static_cast<std::size_t>(in_big[t])]);
-        columns_.ranks(lacks_in, k, ranks_);
-        column.insert(ranks_);
-        ranks_.clear();
-        columns_.ranks(big_out, k, ranks_);
-      } else {
-        column = std::move(small.columns[static_cast<std::size_t>(in_small[t])]);
-        columns_.ranks(small_lacks, k, ranks_);
-        column.insert(ranks_);
-        ranks_.clear();
-        columns_.ranks(removed, k, ranks_);
-      }
-      column.erase(ranks_);
-    }
-    joined.dimensions = dims;
-    return joined;
-  }
-
   const ColumnSorter<T>& columns_;
-  const ColumnMatrix<T>& values_;
   const ConsolidateParams& params_;
   std::vector<WorkingCluster<T>>& clusters_;
   std::vector<std::uint32_t>& parent_;  // union-find whose root is always the smaller index
@@ -265,8 +137,7 @@ class ComponentJoiner {
   };
   std::vector<std::uint32_t>& versions_;
   std::unordered_set<RefusedKey, RefusedKeyHash> refused_;
-  std::vector<std::uint32_t> ranks_;  // scratch for a dimension's ranks of some points
-  std::vector<std::uint64_t> scratch_bits_ = std::vector<std::uint64_t>((columns_.points() + 63) / 64, 0);
+  ClusterUnion<T> union_{columns_, params_};
   std::vector<std::uint64_t> members_ = std::vector<std::uint64_t>((columns_.points() + 63) / 64, 0);
   std::uint32_t members_of_ = ~std::uint32_t{0};  // members_ holds this cluster's points
   std::uint32_t members_version_ = 0;             // at this version
@@ -349,7 +220,7 @@ std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<Work
         std::vector<T>& scratch = scratches.local();
         for (std::size_t c = r.begin(); c != r.end(); ++c) {
           WorkingCluster<T>& cluster = clusters[c];
-          if (cluster.points.empty()) continue;
+          if (cluster.points.empty() || cluster.extended) continue;
           const T limit = static_cast<T>(params.span_tolerance) * cluster.reference_span;
           WorkingCluster<T> extended;
           std::size_t t = 0;
@@ -365,7 +236,12 @@ std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<Work
           }
           cluster.dimensions = std::move(extended.dimensions);
           cluster.columns = std::move(extended.columns);
-          if (added[c] > 0) keep_points_in_box(columns, cluster, params.span_fraction);
+          if (added[c] > 0) {
+            cluster.outside_columns.clear();  // its points and dimensions change
+            keep_points_in_box(columns, cluster, params.span_fraction);
+          } else {
+            cluster.extended = true;
+          }
         }
       });
   return std::accumulate(added.begin(), added.end(), std::uint64_t{0});

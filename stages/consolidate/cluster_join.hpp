@@ -3,6 +3,7 @@
 // strongly into the union of their subspaces, and extending a cluster to every dimension in
 // which its points are dense.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/dataset.hpp"
@@ -21,8 +22,15 @@ struct WorkingCluster {
   // The ranks of `points` in each of `dimensions` (rank_set.hpp): the central spans are read off
   // them, and a join adds the few points the other side brings instead of selecting again.
   std::vector<RankSet> columns;
+  // Its ranks in dimensions outside `dimensions` (indexed by dimension), built when a join first
+  // asks for one (cluster_union.hpp); empty when none was, and emptied whenever the points or
+  // the dimensions change.
+  std::vector<std::optional<RankSet>> outside_columns;
   T reference_span = 0;       // span_test.hpp: the widest central span where merge found it
   std::uint32_t sources = 1;  // input clusters joined into it
+  // extend_dimensions found no dimension to add, and nothing (points, dimensions, reference
+  // span) changed since: a later pass would find none again.
+  bool extended = false;
 };
 
 // The central span (span_test.hpp) of the points whose ranks in `dimension` are `column`.

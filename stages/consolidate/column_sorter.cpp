@@ -14,7 +14,8 @@ ColumnSorter<T>::ColumnSorter(const ColumnMatrix<T>& values)
     : values_(values),
       n_(static_cast<std::size_t>(values.rows())),
       rank_(n_ * static_cast<std::size_t>(values.cols())),
-      by_rank_(rank_.size()) {
+      by_rank_(rank_.size()),
+      point_by_rank_(rank_.size()) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, static_cast<std::size_t>(values.cols()), 1),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       // (value, point) side by side: the sort compares them without going
@@ -34,6 +35,7 @@ ColumnSorter<T>::ColumnSorter(const ColumnMatrix<T>& values)
                         for (std::size_t k = 0; k < n_; ++k) {
                           rank_[d * n_ + order[k].point] = static_cast<std::uint32_t>(k);
                           by_rank_[d * n_ + k] = order[k].value;
+                          point_by_rank_[d * n_ + k] = order[k].point;
                         }
                       }
                     });

@@ -5,8 +5,8 @@
 // span test's order statistics off them, where sorting the values of each new point set was a
 // third of its time.
 //
-// Memory: a rank (4 bytes) and a value (held: 8 or 4 bytes) per point and dimension, 1.5 (float64)
-// or 2 (float32) times the data matrix.
+// Memory: a rank and a point (4 bytes each) and a value (held: 8 or 4 bytes) per point and
+// dimension, 2 (float64) or 3 (float32) times the data matrix.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -31,13 +31,18 @@ class ColumnSorter {
   T value_at(std::uint32_t dimension, std::uint32_t rank) const noexcept {
     return by_rank_[static_cast<std::size_t>(dimension) * n_ + rank];
   }
+  // The point of rank `rank` in `dimension`.
+  std::uint32_t point_at(std::uint32_t dimension, std::uint32_t rank) const noexcept {
+    return point_by_rank_[static_cast<std::size_t>(dimension) * n_ + rank];
+  }
   std::size_t points() const noexcept { return n_; }
 
  private:
   const ColumnMatrix<T>& values_;
   std::size_t n_ = 0;
-  std::vector<std::uint32_t> rank_;  // rank_[dimension * n + point]
-  std::vector<T> by_rank_;           // by_rank_[dimension * n + rank]: the value of that rank
+  std::vector<std::uint32_t> rank_;           // rank_[dimension * n + point]
+  std::vector<T> by_rank_;                    // by_rank_[dimension * n + rank]: the value of that rank
+  std::vector<std::uint32_t> point_by_rank_;  // likewise, the point of that rank
 };
 
 }  // namespace subscale::consolidate

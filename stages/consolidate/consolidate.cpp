@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "stages/consolidate/cluster_join.hpp"
+#include "stages/consolidate/gather_join.hpp"
 #include "stages/consolidate/redundancy.hpp"
 #include "stages/consolidate/span_test.hpp"
 
@@ -52,6 +53,27 @@ void check_cluster(const ColumnMatrix<T>& values, const SubspaceCluster& cluster
   check_sorted(cluster.points, static_cast<std::size_t>(values.rows()), "point");
 }
 
+// Every cluster checked, on all threads; the error is the first bad cluster's, as a sequential
+// check would give it.
+template <class T>
+void check_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& clusters) {
+  std::vector<char> bad(clusters.size(), 0);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, clusters.size()), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t c = r.begin(); c != r.end(); ++c) {
+      try {
+        check_cluster(values, clusters[c], c);
+      } catch (const InputError&) {
+        bad[c] = 1;
+      }
+    }
+  });
+  const auto first = std::find(bad.begin(), bad.end(), 1);
+  if (first != bad.end()) {
+    const auto c = static_cast<std::size_t>(first - bad.begin());
+    check_cluster(values, clusters[c], c);  // throws its error
+  }
+}
+
 template <class T>
 std::vector<WorkingCluster<T>> working_clusters(const ColumnSorter<T>& columns,
                                                 const std::vector<SubspaceCluster>& clusters, double fraction) {
@@ -76,7 +98,7 @@ template <class T>
 ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& clusters,
                                        const ConsolidateParams& params) {
   check_params(params);
-  for (std::size_t c = 0; c < clusters.size(); ++c) check_cluster(values, clusters[c], c);
+  check_clusters(values, clusters);
 
   ConsolidateResult result;
   ConsolidateStats& stats = result.stats;
@@ -86,6 +108,7 @@ ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std:
   std::erase_if(working, [](const WorkingCluster<T>& c) { return c.points.empty() || c.dimensions.empty(); });
 
   JoinCounters counters;
+  if (params.gather) working = gather_clusters(columns, std::move(working), params, counters);
   bool changed = true;
   while (changed && stats.passes < kMaxPasses) {
     ++stats.passes;

@@ -10,6 +10,8 @@
 //     however many small clusters there are over however many points (10^5 clusters of a few
 //     dozen points each over 10^5 points would take 10^5 x 12.5 kB a dimension as bitmaps).
 // The form changes with the size and never shows in the results: both hold the same set.
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -41,6 +43,34 @@ class RankSet {
   std::uint32_t front() const;  // the smallest; the set is not empty
   std::uint32_t back() const;   // the largest; the set is not empty
 
+  // Calls visit(rank) on the ranks in ascending (scan_up) or descending (scan_down) order until
+  // it returns false: the few ranks at either end, without reading the rest.
+  template <class Visit>
+  void scan_up(Visit&& visit) const {
+    if (!dense_) {
+      for (std::uint32_t r : sparse_)
+        if (!visit(r)) return;
+      return;
+    }
+    for (std::size_t w = first_word_; w <= last_word_ && w < words_.size(); ++w)
+      for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
+        if (!visit(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))))) return;
+  }
+  template <class Visit>
+  void scan_down(Visit&& visit) const {
+    if (!dense_) {
+      for (auto r = sparse_.rbegin(); r != sparse_.rend(); ++r)
+        if (!visit(*r)) return;
+      return;
+    }
+    for (std::size_t w = std::min(last_word_ + 1, words_.size()); w-- > first_word_;)
+      for (std::uint64_t bits = words_[w]; bits != 0;) {
+        const auto top = static_cast<std::size_t>(63 - std::countl_zero(bits));
+        if (!visit(static_cast<std::uint32_t>(w * 64 + top))) return;
+        bits &= ~(std::uint64_t{1} << top);
+      }
+  }
+
   // All ranks, ascending (for tests and checks).
   std::vector<std::uint32_t> ranks() const;
 
@@ -50,14 +80,26 @@ class RankSet {
   bool wants_dense() const noexcept { return size_ * 64 >= universe_; }
   std::pair<std::uint32_t, std::uint32_t> select_sparse(std::size_t i, std::size_t j,
                                                         std::span<const std::uint32_t> extra) const;
+  // Scans words first_word .. last_word only: no bit of the set or of extra_bits lies outside.
   std::pair<std::uint32_t, std::uint32_t> select_dense(std::size_t i, std::size_t j, const std::uint64_t* extra_bits,
-                                                       std::size_t total_size) const;
+                                                       std::size_t total_size, std::size_t first_word,
+                                                       std::size_t last_word) const;
+  void set_bit(std::uint32_t r) {
+    words_[r >> 6] |= std::uint64_t{1} << (r & 63);
+    first_word_ = std::min<std::size_t>(first_word_, r >> 6);
+    last_word_ = std::max<std::size_t>(last_word_, r >> 6);
+  }
 
   std::size_t universe_ = 0;
   std::size_t size_ = 0;
   bool dense_ = false;
   std::vector<std::uint32_t> sparse_;  // sorted, while !dense_
   std::vector<std::uint64_t> words_;   // universe_ bits, while dense_
+  // While dense_: no bit is set below word first_word_ or above last_word_. A cluster's ranks in
+  // a dimension where it is dense lie in a narrow window, so the order statistics and the ends
+  // are found in a few words instead of a scan over universe / 64 of them.
+  std::size_t first_word_ = 0;
+  std::size_t last_word_ = 0;
 };
 
 }  // namespace subscale::consolidate

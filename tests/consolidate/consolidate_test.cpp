@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "common/error.hpp"
@@ -351,6 +352,23 @@ TEST(Consolidate, BadInputIsRefusedAndEmptyInputGivesNothing) {
   const ConsolidateResult empty = consolidate_clusters(scene.values(), {}, {});
   EXPECT_TRUE(empty.clusters.empty());
   EXPECT_EQ(empty.stats.clusters, 0u);
+}
+
+// The clusters are checked on all threads; the error is still the first bad cluster's.
+TEST(Consolidate, TheFirstBadClusterIsTheOneNamed) {
+  Scene scene(10, 3, 1);
+  std::vector<SubspaceCluster> input(3000, SubspaceCluster{{0, 1}, {1, 2}});
+  input[1700] = {{0, 1}, {2, 1}};   // not sorted
+  input[2900] = {{0, 1}, {1, 10}};  // point 10 of 10
+  for (const std::size_t threads : {1, 2, 4}) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    try {
+      consolidate_clusters(scene.values(), input, {});
+      FAIL() << "no error";
+    } catch (const InputError& error) {
+      EXPECT_NE(std::string(error.what()).find("cluster #1700 "), std::string::npos) << error.what();
+    }
+  }
 }
 
 // Six clusters in 12 of 16 dimensions, some sharing points and dimensions, one nested in

@@ -32,6 +32,15 @@ void expect_same(const RankSet& set, const Ranks& plain, std::size_t universe, s
   if (plain.empty()) return;
   EXPECT_EQ(set.front(), plain.front());
   EXPECT_EQ(set.back(), plain.back());
+  // Scans from either end, stopped after a random number of ranks.
+  for (int k = 0; k < 3; ++k) {
+    const std::size_t stop = rng() % (plain.size() + 1);
+    Ranks up, down;
+    set.scan_up([&](std::uint32_t r) { return up.size() < stop && (up.push_back(r), true); });
+    set.scan_down([&](std::uint32_t r) { return down.size() < stop && (down.push_back(r), true); });
+    EXPECT_EQ(up, Ranks(plain.begin(), plain.begin() + static_cast<std::ptrdiff_t>(stop)));
+    EXPECT_EQ(down, Ranks(plain.rbegin(), plain.rbegin() + static_cast<std::ptrdiff_t>(stop)));
+  }
   std::uniform_int_distribution<std::size_t> position(0, plain.size() - 1);
   for (int k = 0; k < 5; ++k) {
     std::size_t i = position(rng), j = position(rng);
