@@ -11,8 +11,9 @@
 //    a. gather (gather_join.hpp): the input clusters, by interest descending, each join the
 //       gathered cluster they overlap most whose union passes the test, or found one of their
 //       own; one that brings a gathered cluster no dimension and no point inside its box is
-//       absorbed, the gathered cluster standing as it is. Cost: linear in the input's memberships (times the few
-//       gathered clusters holding a point), where trying every pair of the input grew with its square.
+//       absorbed, the gathered cluster standing as it is. Cost: linear in the input's
+//       memberships (times the few gathered clusters holding a point), where trying every pair
+//       of the input grew with its square.
 //    b. rounds (cluster_join.hpp): every pair of the gathered clusters over the threshold is
 //       tried, strongest first, greedily, in rounds until a round joins nothing.
 //    Without gathering (ConsolidateParams::gather false) the rounds run on the input itself, as
