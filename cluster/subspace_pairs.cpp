@@ -64,9 +64,17 @@ void append_pair(Bytes& out, const std::uint64_t* key, const std::uint64_t* bitm
     return;
   }
   put(out, static_cast<std::uint32_t>(ones));
+  // The ids written into room made once: growing the buffer an id at a time took most of the
+  // encoding's time.
+  const std::size_t at = out.size();
+  out.resize(at + ones * sizeof(std::uint32_t));
+  std::uint8_t* to = out.data() + at;
   for (std::uint32_t w = 0; w < point_words; ++w)
-    for (std::uint64_t word = bitmap[w]; word != 0; word &= word - 1)
-      put(out, static_cast<std::uint32_t>(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word))));
+    for (std::uint64_t word = bitmap[w]; word != 0; word &= word - 1) {
+      const auto id = static_cast<std::uint32_t>(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
+      std::memcpy(to, &id, sizeof id);
+      to += sizeof id;
+    }
 }
 
 Bytes encode_pairs(const direct::DirectSubspaceMap& map) {
@@ -79,6 +87,7 @@ void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::Direc
   const auto count = reader.get<std::uint64_t>();
   const std::uint32_t key_words = into.key_words(), point_words = into.point_words();
   std::vector<std::uint64_t> key(key_words), bitmap(point_words);
+  std::vector<std::uint32_t> points;
   for (std::uint64_t e = 0; e < count; ++e) {
     reader.get_array(key.data(), key_words);
     const auto ids = reader.get<std::uint32_t>();
@@ -86,8 +95,9 @@ void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::Direc
       reader.get_array(bitmap.data(), point_words);
     } else {
       std::fill(bitmap.begin(), bitmap.end(), 0);
-      for (std::uint32_t i = 0; i < ids; ++i) {
-        const auto point = reader.get<std::uint32_t>();
+      points.resize(ids);
+      reader.get_array(points.data(), ids);
+      for (const std::uint32_t point : points) {
         if (point / 64 >= point_words) throw Error(ExitCode::input, what + ": a point id lies beyond the data");
         bitmap[point / 64] |= std::uint64_t{1} << (point % 64);
       }
@@ -109,7 +119,11 @@ void add_subspaces(const std::vector<SubspaceCluster>& subspaces, direct::Direct
 }
 
 Bytes encode_clusters(const std::vector<SubspaceCluster>& clusters) {
+  std::size_t bytes = sizeof(std::uint64_t);
+  for (const SubspaceCluster& cluster : clusters)
+    bytes += 2 * sizeof(std::uint64_t) + (cluster.dimensions.size() + cluster.points.size()) * sizeof(std::uint32_t);
   Bytes out;
+  out.reserve(bytes);
   put(out, static_cast<std::uint64_t>(clusters.size()));
   for (const SubspaceCluster& cluster : clusters) {
     put(out, static_cast<std::uint64_t>(cluster.dimensions.size()));
