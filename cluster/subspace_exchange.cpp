@@ -1,6 +1,7 @@
 #include "cluster/subspace_exchange.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 
 #include "cluster/subspace_pairs.hpp"
@@ -22,6 +23,15 @@ direct::DirectSubspaceMap exchange_by_owner(const Communicator& comm, const dire
       [&](const std::uint64_t* key) { return static_cast<std::size_t>(owner_of(key, key_words, comm.size())); });
   const std::vector<Bytes> incoming = comm.all_to_all(outgoing);
   direct::DirectSubspaceMap owned(key_words, mine.point_words());
+  // Room for every incoming entry (at most that many are distinct), so the map never regrows
+  // while millions of subspaces are ORed in.
+  std::uint64_t most = 0;
+  for (const Bytes& part : incoming) {
+    std::uint64_t count = 0;
+    if (part.size() >= sizeof count) std::memcpy(&count, part.data(), sizeof count);
+    most += std::min<std::uint64_t>(count, part.size() / 8);
+  }
+  owned.reserve(most);
   for (int r = 0; r < comm.size(); ++r)
     decode_pairs_into(incoming[r].data(), incoming[r].size(), owned, "subspaces from process " + std::to_string(r));
   return owned;

@@ -1,28 +1,15 @@
 #include "cluster/subspace_pairs.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <bit>
 #include <cstring>
 
 #include "common/error.hpp"
+#include "common/page_population.hpp"
 
 namespace subscale::cluster {
 namespace {
-
-// resize and memcpy rather than insert: GCC 12 warns falsely about inserting into an empty vector.
-template <class T>
-void put(Bytes& out, const T& value) {
-  const std::size_t at = out.size();
-  out.resize(at + sizeof(T));
-  std::memcpy(out.data() + at, &value, sizeof(T));
-}
-
-template <class T>
-void put_array(Bytes& out, const T* values, std::size_t count) {
-  if (count == 0) return;
-  const std::size_t at = out.size();
-  out.resize(at + count * sizeof(T));
-  std::memcpy(out.data() + at, values, count * sizeof(T));
-}
 
 // Reads fixed-size values from a buffer, refusing to run past its end.
 class Reader {
@@ -41,6 +28,13 @@ class Reader {
     std::memcpy(values, data_ + at_, count * sizeof(T));
     at_ += count * sizeof(T);
   }
+  // Steps over `count` values of T, refusing to run past the end.
+  template <class T>
+  void skip(std::uint64_t count) {
+    if (count > (size_ - at_) / sizeof(T)) throw Error(ExitCode::input, what_ + ": the data end too early");
+    at_ += count * sizeof(T);
+  }
+  std::size_t offset() const { return at_; }
   bool done() const { return at_ == size_; }
 
  private:
@@ -51,34 +45,66 @@ class Reader {
 
 constexpr std::uint32_t kDenseBitmap = 0xffffffffu;
 
-}  // namespace
+// An entry travels as its key, then kDenseBitmap and the bitmap's words, or the count of its
+// points and their ids, whichever is shorter.
+bool dense(std::uint64_t ones, std::uint32_t point_words) { return ones * 4 >= std::uint64_t{point_words} * 8; }
 
-void append_pair(Bytes& out, const std::uint64_t* key, const std::uint64_t* bitmap, std::uint32_t key_words,
-                 std::uint32_t point_words) {
-  put_array(out, key, key_words);
-  std::uint64_t ones = 0;
-  for (std::uint32_t w = 0; w < point_words; ++w) ones += static_cast<std::uint64_t>(std::popcount(bitmap[w]));
-  if (ones * 4 >= std::uint64_t{point_words} * 8) {
-    put(out, kDenseBitmap);
-    put_array(out, bitmap, point_words);
+std::uint64_t pair_bytes(std::uint64_t ones, std::uint32_t key_words, std::uint32_t point_words) {
+  return std::uint64_t{key_words} * 8 + 4 + (dense(ones, point_words) ? std::uint64_t{point_words} * 8 : ones * 4);
+}
+
+template <class T>
+std::uint8_t* write(std::uint8_t* to, const T* values, std::size_t count) {
+  if (count > 0) std::memcpy(to, values, count * sizeof(T));
+  return to + count * sizeof(T);
+}
+
+void write_pair(std::uint8_t* to, const std::uint64_t* key, const std::uint64_t* bitmap, std::uint64_t ones,
+                std::uint32_t key_words, std::uint32_t point_words) {
+  to = write(to, key, key_words);
+  if (dense(ones, point_words)) {
+    to = write(to, &kDenseBitmap, 1);
+    write(to, bitmap, point_words);
     return;
   }
-  put(out, static_cast<std::uint32_t>(ones));
-  // The ids written into room made once: growing the buffer an id at a time took most of the
-  // encoding's time.
-  const std::size_t at = out.size();
-  out.resize(at + ones * sizeof(std::uint32_t));
-  std::uint8_t* to = out.data() + at;
+  const auto count = static_cast<std::uint32_t>(ones);
+  to = write(to, &count, 1);
   for (std::uint32_t w = 0; w < point_words; ++w)
     for (std::uint64_t word = bitmap[w]; word != 0; word &= word - 1) {
       const auto id = static_cast<std::uint32_t>(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
-      std::memcpy(to, &id, sizeof id);
-      to += sizeof id;
+      to = write(to, &id, 1);
     }
 }
 
+}  // namespace
+
+std::vector<Bytes> encode_pairs_in_groups(const direct::DirectSubspaceMap& map, std::size_t groups,
+                                          const std::vector<std::uint32_t>& group) {
+  const std::uint32_t entries = map.size(), key_words = map.key_words(), point_words = map.point_words();
+  std::vector<std::uint64_t> ones(entries), at(entries);
+  tbb::parallel_for(std::uint32_t{0}, entries, [&](std::uint32_t e) {
+    for (std::uint32_t w = 0; w < point_words; ++w)
+      ones[e] += static_cast<std::uint64_t>(std::popcount(map.points(e)[w]));
+  });
+  std::vector<std::uint64_t> size(groups, sizeof(std::uint64_t)), count(groups, 0);
+  for (std::uint32_t e = 0; e < entries; ++e) {
+    at[e] = size[group[e]];
+    size[group[e]] += pair_bytes(ones[e], key_words, point_words);
+    ++count[group[e]];
+  }
+  std::vector<Bytes> out(groups);
+  for (std::size_t g = 0; g < groups; ++g) {
+    resize_populated(out[g], size[g]);
+    std::memcpy(out[g].data(), &count[g], sizeof(std::uint64_t));
+  }
+  tbb::parallel_for(std::uint32_t{0}, entries, [&](std::uint32_t e) {
+    write_pair(out[group[e]].data() + at[e], map.key(e), map.points(e), ones[e], key_words, point_words);
+  });
+  return out;
+}
+
 Bytes encode_pairs(const direct::DirectSubspaceMap& map) {
-  return encode_pairs_by_group(map, 1, [](const std::uint64_t*) { return std::size_t{0}; }).front();
+  return encode_pairs_in_groups(map, 1, std::vector<std::uint32_t>(map.size(), 0)).front();
 }
 
 void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::DirectSubspaceMap& into,
@@ -119,30 +145,48 @@ void add_subspaces(const std::vector<SubspaceCluster>& subspaces, direct::Direct
 }
 
 Bytes encode_clusters(const std::vector<SubspaceCluster>& clusters) {
-  std::size_t bytes = sizeof(std::uint64_t);
-  for (const SubspaceCluster& cluster : clusters)
-    bytes += 2 * sizeof(std::uint64_t) + (cluster.dimensions.size() + cluster.points.size()) * sizeof(std::uint32_t);
+  std::vector<std::uint64_t> at(clusters.size() + 1, sizeof(std::uint64_t));
+  for (std::size_t c = 0; c < clusters.size(); ++c)
+    at[c + 1] = at[c] + 2 * sizeof(std::uint64_t) +
+                (clusters[c].dimensions.size() + clusters[c].points.size()) * sizeof(std::uint32_t);
   Bytes out;
-  out.reserve(bytes);
-  put(out, static_cast<std::uint64_t>(clusters.size()));
-  for (const SubspaceCluster& cluster : clusters) {
-    put(out, static_cast<std::uint64_t>(cluster.dimensions.size()));
-    put(out, static_cast<std::uint64_t>(cluster.points.size()));
-    put_array(out, cluster.dimensions.data(), cluster.dimensions.size());
-    put_array(out, cluster.points.data(), cluster.points.size());
-  }
+  resize_populated(out, at.back());
+  const auto count = static_cast<std::uint64_t>(clusters.size());
+  std::memcpy(out.data(), &count, sizeof count);
+  tbb::parallel_for(std::size_t{0}, clusters.size(), [&](std::size_t c) {
+    const SubspaceCluster& cluster = clusters[c];
+    const std::uint64_t sizes[2] = {cluster.dimensions.size(), cluster.points.size()};
+    std::uint8_t* to = write(out.data() + at[c], sizes, 2);
+    to = write(to, cluster.dimensions.data(), cluster.dimensions.size());
+    write(to, cluster.points.data(), cluster.points.size());
+  });
   return out;
 }
 
 std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes) {
+  // Where each cluster starts, found in one pass over the sizes (checked against the end), then
+  // the lists made on all threads.
   Reader reader(bytes.data(), bytes.size(), "clusters from another process");
-  std::vector<SubspaceCluster> clusters(reader.get<std::uint64_t>());
-  for (SubspaceCluster& cluster : clusters) {
-    cluster.dimensions.resize(reader.get<std::uint64_t>());
-    cluster.points.resize(reader.get<std::uint64_t>());
-    reader.get_array(cluster.dimensions.data(), cluster.dimensions.size());
-    reader.get_array(cluster.points.data(), cluster.points.size());
+  const auto count = reader.get<std::uint64_t>();
+  if (count > bytes.size() / (2 * sizeof(std::uint64_t)))
+    throw Error(ExitCode::input, "clusters from another process: the data end too early");
+  std::vector<std::uint64_t> sizes(2 * count), at(count);
+  for (std::uint64_t c = 0; c < count; ++c) {
+    reader.get_array(&sizes[2 * c], 2);
+    at[c] = reader.offset();
+    reader.skip<std::uint32_t>(sizes[2 * c]);
+    reader.skip<std::uint32_t>(sizes[2 * c + 1]);
   }
+  if (!reader.done()) throw Error(ExitCode::input, "clusters from another process: data follow the last cluster");
+  std::vector<SubspaceCluster> clusters;
+  resize_populated(clusters, count);
+  tbb::parallel_for(std::uint64_t{0}, count, [&](std::uint64_t c) {
+    const auto* from = reinterpret_cast<const std::uint32_t*>(bytes.data() + at[c]);
+    clusters[c].dimensions.resize(sizes[2 * c]);
+    clusters[c].points.resize(sizes[2 * c + 1]);
+    std::memcpy(clusters[c].dimensions.data(), from, sizes[2 * c] * sizeof(std::uint32_t));
+    std::memcpy(clusters[c].points.data(), from + sizes[2 * c], sizes[2 * c + 1] * sizeof(std::uint32_t));
+  });
   return clusters;
 }
 

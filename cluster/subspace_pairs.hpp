@@ -12,14 +12,13 @@
 
 namespace subscale::cluster {
 
-// Appends one entry (key_words words of key, point_words words of bitmap).
-void append_pair(Bytes& out, const std::uint64_t* key, const std::uint64_t* bitmap, std::uint32_t key_words,
-                 std::uint32_t point_words);
-
 // Every entry of `map`, with its count in front.
 Bytes encode_pairs(const direct::DirectSubspaceMap& map);
-// Only the entries `select(entry)` keeps, for each of `groups` outputs: out[g] gets the entries
-// with group(entry) == g.
+// For each of `groups` outputs: out[g] gets the entries e with group[e] == g, in entry order.
+// Encoded on all threads (millions of subspaces go to the all-to-all of a cluster run).
+std::vector<Bytes> encode_pairs_in_groups(const direct::DirectSubspaceMap& map, std::size_t groups,
+                                          const std::vector<std::uint32_t>& group);
+// The same with each entry's group given by group_of(key).
 template <class GroupOf>
 std::vector<Bytes> encode_pairs_by_group(const direct::DirectSubspaceMap& map, std::size_t groups, GroupOf&& group_of);
 
@@ -31,7 +30,8 @@ void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::Direc
 // ORs (S, P_S) lists (the signature path's output) into a map.
 void add_subspaces(const std::vector<SubspaceCluster>& subspaces, direct::DirectSubspaceMap& into);
 
-// Clusters (or subspaces) as bytes and back: for gathering merge's output on the root.
+// Clusters (or subspaces) as bytes and back, on all threads: for gathering the subspaces and
+// merge's output on the root.
 Bytes encode_clusters(const std::vector<SubspaceCluster>& clusters);
 std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes);
 
@@ -39,16 +39,9 @@ std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes);
 
 template <class GroupOf>
 std::vector<Bytes> encode_pairs_by_group(const direct::DirectSubspaceMap& map, std::size_t groups, GroupOf&& group_of) {
-  std::vector<Bytes> out(groups, Bytes(sizeof(std::uint64_t), 0));
-  std::vector<std::uint64_t> counts(groups, 0);
-  for (std::uint32_t e = 0; e < map.size(); ++e) {
-    const std::size_t g = group_of(map.key(e));
-    append_pair(out[g], map.key(e), map.points(e), map.key_words(), map.point_words());
-    ++counts[g];
-  }
-  for (std::size_t g = 0; g < groups; ++g)
-    for (std::size_t b = 0; b < sizeof(std::uint64_t); ++b) out[g][b] = static_cast<std::uint8_t>(counts[g] >> (8 * b));
-  return out;
+  std::vector<std::uint32_t> group(map.size());
+  for (std::uint32_t e = 0; e < map.size(); ++e) group[e] = static_cast<std::uint32_t>(group_of(map.key(e)));
+  return encode_pairs_in_groups(map, groups, group);
 }
 
 }  // namespace subscale::cluster

@@ -39,12 +39,24 @@ void DirectSubspaceMap::grow() {
     if (hashes[s] != 0) place(hashes[s], slots[s]);
 }
 
-void DirectSubspaceMap::build_index() {
-  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(64, std::size_t{entries_} * 2 + 2));
-  hashes_.assign(capacity, 0);
-  slots_.assign(capacity, 0);
+namespace {
+
+// An index at most half full for `entries` entries.
+std::size_t index_slots(std::uint64_t entries) { return std::bit_ceil(std::max<std::uint64_t>(64, entries * 2 + 2)); }
+
+}  // namespace
+
+void DirectSubspaceMap::build_index(std::size_t slots) {
+  hashes_.assign(slots, 0);
+  slots_.assign(slots, 0);
   for (std::uint32_t e = 0; e < entries_; ++e) place(hash(key(e)), e);
   indexed_ = true;
+}
+
+void DirectSubspaceMap::reserve(std::uint64_t entries) {
+  keys_.reserve(entries * key_words_);
+  bitmaps_.reserve(entries * point_words_);
+  if (indexed_ && index_slots(entries) > hashes_.size()) build_index(index_slots(entries));
 }
 
 void DirectSubspaceMap::add_distinct(std::vector<std::uint64_t>&& keys, std::vector<std::uint64_t>&& bitmaps) {
@@ -61,7 +73,7 @@ void DirectSubspaceMap::add_distinct(std::vector<std::uint64_t>&& keys, std::vec
 }
 
 std::uint32_t DirectSubspaceMap::find_or_add(const std::uint64_t* key) {
-  if (!indexed_) build_index();
+  if (!indexed_) build_index(index_slots(entries_));
   const std::uint64_t h = hash(key);
   const std::size_t mask = hashes_.size() - 1;
   std::size_t s = (h >> 1) & mask;

@@ -25,6 +25,8 @@ class DirectSubspaceMap {
   // ORs `bitmap` into the points of `key`.
   void add(const std::uint64_t* key, const std::uint64_t* bitmap);
   void merge(const DirectSubspaceMap& other);
+  // Room for `entries` entries in all, so that adding up to that many moves nothing.
+  void reserve(std::uint64_t entries);
   // Adds entries given as flat key and bitmap arrays whose keys are distinct from each other (a
   // device table's contents). An empty map takes the arrays over and indexes them only when next
   // looked up, so a table that never spilled reaches to_subspaces() without a hash per entry.
@@ -49,7 +51,7 @@ class DirectSubspaceMap {
   std::uint64_t hash(const std::uint64_t* key) const;
   void grow();
   void place(std::uint64_t hash, std::uint32_t entry);  // into an empty slot
-  void build_index();
+  void build_index(std::size_t slots);
 
   std::uint32_t key_words_, point_words_;
   std::uint32_t entries_ = 0;

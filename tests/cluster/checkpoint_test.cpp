@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -93,6 +94,40 @@ TEST(SubspacePairs, EncodeDecodeKeepsEverySubspace) {
   EXPECT_THROW(cluster::decode_pairs_into(bytes.data(), bytes.size() - 1, back, "test"), Error);
   const std::vector<SubspaceCluster> clusters = map.to_subspaces();
   EXPECT_EQ(cluster::decode_clusters(cluster::encode_clusters(clusters)), clusters);
+}
+
+// The groups of an all-to-all: every entry in exactly its group's bytes, which decode to the same
+// subspaces as the whole map's.
+TEST(SubspacePairs, GroupsSplitTheEntries) {
+  const direct::DirectSubspaceMap map = sample_map();
+  std::vector<std::uint32_t> group(map.size());
+  for (std::uint32_t e = 0; e < map.size(); ++e) group[e] = e % 3;
+  const std::vector<cluster::Bytes> parts = cluster::encode_pairs_in_groups(map, 3, group);
+  ASSERT_EQ(parts.size(), 3u);
+  direct::DirectSubspaceMap back(2, 4);
+  for (const cluster::Bytes& part : parts) {
+    direct::DirectSubspaceMap alone(2, 4);
+    cluster::decode_pairs_into(part.data(), part.size(), alone, "test");
+    EXPECT_EQ(alone.size(), (map.size() + 2 - (&part - parts.data())) / 3);
+    cluster::decode_pairs_into(part.data(), part.size(), back, "test");
+  }
+  EXPECT_EQ(back.to_subspaces(), map.to_subspaces());
+}
+
+// Cluster bytes cut short, or with sizes past their end, are refused, not read beyond.
+TEST(SubspacePairs, DamagedClusterBytesAreRefused) {
+  const std::vector<SubspaceCluster> clusters = sample_map().to_subspaces();
+  cluster::Bytes bytes = cluster::encode_clusters(clusters);
+  EXPECT_THROW(cluster::decode_clusters(cluster::Bytes(bytes.begin(), bytes.end() - 1)), Error);
+  cluster::Bytes longer = bytes;
+  longer.push_back(0);
+  EXPECT_THROW(cluster::decode_clusters(longer), Error);
+  cluster::Bytes huge = bytes;
+  const std::uint64_t lots = ~std::uint64_t{0} / 2;
+  std::memcpy(huge.data() + 8, &lots, sizeof lots);  // the first cluster's dimension count
+  EXPECT_THROW(cluster::decode_clusters(huge), Error);
+  std::memcpy(huge.data(), &lots, sizeof lots);  // the cluster count
+  EXPECT_THROW(cluster::decode_clusters(huge), Error);
 }
 
 }  // namespace

@@ -51,6 +51,12 @@ std::uint64_t checksum(const Matrix& values) {
   return sum;
 }
 
+// The share of a row's or column's cells on level 0 (the most frequent level of a skewed law).
+template <class Line>
+double zero_share(const Line& line) {
+  return static_cast<double>((line.array() == 0.0).count()) / static_cast<double>(line.size());
+}
+
 std::string usage_error(const GeneratorConfig& config) {
   try {
     generate(config);
@@ -159,7 +165,7 @@ TEST(SkewedDimensions, OnlyTheChosenDimensionsCarryTheTies) {
   const auto skewed_columns = [](const Matrix& values) {
     std::vector<Eigen::Index> columns;
     for (Eigen::Index j = 0; j < values.cols(); ++j) {
-      const double zeros = static_cast<double>((values.col(j).array() == 0.0).count()) / values.rows();
+      const double zeros = zero_share(values.col(j));
       EXPECT_TRUE(std::abs(zeros - 1.0 / 6) < 0.04 || std::abs(zeros - 1.0 / 2.45) < 0.04) << "column " << j;
       if (zeros > 0.3) columns.push_back(j);
     }
@@ -188,10 +194,8 @@ TEST(SkewedPoints, OnlyTheChosenRowsCarryTheTies) {
   config.grid.skewed_points = 0.4;
   const auto prone_rows = [](const Matrix& values) {
     std::vector<Eigen::Index> rows;
-    for (Eigen::Index i = 0; i < values.rows(); ++i) {
-      const double zeros = static_cast<double>((values.row(i).array() == 0.0).count()) / values.cols();
-      if (zeros > 0.29) rows.push_back(i);
-    }
+    for (Eigen::Index i = 0; i < values.rows(); ++i)
+      if (zero_share(values.row(i)) > 0.29) rows.push_back(i);
     return rows;
   };
   const std::vector<Eigen::Index> rows = prone_rows(generate(config).dataset.values);
