@@ -159,12 +159,6 @@ __global__ void first_entries_past(const std::uint64_t* offsets, std::uint32_t c
   bounds[k] = low;
 }
 
-__global__ void gather_at(const std::uint64_t* values, const std::uint32_t* at, std::uint32_t count,
-                          std::uint64_t* out) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) out[i] = values[at[i]];
-}
-
 // Where the chunks of the hand-over start and end, with both lists' offsets there. Every entry
 // where either list crosses a multiple of `most` ids starts a chunk, so a chunk holds fewer than
 // `most` ids of each list plus one entry's. Found on the device: the host never holds all offsets
@@ -187,8 +181,8 @@ std::vector<std::uint64_t> offsets_at(const DeviceIdLists& list, const std::vect
   const auto count = static_cast<std::uint32_t>(entries.size());
   const DeviceBuffer<std::uint32_t> at = DeviceBuffer<std::uint32_t>::from_host(entries);
   DeviceBuffer<std::uint64_t> values(count);
-  gather_at<<<blocks_for(count), kThreads>>>(list.offsets.data(), at.data(), count, values.data());
-  SUBSCALE_CUDA_CHECK_LAUNCH("gather_at");
+  gather<<<blocks_for(count), kThreads>>>(list.offsets.data(), at.data(), count, values.data());
+  SUBSCALE_CUDA_CHECK_LAUNCH("gather");
   return values.to_host(count);
 }
 
