@@ -5,6 +5,7 @@
 #include <new>
 
 #include "common/error.hpp"
+#include "common/page_population.hpp"
 
 #ifdef SUBSCALE_WITH_MPI
 #include <mpi.h>
@@ -120,12 +121,12 @@ Bytes Communicator::broadcast(Bytes bytes, [[maybe_unused]] int root) const {
   return bytes;
 }
 
-std::vector<Bytes> Communicator::all_to_all(const std::vector<Bytes>& to_each) const {
+std::vector<Bytes> Communicator::all_to_all(std::vector<Bytes> to_each) const {
   if (to_each.size() != static_cast<std::size_t>(size_))
     throw Error(ExitCode::other, "all_to_all: " + std::to_string(to_each.size()) + " buffers for " +
                                      std::to_string(size_) + " processes");
   std::vector<Bytes> received(size_);
-  received[rank_] = to_each[rank_];
+  received[rank_] = std::move(to_each[rank_]);
 #ifdef SUBSCALE_WITH_MPI
   if (size_ == 1) return received;
   std::vector<std::uint64_t> send_sizes(size_), receive_sizes(size_);
@@ -134,7 +135,7 @@ std::vector<Bytes> Communicator::all_to_all(const std::vector<Bytes>& to_each) c
   std::vector<MPI_Request> requests;
   for (int r = 0; r < size_; ++r) {
     if (r == rank_) continue;
-    received[r].resize(receive_sizes[r]);
+    resize_populated(received[r], receive_sizes[r]);
     post_receives(received[r], r, requests);
   }
   for (int r = 0; r < size_; ++r)
@@ -144,7 +145,7 @@ std::vector<Bytes> Communicator::all_to_all(const std::vector<Bytes>& to_each) c
   return received;
 }
 
-std::vector<Bytes> Communicator::gather(const Bytes& mine, [[maybe_unused]] int root) const {
+std::vector<Bytes> Communicator::gather(Bytes mine, [[maybe_unused]] int root) const {
   std::vector<Bytes> all;
 #ifdef SUBSCALE_WITH_MPI
   if (size_ > 1) {
@@ -156,10 +157,10 @@ std::vector<Bytes> Communicator::gather(const Bytes& mine, [[maybe_unused]] int 
       all.resize(size_);
       for (int r = 0; r < size_; ++r) {
         if (r == root) continue;
-        all[r].resize(sizes[r]);
+        resize_populated(all[r], sizes[r]);
         post_receives(all[r], r, requests);
       }
-      all[root] = mine;
+      all[root] = std::move(mine);
     } else {
       post_sends(mine, root, requests);
     }
@@ -167,7 +168,7 @@ std::vector<Bytes> Communicator::gather(const Bytes& mine, [[maybe_unused]] int 
     return all;
   }
 #endif
-  all.push_back(mine);
+  all.push_back(std::move(mine));
   return all;
 }
 

@@ -29,10 +29,11 @@ class Communicator {
   void barrier() const;
   // Root's bytes, on every process.
   Bytes broadcast(Bytes bytes, int root = 0) const;
-  // to_each[r] goes to process r; returns what each process sent here, by sender.
-  std::vector<Bytes> all_to_all(const std::vector<Bytes>& to_each) const;
-  // Every process's bytes on `root` (by sender); empty elsewhere.
-  std::vector<Bytes> gather(const Bytes& mine, int root = 0) const;
+  // to_each[r] goes to process r; returns what each process sent here, by sender (this process's
+  // own buffer moved, not copied: buffers of a large run's exchange are gigabytes).
+  std::vector<Bytes> all_to_all(std::vector<Bytes> to_each) const;
+  // Every process's bytes on `root` (by sender; the root's own moved); empty elsewhere.
+  std::vector<Bytes> gather(Bytes mine, int root = 0) const;
   // Every process's bytes on every process.
   std::vector<Bytes> all_gather(const Bytes& mine) const;
   std::uint64_t sum(std::uint64_t value) const;

@@ -15,13 +15,24 @@ namespace subscale::cluster {
 // The process that owns the subspace with this mask.
 int owner_of(const std::uint64_t* key, std::uint32_t key_words, int processes);
 
-// This process's subspaces after the all-to-all: those it owns, their points ORed over every
-// process's `mine`.
-direct::DirectSubspaceMap exchange_by_owner(const Communicator& comm, const direct::DirectSubspaceMap& mine);
+// This process's subspaces after the all-to-all, with where the time went.
+struct OwnedSubspaces {
+  std::vector<SubspaceCluster> subspaces;  // those it owns, points ORed over every process's map
+  double encode_seconds = 0, transfer_seconds = 0, combine_seconds = 0;
+  std::uint64_t bytes_sent = 0, bytes_received = 0;  // to and from the other processes
+};
+OwnedSubspaces exchange_by_owner(const Communicator& comm, const direct::DirectSubspaceMap& mine);
 
 // Every process's owned subspaces (each process's list in the subspaces stage's order, |S|
-// descending, then S), on the root in that order; empty on the other processes. No subspace is
-// owned twice, so the root only merges the lists.
-std::vector<SubspaceCluster> gather_subspaces(const Communicator& comm, const std::vector<SubspaceCluster>& owned);
+// descending, then S), on the root in that order; empty on the other processes.
+struct GatheredSubspaces {
+  std::vector<SubspaceCluster> subspaces;
+  double transfer_seconds = 0, list_seconds = 0;  // encoding and sending; decoding and merging
+  std::uint64_t bytes = 0;                        // received by the root from the others
+};
+GatheredSubspaces gather_subspaces(const Communicator& comm, const std::vector<SubspaceCluster>& owned);
+
+// Lists each in the subspaces stage's order merged into one in that order, on all threads.
+std::vector<SubspaceCluster> merge_ordered(std::vector<std::vector<SubspaceCluster>> lists);
 
 }  // namespace subscale::cluster

@@ -107,30 +107,63 @@ Bytes encode_pairs(const direct::DirectSubspaceMap& map) {
   return encode_pairs_in_groups(map, 1, std::vector<std::uint32_t>(map.size(), 0)).front();
 }
 
-void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::DirectSubspaceMap& into,
-                       const std::string& what) {
+std::vector<std::uint64_t> pair_offsets(const std::uint8_t* data, std::size_t size, std::uint32_t key_words,
+                                        std::uint32_t point_words, const std::string& what) {
   Reader reader(data, size, what);
   const auto count = reader.get<std::uint64_t>();
-  const std::uint32_t key_words = into.key_words(), point_words = into.point_words();
-  std::vector<std::uint64_t> key(key_words), bitmap(point_words);
-  std::vector<std::uint32_t> points;
+  if (count > size / (std::uint64_t{key_words} * 8 + 4))
+    throw Error(ExitCode::input, what + ": the data end too early");
+  std::vector<std::uint64_t> offsets;
+  offsets.reserve(count);
   for (std::uint64_t e = 0; e < count; ++e) {
-    reader.get_array(key.data(), key_words);
+    offsets.push_back(reader.offset());
+    reader.skip<std::uint64_t>(key_words);
     const auto ids = reader.get<std::uint32_t>();
-    if (ids == kDenseBitmap) {
-      reader.get_array(bitmap.data(), point_words);
-    } else {
-      std::fill(bitmap.begin(), bitmap.end(), 0);
-      points.resize(ids);
-      reader.get_array(points.data(), ids);
-      for (const std::uint32_t point : points) {
-        if (point / 64 >= point_words) throw Error(ExitCode::input, what + ": a point id lies beyond the data");
-        bitmap[point / 64] |= std::uint64_t{1} << (point % 64);
-      }
-    }
-    into.add(key.data(), bitmap.data());
+    if (ids == kDenseBitmap)
+      reader.skip<std::uint64_t>(point_words);
+    else
+      reader.skip<std::uint32_t>(ids);
   }
   if (!reader.done()) throw Error(ExitCode::input, what + ": data follow the last subspace");
+  return offsets;
+}
+
+void read_pair_key(const std::uint8_t* entry, std::uint32_t key_words, std::uint64_t* key) {
+  std::memcpy(key, entry, std::size_t{key_words} * 8);
+}
+
+void or_pair_points(const std::uint8_t* entry, std::uint32_t key_words, std::uint32_t point_words,
+                    std::uint64_t* bitmap, const std::string& what) {
+  const std::uint8_t* at = entry + std::size_t{key_words} * 8;
+  std::uint32_t ids;
+  std::memcpy(&ids, at, sizeof ids);
+  at += sizeof ids;
+  if (ids == kDenseBitmap) {
+    for (std::uint32_t w = 0; w < point_words; ++w, at += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, at, sizeof word);
+      bitmap[w] |= word;
+    }
+    return;
+  }
+  for (std::uint32_t i = 0; i < ids; ++i, at += 4) {
+    std::uint32_t point;
+    std::memcpy(&point, at, sizeof point);
+    if (point / 64 >= point_words) throw Error(ExitCode::input, what + ": a point id lies beyond the data");
+    bitmap[point / 64] |= std::uint64_t{1} << (point % 64);
+  }
+}
+
+void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::DirectSubspaceMap& into,
+                       const std::string& what) {
+  const std::uint32_t key_words = into.key_words(), point_words = into.point_words();
+  std::vector<std::uint64_t> key(key_words), bitmap(point_words);
+  for (const std::uint64_t at : pair_offsets(data, size, key_words, point_words, what)) {
+    read_pair_key(data + at, key_words, key.data());
+    std::fill(bitmap.begin(), bitmap.end(), 0);
+    or_pair_points(data + at, key_words, point_words, bitmap.data(), what);
+    into.add(key.data(), bitmap.data());
+  }
 }
 
 void add_subspaces(const std::vector<SubspaceCluster>& subspaces, direct::DirectSubspaceMap& into) {

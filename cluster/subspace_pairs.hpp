@@ -3,7 +3,10 @@
 // run's processes exchange their subspaces and a checkpoint keeps a work unit's. A bitmap travels
 // as words or as the list of its point ids, whichever is shorter (most of a work unit's subspaces
 // hold few points).
+#include <tbb/parallel_for.h>
+
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cluster/communicator.hpp"
@@ -27,6 +30,15 @@ std::vector<Bytes> encode_pairs_by_group(const direct::DirectSubspaceMap& map, s
 void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::DirectSubspaceMap& into,
                        const std::string& what);
 
+// The same buffer read entry by entry: where each entry starts (checked against the buffer's end,
+// with the same errors), an entry's key, and its points ORed into a bitmap of `point_words` words.
+// Entries need not be aligned.
+std::vector<std::uint64_t> pair_offsets(const std::uint8_t* data, std::size_t size, std::uint32_t key_words,
+                                        std::uint32_t point_words, const std::string& what);
+void read_pair_key(const std::uint8_t* entry, std::uint32_t key_words, std::uint64_t* key);
+void or_pair_points(const std::uint8_t* entry, std::uint32_t key_words, std::uint32_t point_words,
+                    std::uint64_t* bitmap, const std::string& what);
+
 // ORs (S, P_S) lists (the signature path's output) into a map.
 void add_subspaces(const std::vector<SubspaceCluster>& subspaces, direct::DirectSubspaceMap& into);
 
@@ -40,7 +52,8 @@ std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes);
 template <class GroupOf>
 std::vector<Bytes> encode_pairs_by_group(const direct::DirectSubspaceMap& map, std::size_t groups, GroupOf&& group_of) {
   std::vector<std::uint32_t> group(map.size());
-  for (std::uint32_t e = 0; e < map.size(); ++e) group[e] = static_cast<std::uint32_t>(group_of(map.key(e)));
+  tbb::parallel_for(std::uint32_t{0}, map.size(),
+                    [&](std::uint32_t e) { group[e] = static_cast<std::uint32_t>(group_of(map.key(e))); });
   return encode_pairs_in_groups(map, groups, group);
 }
 

@@ -7,6 +7,7 @@
 #include <bit>
 #include <numeric>
 
+#include "common/bit_sets.hpp"
 #include "common/error.hpp"
 #include "common/page_population.hpp"
 #include "gpu/hash/hash_functions.hpp"
@@ -97,37 +98,14 @@ void DirectSubspaceMap::merge(const DirectSubspaceMap& other) {
   for (std::uint32_t e = 0; e < other.size(); ++e) add(other.key(e), other.points(e));
 }
 
-namespace {
-
-void bits_to_ids(const std::uint64_t* words, std::uint32_t count, std::vector<std::uint32_t>& ids) {
-  std::size_t total = 0;
-  for (std::uint32_t w = 0; w < count; ++w) total += static_cast<std::size_t>(std::popcount(words[w]));
-  ids.reserve(total);
-  for (std::uint32_t w = 0; w < count; ++w)
-    for (std::uint64_t word = words[w]; word != 0; word &= word - 1)
-      ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
-}
-
-}  // namespace
-
 std::vector<SubspaceCluster> DirectSubspaceMap::to_subspaces() const {
-  // The subspaces stage's order (|S| descending, then S as a sorted list) decided on the masks:
-  // of two sets of one size, the one holding the lowest dimension where they differ comes first.
+  // The subspaces stage's order, decided on the masks.
   std::vector<std::uint32_t> sizes(entries_), order(entries_);
-  tbb::parallel_for(std::uint32_t{0}, entries_, [&](std::uint32_t e) {
-    std::uint32_t size = 0;
-    for (std::uint32_t w = 0; w < key_words_; ++w) size += static_cast<std::uint32_t>(std::popcount(key(e)[w]));
-    sizes[e] = size;
-  });
+  tbb::parallel_for(std::uint32_t{0}, entries_, [&](std::uint32_t e) { sizes[e] = count_bits(key(e), key_words_); });
   std::iota(order.begin(), order.end(), 0u);
   tbb::parallel_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     if (sizes[a] != sizes[b]) return sizes[a] > sizes[b];
-    const std::uint64_t *ka = key(a), *kb = key(b);
-    for (std::uint32_t w = 0; w < key_words_; ++w) {
-      const std::uint64_t differ = ka[w] ^ kb[w];
-      if (differ != 0) return (ka[w] & differ & (~differ + 1)) != 0;
-    }
-    return false;
+    return mask_before_same_size(key(a), key(b), key_words_);
   });
   std::vector<SubspaceCluster> subspaces;
   resize_populated(subspaces, entries_);

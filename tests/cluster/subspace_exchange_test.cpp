@@ -1,0 +1,110 @@
+// The owner's side of a cluster run's exchange, against one map that holds every process's pairs:
+// combining the received buffers gives that map's subspaces in the subspaces stage's order, and the
+// root's merge of the owners' ordered lists gives the ordered whole.
+#include "cluster/subspace_exchange.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "cluster/subspace_combining.hpp"
+#include "cluster/subspace_pairs.hpp"
+#include "common/error.hpp"
+
+namespace {
+
+using namespace subscale;
+
+constexpr std::uint32_t kDimensions = 150, kPoints = 300;
+constexpr std::uint32_t kKeyWords = (kDimensions + 63) / 64, kPointWords = (kPoints + 63) / 64;
+
+// `processes` maps over a pool of subspaces, each drawn into some of the maps with its own points
+// there: sizes 1 to 6 (so many share |S| and their first mask word), points sparse or dense.
+std::vector<direct::DirectSubspaceMap> sample_maps(int processes, std::size_t pool, std::uint32_t seed) {
+  std::mt19937 random(seed);
+  std::vector<direct::DirectSubspaceMap> maps(processes, direct::DirectSubspaceMap(kKeyWords, kPointWords));
+  for (std::size_t s = 0; s < pool; ++s) {
+    SubspaceCluster subspace;
+    const std::uint32_t size = 1 + random() % 6;
+    // Low dimensions mostly, so that masks often agree on their first words.
+    while (subspace.dimensions.size() < size) {
+      const std::uint32_t d = random() % 4 == 0 ? random() % kDimensions : random() % 12;
+      if (std::find(subspace.dimensions.begin(), subspace.dimensions.end(), d) == subspace.dimensions.end())
+        subspace.dimensions.push_back(d);
+    }
+    std::sort(subspace.dimensions.begin(), subspace.dimensions.end());
+    for (int p = 0; p < processes; ++p) {
+      if (random() % 3 == 0) continue;
+      SubspaceCluster here{subspace.dimensions, {}};
+      const std::uint32_t step = random() % 2 == 0 ? 1 + random() % 3 : 20 + random() % 40;
+      for (std::uint32_t point = random() % step; point < kPoints; point += step) here.points.push_back(point);
+      cluster::add_subspaces({here}, maps[p]);
+    }
+  }
+  return maps;
+}
+
+// Equal lists, or where the first difference lies (the lists are too long to print whole).
+::testing::AssertionResult same_lists(const std::vector<SubspaceCluster>& got,
+                                      const std::vector<SubspaceCluster>& expected) {
+  if (got.size() != expected.size())
+    return ::testing::AssertionFailure() << got.size() << " subspaces, expected " << expected.size();
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (!(got[i] == expected[i]))
+      return ::testing::AssertionFailure() << "subspace " << i << ": " << got[i] << ", expected " << expected[i];
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<std::string> names(std::size_t count) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < count; ++i) out.push_back("part " + std::to_string(i));
+  return out;
+}
+
+TEST(SubspaceCombining, EqualsOneMapOfEveryPair) {
+  for (const int processes : {1, 2, 3, 5}) {
+    const auto maps = sample_maps(processes, 3000, 7 + processes);
+    direct::DirectSubspaceMap whole(kKeyWords, kPointWords);
+    std::vector<cluster::Bytes> parts;
+    for (const auto& map : maps) {
+      whole.merge(map);
+      parts.push_back(cluster::encode_pairs(map));
+    }
+    EXPECT_TRUE(
+        same_lists(cluster::combine_pairs(parts, kKeyWords, kPointWords, names(parts.size())), whole.to_subspaces()))
+        << processes << " processes";
+  }
+}
+
+TEST(SubspaceCombining, DamagedPartIsRefusedByName) {
+  const auto maps = sample_maps(2, 200, 3);
+  std::vector<cluster::Bytes> parts = {cluster::encode_pairs(maps[0]), cluster::encode_pairs(maps[1])};
+  parts[1].pop_back();
+  try {
+    cluster::combine_pairs(parts, kKeyWords, kPointWords, names(2));
+    ADD_FAILURE() << "a part cut short was combined";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("part 1"), std::string::npos) << error.what();
+  }
+  EXPECT_TRUE(cluster::combine_pairs({}, kKeyWords, kPointWords, {}).empty());
+}
+
+// The owners' lists (each subspace in the list of the owner its mask hashes to) merge into the
+// whole map's ordered list.
+TEST(SubspaceCombining, OwnersListsMergeIntoTheWhole) {
+  for (const int owners : {1, 2, 4}) {
+    const auto maps = sample_maps(1, 5000, 11);
+    const std::vector<SubspaceCluster> whole = maps[0].to_subspaces();
+    std::vector<std::vector<SubspaceCluster>> lists(owners);
+    std::vector<std::uint64_t> key(kKeyWords);
+    for (const SubspaceCluster& subspace : whole) {
+      std::fill(key.begin(), key.end(), 0);
+      for (const std::uint32_t d : subspace.dimensions) key[d / 64] |= std::uint64_t{1} << (d % 64);
+      lists[cluster::owner_of(key.data(), kKeyWords, owners)].push_back(subspace);
+    }
+    EXPECT_TRUE(same_lists(cluster::merge_ordered(lists), whole)) << owners << " owners";
+  }
+}
+
+}  // namespace
