@@ -1,28 +1,9 @@
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
-#include <cstring>
 
+#include "gpu/parallel_copy.hpp"
 #include "gpu/staged_upload.hpp"
 
 namespace subscale::gpu {
-namespace {
-
-// One thread's memcpy reaches 5-10 GB/s, below a PCIe 5 link; a few threads fill a chunk faster
-// than the copy engine empties it.
-void parallel_copy(unsigned char* out, const unsigned char* in, std::size_t bytes) {
-  constexpr std::size_t piece = std::size_t{1} << 20;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, (bytes + piece - 1) / piece),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                        const std::size_t begin = i * piece;
-                        std::memcpy(out + begin, in + begin, std::min(piece, bytes - begin));
-                      }
-                    });
-}
-
-}  // namespace
 
 StagedUploader::StagedUploader(std::size_t chunk_bytes)
     : chunk_bytes_((std::max<std::size_t>(chunk_bytes, 1) + 4095) / 4096 * 4096),

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/staged_download.hpp"
 #include "stages/dense_units/device_direct_accumulator.cuh"
 
 namespace subscale::gpu_direct {
@@ -37,8 +38,11 @@ bool DeviceDirectAccumulator::overflowed() const { return counters_.to_host(2)[1
 void DeviceDirectAccumulator::spill_into(direct::DirectSubspaceMap& host) {
   const std::uint32_t count = entries();
   if (count > 0) {
-    host.add_distinct(keys_.to_host(std::size_t{count} * view_.key_words),
-                      bitmaps_.to_host(std::size_t{count} * view_.point_words));
+    // Through pinned chunks into memory populated by all threads: a cluster run's whole table
+    // (gigabytes) comes here once its walk ends.
+    gpu::StagedDownloader downloader;
+    host.add_distinct(downloader.download_vector(keys_.data(), std::size_t{count} * view_.key_words),
+                      downloader.download_vector(bitmaps_.data(), std::size_t{count} * view_.point_words));
     spilled_ += count;
     SUBSCALE_CUDA_CHECK(cudaMemset(bitmaps_.data(), 0, std::size_t{count} * view_.point_words * 8));
   }
