@@ -26,41 +26,65 @@ std::uint64_t bytes_from_others(const std::vector<Bytes>& parts, int me) {
   return bytes;
 }
 
-bool dimensions_before(const SubspaceCluster& a, const SubspaceCluster& b) {
-  return subspace_order(a.dimensions, b.dimensions);
+bool view_before(const ClusterView& a, const ClusterView& b) { return subspace_order(a.dimensions, b.dimensions); }
+
+// Where the sorted lists are cut so that the merged output falls into `chunks` pieces of about one
+// size: splitters drawn from every list's quantiles; cut k of list p is the first element of p not
+// before splitter k, so equal elements fall into one piece whatever list holds them.
+std::vector<std::vector<std::size_t>> cut_points(const std::vector<std::vector<ClusterView>>& lists,
+                                                 std::size_t chunks) {
+  std::vector<ClusterView> candidates;
+  for (const auto& list : lists)
+    for (std::size_t k = 1; k < chunks && !list.empty(); ++k) candidates.push_back(list[k * list.size() / chunks]);
+  std::sort(candidates.begin(), candidates.end(), view_before);
+  std::vector<std::vector<std::size_t>> cuts(chunks + 1, std::vector<std::size_t>(lists.size(), 0));
+  for (std::size_t p = 0; p < lists.size(); ++p) cuts[chunks][p] = lists[p].size();
+  tbb::parallel_for(std::size_t{1}, chunks, [&](std::size_t k) {
+    if (candidates.empty()) return;
+    const ClusterView& splitter = candidates[k * candidates.size() / chunks];
+    for (std::size_t p = 0; p < lists.size(); ++p)
+      cuts[k][p] = static_cast<std::size_t>(std::lower_bound(lists[p].begin(), lists[p].end(), splitter, view_before) -
+                                            lists[p].begin());
+  });
+  return cuts;
+}
+
+// Sorted lists merged into one sorted list: cut into pieces, each piece merged on its own thread
+// by walking the lists' heads in order (on ties, the lower list first).
+std::vector<ClusterView> merge_views(const std::vector<std::vector<ClusterView>>& lists) {
+  std::size_t total = 0;
+  for (const auto& list : lists) total += list.size();
+  const std::size_t chunks = std::clamp<std::size_t>(total / 16384, 1, 256);
+  const auto cuts = cut_points(lists, chunks);
+  std::vector<std::size_t> first(chunks + 1, 0);
+  for (std::size_t k = 0; k < chunks; ++k)
+    for (std::size_t p = 0; p < lists.size(); ++p) first[k + 1] += cuts[k + 1][p] - cuts[k][p];
+  for (std::size_t k = 0; k < chunks; ++k) first[k + 1] += first[k];
+  std::vector<ClusterView> merged(total);
+  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t k) {
+    std::vector<std::size_t> at = cuts[k];
+    for (std::size_t out = first[k]; out < first[k + 1]; ++out) {
+      std::size_t best = lists.size();
+      for (std::size_t p = 0; p < lists.size(); ++p)
+        if (at[p] < cuts[k + 1][p] && (best == lists.size() || view_before(lists[p][at[p]], lists[best][at[best]])))
+          best = p;
+      merged[out] = lists[best][at[best]++];
+    }
+  });
+  return merged;
 }
 
 }  // namespace
 
-std::vector<SubspaceCluster> merge_ordered(std::vector<std::vector<SubspaceCluster>> lists) {
-  // Each subspace's place is its place in its own list plus the number of subspaces before it in
-  // each other list, found by binary search on all threads; then every subspace moves once (only
-  // after all places are known: a moved-from subspace would mislead the searches). Lists before a
-  // subspace's own count their equal entries too, so places stay distinct even if two lists held
-  // one subspace.
-  std::size_t total = 0;
-  for (const auto& list : lists) total += list.size();
-  std::vector<std::vector<std::size_t>> places(lists.size());
-  tbb::parallel_for(std::size_t{0}, lists.size(), [&](std::size_t p) {
-    places[p].resize(lists[p].size());
-    tbb::parallel_for(std::size_t{0}, lists[p].size(), [&](std::size_t i) {
-      std::size_t place = i;
-      for (std::size_t q = 0; q < lists.size(); ++q) {
-        if (q == p) continue;
-        const auto& other = lists[q];
-        place += static_cast<std::size_t>(
-            (q < p ? std::upper_bound(other.begin(), other.end(), lists[p][i], dimensions_before)
-                   : std::lower_bound(other.begin(), other.end(), lists[p][i], dimensions_before)) -
-            other.begin());
-      }
-      places[p][i] = place;
-    });
-  });
+std::vector<SubspaceCluster> merge_cluster_lists(const std::vector<Bytes>& parts) {
+  std::vector<std::vector<ClusterView>> lists(parts.size());
+  tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t p) { lists[p] = view_clusters(parts[p]); });
+  const std::vector<ClusterView> merged = merge_views(lists);
   std::vector<SubspaceCluster> all;
-  resize_populated(all, total);
-  tbb::parallel_for(std::size_t{0}, lists.size(), [&](std::size_t p) {
-    tbb::parallel_for(std::size_t{0}, lists[p].size(),
-                      [&](std::size_t i) { all[places[p][i]] = std::move(lists[p][i]); });
+  resize_populated(all, merged.size());
+  tbb::parallel_for(std::size_t{0}, merged.size(), [&](std::size_t i) {
+    all[i].dimensions.assign(merged[i].dimensions.begin(), merged[i].dimensions.end());
+    all[i].points.assign(merged[i].points.begin(), merged[i].points.end());
   });
   return all;
 }
@@ -100,12 +124,7 @@ GatheredSubspaces gather_subspaces(const Communicator& comm, const std::vector<S
   if (!comm.is_root()) return gathered;
   start = Clock::now();
   gathered.bytes = bytes_from_others(parts, comm.rank());
-  std::vector<std::vector<SubspaceCluster>> lists(parts.size());
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    lists[p] = decode_clusters(parts[p]);
-    Bytes().swap(parts[p]);
-  }
-  gathered.subspaces = merge_ordered(std::move(lists));
+  gathered.subspaces = merge_cluster_lists(parts);
   gathered.list_seconds = seconds_since(start);
   return gathered;
 }

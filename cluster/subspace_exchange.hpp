@@ -32,7 +32,8 @@ struct GatheredSubspaces {
 };
 GatheredSubspaces gather_subspaces(const Communicator& comm, const std::vector<SubspaceCluster>& owned);
 
-// Lists each in the subspaces stage's order merged into one in that order, on all threads.
-std::vector<SubspaceCluster> merge_ordered(std::vector<std::vector<SubspaceCluster>> lists);
+// encode_clusters() lists, each in the subspaces stage's order, merged into one in that order on
+// all threads (read in place, so every subspace is made once, where it belongs).
+std::vector<SubspaceCluster> merge_cluster_lists(const std::vector<Bytes>& parts);
 
 }  // namespace subscale::cluster

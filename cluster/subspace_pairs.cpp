@@ -196,29 +196,34 @@ Bytes encode_clusters(const std::vector<SubspaceCluster>& clusters) {
   return out;
 }
 
-std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes) {
-  // Where each cluster starts, found in one pass over the sizes (checked against the end), then
-  // the lists made on all threads.
+std::vector<ClusterView> view_clusters(const Bytes& bytes) {
+  // Where each cluster starts, found in one pass over the sizes (checked against the end).
   Reader reader(bytes.data(), bytes.size(), "clusters from another process");
   const auto count = reader.get<std::uint64_t>();
   if (count > bytes.size() / (2 * sizeof(std::uint64_t)))
     throw Error(ExitCode::input, "clusters from another process: the data end too early");
-  std::vector<std::uint64_t> sizes(2 * count), at(count);
-  for (std::uint64_t c = 0; c < count; ++c) {
-    reader.get_array(&sizes[2 * c], 2);
-    at[c] = reader.offset();
-    reader.skip<std::uint32_t>(sizes[2 * c]);
-    reader.skip<std::uint32_t>(sizes[2 * c + 1]);
+  std::vector<ClusterView> views(count);
+  for (ClusterView& view : views) {
+    std::uint64_t sizes[2];
+    reader.get_array(sizes, 2);
+    // encode_clusters keeps every id list at a multiple of 4 bytes from the start.
+    const auto* ids = reinterpret_cast<const std::uint32_t*>(bytes.data() + reader.offset());
+    reader.skip<std::uint32_t>(sizes[0]);
+    reader.skip<std::uint32_t>(sizes[1]);
+    view.dimensions = {ids, sizes[0]};
+    view.points = {ids + sizes[0], sizes[1]};
   }
   if (!reader.done()) throw Error(ExitCode::input, "clusters from another process: data follow the last cluster");
+  return views;
+}
+
+std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes) {
+  const std::vector<ClusterView> views = view_clusters(bytes);
   std::vector<SubspaceCluster> clusters;
-  resize_populated(clusters, count);
-  tbb::parallel_for(std::uint64_t{0}, count, [&](std::uint64_t c) {
-    const auto* from = reinterpret_cast<const std::uint32_t*>(bytes.data() + at[c]);
-    clusters[c].dimensions.resize(sizes[2 * c]);
-    clusters[c].points.resize(sizes[2 * c + 1]);
-    std::memcpy(clusters[c].dimensions.data(), from, sizes[2 * c] * sizeof(std::uint32_t));
-    std::memcpy(clusters[c].points.data(), from + sizes[2 * c], sizes[2 * c + 1] * sizeof(std::uint32_t));
+  resize_populated(clusters, views.size());
+  tbb::parallel_for(std::size_t{0}, views.size(), [&](std::size_t c) {
+    clusters[c].dimensions.assign(views[c].dimensions.begin(), views[c].dimensions.end());
+    clusters[c].points.assign(views[c].points.begin(), views[c].points.end());
   });
   return clusters;
 }

@@ -6,6 +6,7 @@
 #include <tbb/parallel_for.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,13 @@ void add_subspaces(const std::vector<SubspaceCluster>& subspaces, direct::Direct
 // merge's output on the root.
 Bytes encode_clusters(const std::vector<SubspaceCluster>& clusters);
 std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes);
+
+// A cluster of encode_clusters() bytes read in place: its lists point into the bytes.
+struct ClusterView {
+  std::span<const std::uint32_t> dimensions, points;
+};
+// Every cluster of the bytes, checked against their end (the errors of decode_clusters).
+std::vector<ClusterView> view_clusters(const Bytes& bytes);
 
 // ----- template definition
 
