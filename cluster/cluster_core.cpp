@@ -265,6 +265,35 @@ std::vector<PartitionFill> gather_fills(const Communicator& comm, const std::vec
   return all;
 }
 
+// Every process's time for its share of the walk, on the root (a collective): how evenly the work
+// was dealt, which bounds the run's parallel efficiency.
+std::string share_times_line(const Communicator& comm, double seconds) {
+  Bytes mine(sizeof seconds);
+  std::memcpy(mine.data(), &seconds, sizeof seconds);
+  std::vector<double> times;
+  for (const Bytes& part : comm.gather(std::move(mine))) {
+    double time = 0;
+    if (part.size() == sizeof time) std::memcpy(&time, part.data(), sizeof time);
+    times.push_back(time);
+  }
+  if (times.empty()) return {};
+  std::ostringstream line;
+  line.setf(std::ios::fixed);
+  line.precision(2);
+  line << "cluster     shares walked in";
+  for (std::size_t r = 0; r < times.size(); ++r) line << (r ? ", " : " ") << times[r] << " s";
+  double sum = 0, slowest = 0;
+  for (const double time : times) {
+    sum += time;
+    slowest = std::max(slowest, time);
+  }
+  const double mean = sum / static_cast<double>(times.size());
+  line.precision(1);
+  line << " (process by process; the slowest " << (mean > 0 ? 100.0 * (slowest / mean - 1.0) : 0.0)
+       << "% over the mean)";
+  return line.str();
+}
+
 // The log's account of the combining; `owned` has handed its list over (`count` subspaces).
 std::string exchange_line(double seconds, const OwnedSubspaces& owned, std::size_t count,
                           const GatheredSubspaces& gathered) {
@@ -348,11 +377,14 @@ pipeline::CoreExecutor cluster_core_executor(const Communicator& comm,
                                               : UnitProgress();
     DenseUnitsResult& totals = result.dense_units;
     totals.scheme = split.partitions.scheme;
+    const auto share_start = Clock::now();
     try {
       ShareRunner(in, result, split, folder, fingerprint, mine, report).run(share, progress, totals);
     } catch (...) {
       end_job_on_failure(comm);
     }
+    const std::string shares = share_times_line(comm, seconds_since(share_start));
+    if (comm.distributed() && comm.is_root()) report.log_lines.push_back(shares);
     totals.walk_nodes = comm.sum(totals.walk_nodes + resumed.walk_nodes);
     totals.distinct_multi_units = comm.sum(totals.distinct_multi_units + resumed.multi_units);
     totals.walk_items = comm.sum(totals.walk_items);

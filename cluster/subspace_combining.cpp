@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -78,6 +79,9 @@ std::vector<Pair> describe_all(const std::vector<Bytes>& parts, std::uint32_t ke
   return pairs;
 }
 
+// Subspaces ahead whose bytes the listing fetches early.
+constexpr std::size_t kAhead = 8;
+
 // Where each subspace's run of equal masks begins in the sorted pairs, and the end as the last.
 std::vector<std::size_t> run_starts(const std::vector<Pair>& pairs, std::uint32_t key_words) {
   std::vector<std::uint8_t> starts_run(pairs.size());
@@ -105,13 +109,25 @@ std::vector<SubspaceCluster> combine_pairs(const std::vector<Bytes>& parts, std:
   resize_populated(subspaces, starts.size() - 1);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, subspaces.size()), [&](const auto& range) {
     std::vector<std::uint64_t> key(key_words), bitmap(point_words);
+    std::vector<std::uint32_t> ids;  // the ids gathered here, then copied into a list of their size
+    ids.reserve(std::size_t{std::max(key_words, point_words)} * 64);
     for (std::size_t s = range.begin(); s != range.end(); ++s) {
+      // The pairs lie in the order they arrived, not the sorted one: fetch a later run's bytes now.
+      if (s + kAhead < range.end()) __builtin_prefetch(pairs[starts[s + kAhead]].at);
       read_pair_key(pairs[starts[s]].at, key_words, key.data());
-      bits_to_ids(key.data(), key_words, subspaces[s].dimensions);
-      std::fill(bitmap.begin(), bitmap.end(), 0);
-      for (std::size_t i = starts[s]; i < starts[s + 1]; ++i)
-        or_pair_points(pairs[i].at, key_words, point_words, bitmap.data(), names[pairs[i].part]);
-      bits_to_ids(bitmap.data(), point_words, subspaces[s].points);
+      ids.clear();
+      append_set_bits(key.data(), key_words, ids);
+      subspaces[s].dimensions.assign(ids.begin(), ids.end());
+      ids.clear();
+      if (starts[s + 1] - starts[s] == 1) {
+        append_pair_point_ids(pairs[starts[s]].at, key_words, point_words, ids, names[pairs[starts[s]].part]);
+      } else {
+        std::fill(bitmap.begin(), bitmap.end(), 0);
+        for (std::size_t i = starts[s]; i < starts[s + 1]; ++i)
+          or_pair_points(pairs[i].at, key_words, point_words, bitmap.data(), names[pairs[i].part]);
+        append_set_bits(bitmap.data(), point_words, ids);
+      }
+      subspaces[s].points.assign(ids.begin(), ids.end());
     }
   });
   return subspaces;

@@ -154,6 +154,28 @@ void or_pair_points(const std::uint8_t* entry, std::uint32_t key_words, std::uin
   }
 }
 
+void append_pair_point_ids(const std::uint8_t* entry, std::uint32_t key_words, std::uint32_t point_words,
+                           std::vector<std::uint32_t>& ids, const std::string& what) {
+  const std::uint8_t* at = entry + std::size_t{key_words} * 8;
+  std::uint32_t count;
+  std::memcpy(&count, at, sizeof count);
+  at += sizeof count;
+  if (count == kDenseBitmap) {
+    for (std::uint32_t w = 0; w < point_words; ++w, at += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, at, sizeof word);
+      for (; word != 0; word &= word - 1) ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
+    }
+    return;
+  }
+  const std::size_t first = ids.size();
+  ids.resize(first + count);
+  std::memcpy(ids.data() + first, at, std::size_t{count} * 4);
+  for (std::size_t i = first; i < ids.size(); ++i)
+    if (ids[i] / 64 >= point_words || (i > first && ids[i] <= ids[i - 1]))
+      throw Error(ExitCode::input, what + ": point ids out of order or beyond the data");
+}
+
 void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::DirectSubspaceMap& into,
                        const std::string& what) {
   const std::uint32_t key_words = into.key_words(), point_words = into.point_words();

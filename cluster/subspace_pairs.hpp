@@ -39,6 +39,10 @@ std::vector<std::uint64_t> pair_offsets(const std::uint8_t* data, std::size_t si
 void read_pair_key(const std::uint8_t* entry, std::uint32_t key_words, std::uint64_t* key);
 void or_pair_points(const std::uint8_t* entry, std::uint32_t key_words, std::uint32_t point_words,
                     std::uint64_t* bitmap, const std::string& what);
+// An entry's point ids, ascending, appended to `ids` (whose capacity should hold point_words * 64
+// ids); ids out of order or beyond the data are refused.
+void append_pair_point_ids(const std::uint8_t* entry, std::uint32_t key_words, std::uint32_t point_words,
+                           std::vector<std::uint32_t>& ids, const std::string& what);
 
 // ORs (S, P_S) lists (the signature path's output) into a map.
 void add_subspaces(const std::vector<SubspaceCluster>& subspaces, direct::DirectSubspaceMap& into);

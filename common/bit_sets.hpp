@@ -17,6 +17,14 @@ inline void bits_to_ids(const std::uint64_t* words, std::uint32_t count, std::ve
       ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
 }
 
+// Appends the ids of the set bits, ascending, without counting them first: for a scratch vector
+// whose capacity already holds every id (so that pushing never reallocates).
+inline void append_set_bits(const std::uint64_t* words, std::uint32_t count, std::vector<std::uint32_t>& ids) {
+  for (std::uint32_t w = 0; w < count; ++w)
+    for (std::uint64_t word = words[w]; word != 0; word &= word - 1)
+      ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
+}
+
 inline std::uint32_t count_bits(const std::uint64_t* words, std::uint32_t count) {
   std::uint32_t total = 0;
   for (std::uint32_t w = 0; w < count; ++w) total += static_cast<std::uint32_t>(std::popcount(words[w]));
