@@ -8,7 +8,6 @@
 
 #include "cluster/subspace_combining.hpp"
 #include "cluster/subspace_pairs.hpp"
-#include "common/page_population.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/subspaces/subspaces.hpp"
 
@@ -79,14 +78,7 @@ std::vector<ClusterView> merge_views(const std::vector<std::vector<ClusterView>>
 std::vector<SubspaceCluster> merge_cluster_lists(const std::vector<Bytes>& parts) {
   std::vector<std::vector<ClusterView>> lists(parts.size());
   tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t p) { lists[p] = view_clusters(parts[p]); });
-  const std::vector<ClusterView> merged = merge_views(lists);
-  std::vector<SubspaceCluster> all;
-  resize_populated(all, merged.size());
-  tbb::parallel_for(std::size_t{0}, merged.size(), [&](std::size_t i) {
-    all[i].dimensions.assign(merged[i].dimensions.begin(), merged[i].dimensions.end());
-    all[i].points.assign(merged[i].points.begin(), merged[i].points.end());
-  });
-  return all;
+  return clusters_of(merge_views(lists));
 }
 
 int owner_of(const std::uint64_t* key, std::uint32_t key_words, int processes) {

@@ -132,23 +132,40 @@ void read_pair_key(const std::uint8_t* entry, std::uint32_t key_words, std::uint
   std::memcpy(key, entry, std::size_t{key_words} * 8);
 }
 
+namespace {
+
+// Where an entry's points lie: a bitmap of point_words words, or `count` ids.
+struct PairPoints {
+  const std::uint8_t* at;
+  bool dense;
+  std::uint32_t count;
+};
+
+PairPoints pair_points(const std::uint8_t* entry, std::uint32_t key_words) {
+  const std::uint8_t* at = entry + std::size_t{key_words} * 8;
+  std::uint32_t count;
+  std::memcpy(&count, at, sizeof count);
+  return {at + sizeof count, count == kDenseBitmap, count};
+}
+
+template <class T>
+T value_at(const std::uint8_t* at, std::size_t index) {
+  T value;
+  std::memcpy(&value, at + index * sizeof(T), sizeof value);
+  return value;
+}
+
+}  // namespace
+
 void or_pair_points(const std::uint8_t* entry, std::uint32_t key_words, std::uint32_t point_words,
                     std::uint64_t* bitmap, const std::string& what) {
-  const std::uint8_t* at = entry + std::size_t{key_words} * 8;
-  std::uint32_t ids;
-  std::memcpy(&ids, at, sizeof ids);
-  at += sizeof ids;
-  if (ids == kDenseBitmap) {
-    for (std::uint32_t w = 0; w < point_words; ++w, at += 8) {
-      std::uint64_t word;
-      std::memcpy(&word, at, sizeof word);
-      bitmap[w] |= word;
-    }
+  const PairPoints points = pair_points(entry, key_words);
+  if (points.dense) {
+    for (std::uint32_t w = 0; w < point_words; ++w) bitmap[w] |= value_at<std::uint64_t>(points.at, w);
     return;
   }
-  for (std::uint32_t i = 0; i < ids; ++i, at += 4) {
-    std::uint32_t point;
-    std::memcpy(&point, at, sizeof point);
+  for (std::uint32_t i = 0; i < points.count; ++i) {
+    const auto point = value_at<std::uint32_t>(points.at, i);
     if (point / 64 >= point_words) throw Error(ExitCode::input, what + ": a point id lies beyond the data");
     bitmap[point / 64] |= std::uint64_t{1} << (point % 64);
   }
@@ -156,21 +173,16 @@ void or_pair_points(const std::uint8_t* entry, std::uint32_t key_words, std::uin
 
 void append_pair_point_ids(const std::uint8_t* entry, std::uint32_t key_words, std::uint32_t point_words,
                            std::vector<std::uint32_t>& ids, const std::string& what) {
-  const std::uint8_t* at = entry + std::size_t{key_words} * 8;
-  std::uint32_t count;
-  std::memcpy(&count, at, sizeof count);
-  at += sizeof count;
-  if (count == kDenseBitmap) {
-    for (std::uint32_t w = 0; w < point_words; ++w, at += 8) {
-      std::uint64_t word;
-      std::memcpy(&word, at, sizeof word);
-      for (; word != 0; word &= word - 1) ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
-    }
+  const PairPoints points = pair_points(entry, key_words);
+  if (points.dense) {
+    for (std::uint32_t w = 0; w < point_words; ++w)
+      for (std::uint64_t word = value_at<std::uint64_t>(points.at, w); word != 0; word &= word - 1)
+        ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
     return;
   }
   const std::size_t first = ids.size();
-  ids.resize(first + count);
-  std::memcpy(ids.data() + first, at, std::size_t{count} * 4);
+  ids.resize(first + points.count);
+  std::memcpy(ids.data() + first, points.at, std::size_t{points.count} * 4);
   for (std::size_t i = first; i < ids.size(); ++i)
     if (ids[i] / 64 >= point_words || (i > first && ids[i] <= ids[i - 1]))
       throw Error(ExitCode::input, what + ": point ids out of order or beyond the data");
@@ -239,8 +251,9 @@ std::vector<ClusterView> view_clusters(const Bytes& bytes) {
   return views;
 }
 
-std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes) {
-  const std::vector<ClusterView> views = view_clusters(bytes);
+std::vector<SubspaceCluster> decode_clusters(const Bytes& bytes) { return clusters_of(view_clusters(bytes)); }
+
+std::vector<SubspaceCluster> clusters_of(const std::vector<ClusterView>& views) {
   std::vector<SubspaceCluster> clusters;
   resize_populated(clusters, views.size());
   tbb::parallel_for(std::size_t{0}, views.size(), [&](std::size_t c) {

@@ -58,6 +58,8 @@ struct ClusterView {
 };
 // Every cluster of the bytes, checked against their end (the errors of decode_clusters).
 std::vector<ClusterView> view_clusters(const Bytes& bytes);
+// The viewed clusters copied into lists of their own, on all threads.
+std::vector<SubspaceCluster> clusters_of(const std::vector<ClusterView>& views);
 
 // ----- template definition
 
