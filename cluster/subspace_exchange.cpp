@@ -8,6 +8,7 @@
 
 #include "cluster/subspace_combining.hpp"
 #include "cluster/subspace_pairs.hpp"
+#include "common/page_population.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/subspaces/subspaces.hpp"
 
@@ -59,7 +60,8 @@ std::vector<ClusterView> merge_views(const std::vector<std::vector<ClusterView>>
   for (std::size_t k = 0; k < chunks; ++k)
     for (std::size_t p = 0; p < lists.size(); ++p) first[k + 1] += cuts[k + 1][p] - cuts[k][p];
   for (std::size_t k = 0; k < chunks; ++k) first[k + 1] += first[k];
-  std::vector<ClusterView> merged(total);
+  std::vector<ClusterView> merged;
+  resize_populated(merged, total);
   tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t k) {
     std::vector<std::size_t> at = cuts[k];
     for (std::size_t out = first[k]; out < first[k + 1]; ++out) {

@@ -236,7 +236,8 @@ std::vector<ClusterView> view_clusters(const Bytes& bytes) {
   const auto count = reader.get<std::uint64_t>();
   if (count > bytes.size() / (2 * sizeof(std::uint64_t)))
     throw Error(ExitCode::input, "clusters from another process: the data end too early");
-  std::vector<ClusterView> views(count);
+  std::vector<ClusterView> views;
+  resize_populated(views, count);
   for (ClusterView& view : views) {
     std::uint64_t sizes[2];
     reader.get_array(sizes, 2);
