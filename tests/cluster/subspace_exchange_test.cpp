@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 
 #include "cluster/subspace_combining.hpp"
@@ -88,6 +89,29 @@ TEST(SubspaceCombining, DamagedPartIsRefusedByName) {
     EXPECT_NE(std::string(error.what()).find("part 1"), std::string::npos) << error.what();
   }
   EXPECT_TRUE(cluster::combine_pairs({}, kKeyWords, kPointWords, {}).empty());
+}
+
+// A lone pair's ids are used as they came, so ids out of order or past the points are refused.
+TEST(SubspaceCombining, PointIdsOutOfOrderOrRangeAreRefused) {
+  direct::DirectSubspaceMap map(kKeyWords, kPointWords);
+  cluster::add_subspaces({{{1, 2}, {5, 9, 40}}}, map);
+  const cluster::Bytes good = cluster::encode_pairs(map);
+  constexpr std::size_t kIds = 8 + kKeyWords * 8 + 4;  // count, key, id count
+  ASSERT_EQ(good.size(), kIds + 3 * 4);
+  cluster::Bytes swapped = good, beyond = good;
+  std::swap_ranges(swapped.begin() + kIds, swapped.begin() + kIds + 4, swapped.begin() + kIds + 4);
+  const std::uint32_t far = kPointWords * 64;
+  std::memcpy(beyond.data() + kIds + 8, &far, sizeof far);
+  EXPECT_EQ(cluster::combine_pairs({good}, kKeyWords, kPointWords, names(1)), map.to_subspaces());
+  for (const cluster::Bytes& bad : {swapped, beyond}) {
+    try {
+      cluster::combine_pairs({bad}, kKeyWords, kPointWords, names(1));
+      ADD_FAILURE() << "damaged ids were combined";
+    } catch (const Error& error) {
+      EXPECT_NE(std::string(error.what()).find("part 0: point ids out of order or beyond the data"), std::string::npos)
+          << error.what();
+    }
+  }
 }
 
 // The owners' lists (each subspace in the list of the owner its mask hashes to) merge into the
