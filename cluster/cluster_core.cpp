@@ -14,6 +14,7 @@
 #include "cluster/subspace_exchange.hpp"
 #include "cluster/subspace_pairs.hpp"
 #include "common/error.hpp"
+#include "common/phase_timer.hpp"
 #include "gpu/hash/hash_functions.hpp"
 
 namespace subscale::cluster {
@@ -22,8 +23,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using pipeline::CoreResult;
 using pipeline::CoreStepInputs;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // resize and memcpy rather than insert: GCC 12 warns falsely about inserting into an empty vector.
 template <class T>
@@ -268,8 +267,8 @@ std::vector<PartitionFill> gather_fills(const Communicator& comm, const std::vec
 // Every process's time for its share of the walk, on the root (a collective): how evenly the work
 // was dealt, which bounds the run's parallel efficiency.
 std::string share_times_line(const Communicator& comm, double seconds) {
-  Bytes mine(sizeof seconds);
-  std::memcpy(mine.data(), &seconds, sizeof seconds);
+  Bytes mine;
+  put(mine, seconds);
   std::vector<double> times;
   for (const Bytes& part : comm.gather(std::move(mine))) {
     double time = 0;

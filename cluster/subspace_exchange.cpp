@@ -9,6 +9,7 @@
 #include "cluster/subspace_combining.hpp"
 #include "cluster/subspace_pairs.hpp"
 #include "common/page_population.hpp"
+#include "common/phase_timer.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/subspaces/subspaces.hpp"
 
@@ -16,8 +17,6 @@ namespace subscale::cluster {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::uint64_t bytes_from_others(const std::vector<Bytes>& parts, int me) {
   std::uint64_t bytes = 0;

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 
+#include "common/bit_sets.hpp"
 #include "common/error.hpp"
 #include "common/page_population.hpp"
 
@@ -82,10 +83,8 @@ std::vector<Bytes> encode_pairs_in_groups(const direct::DirectSubspaceMap& map, 
                                           const std::vector<std::uint32_t>& group) {
   const std::uint32_t entries = map.size(), key_words = map.key_words(), point_words = map.point_words();
   std::vector<std::uint64_t> ones(entries), at(entries);
-  tbb::parallel_for(std::uint32_t{0}, entries, [&](std::uint32_t e) {
-    for (std::uint32_t w = 0; w < point_words; ++w)
-      ones[e] += static_cast<std::uint64_t>(std::popcount(map.points(e)[w]));
-  });
+  tbb::parallel_for(std::uint32_t{0}, entries,
+                    [&](std::uint32_t e) { ones[e] = count_bits(map.points(e), point_words); });
   std::vector<std::uint64_t> size(groups, sizeof(std::uint64_t)), count(groups, 0);
   for (std::uint32_t e = 0; e < entries; ++e) {
     at[e] = size[group[e]];

@@ -7,14 +7,10 @@
 
 namespace subscale {
 
-// Appends the ids of the set bits, ascending.
-inline void bits_to_ids(const std::uint64_t* words, std::uint32_t count, std::vector<std::uint32_t>& ids) {
-  std::size_t total = ids.size();
-  for (std::uint32_t w = 0; w < count; ++w) total += static_cast<std::size_t>(std::popcount(words[w]));
-  ids.reserve(total);
-  for (std::uint32_t w = 0; w < count; ++w)
-    for (std::uint64_t word = words[w]; word != 0; word &= word - 1)
-      ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
+inline std::uint32_t count_bits(const std::uint64_t* words, std::uint32_t count) {
+  std::uint32_t total = 0;
+  for (std::uint32_t w = 0; w < count; ++w) total += static_cast<std::uint32_t>(std::popcount(words[w]));
+  return total;
 }
 
 // Appends the ids of the set bits, ascending, without counting them first: for a scratch vector
@@ -25,10 +21,10 @@ inline void append_set_bits(const std::uint64_t* words, std::uint32_t count, std
       ids.push_back(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
 }
 
-inline std::uint32_t count_bits(const std::uint64_t* words, std::uint32_t count) {
-  std::uint32_t total = 0;
-  for (std::uint32_t w = 0; w < count; ++w) total += static_cast<std::uint32_t>(std::popcount(words[w]));
-  return total;
+// Appends the ids of the set bits, ascending, with room made for exactly them first.
+inline void bits_to_ids(const std::uint64_t* words, std::uint32_t count, std::vector<std::uint32_t>& ids) {
+  ids.reserve(ids.size() + count_bits(words, count));
+  append_set_bits(words, count, ids);
 }
 
 // The subspaces stage's order (|S| descending, then S as a sorted list) on two masks of one size:

@@ -1,12 +1,17 @@
 #pragma once
 // Accumulates wall time per named phase of a stage (a phase may be entered many times, once per
-// partition), so a run can say where its time went.
+// partition), so a run can say where its time went; and the seconds since a clock reading.
 #include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace subscale {
+
+// Wall time since `start`, in seconds.
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 class PhaseTimer {
  public:

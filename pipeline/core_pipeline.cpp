@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "common/error.hpp"
+#include "common/phase_timer.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/dense_units/dense_units_gpu.hpp"
 #include "stages/dense_units/direct_units.hpp"
@@ -11,13 +12,6 @@
 #include "stages/subspaces/subspaces.hpp"
 
 namespace subscale::pipeline {
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
 
 const char* to_string(Backend backend) {
   switch (backend) {

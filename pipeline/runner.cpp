@@ -20,6 +20,7 @@
 #include "common/error.hpp"
 #include "common/held_values.hpp"
 #include "common/parallel_release.hpp"
+#include "common/phase_timer.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
 #include "io/ground_truth.hpp"
@@ -42,8 +43,6 @@ namespace subscale::pipeline {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string format_count(std::uint64_t value) {
   std::ostringstream out;

@@ -15,6 +15,7 @@
 #include "cluster/communicator.hpp"
 #include "cluster/mpi_session.hpp"
 #include "cluster/subspace_exchange.hpp"
+#include "common/phase_timer.hpp"
 #include "gpu/hash/hash_functions.hpp"
 
 namespace {
@@ -66,10 +67,6 @@ direct::DirectSubspaceMap make_map(const Shape& shape, int rank) {
     map.add(key.data(), bitmap.data());
   }
   return map;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include <random>
 #include <sstream>
 
+#include "common/phase_timer.hpp"
 #include "common/subspace_cluster_text.hpp"
 #include "io/atomic_output.hpp"
 #include "io/cluster_list_hdf5.hpp"
@@ -37,8 +38,6 @@ using namespace subscale;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // CPU seconds of the process, all threads, user and system: on a machine shared with other work
 // the wall time says little, and cpu / cores is what an idle machine would take at best.

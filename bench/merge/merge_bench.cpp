@@ -27,6 +27,7 @@
 
 #include "bench/merge/bench_input.hpp"
 #include "bench/merge/exact_subspaces.hpp"
+#include "common/phase_timer.hpp"
 #include "io/ground_truth.hpp"
 #include "stages/evaluate/cluster_text.hpp"
 #include "stages/evaluate/quality_measures.hpp"
@@ -47,10 +48,6 @@ struct Options {
   int threads = 0;
   bool synthetic = false;
 };
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 Options parse(int argc, char** argv) {
   Options o;

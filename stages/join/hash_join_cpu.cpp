@@ -6,6 +6,7 @@
 #include <chrono>
 #include <vector>
 
+#include "common/phase_timer.hpp"
 #include "stages/join/chained_table.hpp"
 #include "stages/join/join_memory.hpp"
 #include "stages/join/probe_plan.hpp"
@@ -16,7 +17,6 @@ namespace subscale::join {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 struct CpuTables {
   std::vector<std::uint32_t> heads;
