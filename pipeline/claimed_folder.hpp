@@ -16,19 +16,19 @@
 
 namespace subscale::pipeline {
 
-class RunFolder {
+class ClaimedFolder {
  public:
   // Throws UsageError (exit 2): a folder another run holds, a file, a non-empty folder that is not
   // a run (unless `overwrite`). Error (exit 1) when the folder cannot be made.
-  static RunFolder claim(const std::filesystem::path& folder, bool overwrite);
+  static ClaimedFolder claim(const std::filesystem::path& folder, bool overwrite);
   // A new folder PARENT/STEM-YYYYmmdd-HHMMSS-mmm, made exclusively: runs started at the same
   // moment get -2, -3, ... and names still sort by start time.
-  static RunFolder claim_new(const std::filesystem::path& parent, const std::string& stem);
+  static ClaimedFolder claim_new(const std::filesystem::path& parent, const std::string& stem);
 
-  RunFolder(RunFolder&& other) noexcept;
-  RunFolder& operator=(RunFolder&&) = delete;
-  RunFolder(const RunFolder&) = delete;
-  ~RunFolder();
+  ClaimedFolder(ClaimedFolder&& other) noexcept;
+  ClaimedFolder& operator=(ClaimedFolder&&) = delete;
+  ClaimedFolder(const ClaimedFolder&) = delete;
+  ~ClaimedFolder();
 
   const std::filesystem::path& path() const noexcept { return final_; }
   // Where the run writes until finish(); begin() first.
@@ -38,7 +38,7 @@ class RunFolder {
 
  private:
   enum class Found { made, empty, run, foreign };
-  RunFolder(std::filesystem::path final_path, int lock, Found found);
+  ClaimedFolder(std::filesystem::path final_path, int lock, Found found);
   void swap_in();
   void release() noexcept;
 

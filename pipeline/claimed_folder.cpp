@@ -1,4 +1,4 @@
-#include "pipeline/run_folder.hpp"
+#include "pipeline/claimed_folder.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -99,10 +99,10 @@ bool is_run_folder(const fs::path& folder) {
   return !error && has_log_or_summary;
 }
 
-RunFolder::RunFolder(fs::path final_path, int lock, Found found)
+ClaimedFolder::ClaimedFolder(fs::path final_path, int lock, Found found)
     : final_(std::move(final_path)), lock_(lock), found_(found) {}
 
-RunFolder::RunFolder(RunFolder&& other) noexcept
+ClaimedFolder::ClaimedFolder(ClaimedFolder&& other) noexcept
     : final_(std::move(other.final_)),
       work_(std::move(other.work_)),
       lock_(std::exchange(other.lock_, -1)),
@@ -110,7 +110,7 @@ RunFolder::RunFolder(RunFolder&& other) noexcept
       begun_(std::exchange(other.begun_, false)),
       finished_(std::exchange(other.finished_, true)) {}
 
-RunFolder RunFolder::claim(const fs::path& folder, bool overwrite) {
+ClaimedFolder ClaimedFolder::claim(const fs::path& folder, bool overwrite) {
   const fs::path path = plain_path(folder);
   std::error_code error;
   if (fs::is_symlink(path, error)) throw UsageError(path.string() + ": is a link; give the folder itself as --out");
@@ -124,7 +124,7 @@ RunFolder RunFolder::claim(const fs::path& folder, bool overwrite) {
     throw UsageError(path.string() + ": is a file, not a folder; give another --out");
   }
   const int lock = lock_folder(path);
-  RunFolder claimed(path, lock, found);
+  ClaimedFolder claimed(path, lock, found);
   if (found == Found::made || fs::is_empty(path, error)) return claimed;
   if (is_run_folder(path)) {
     claimed.found_ = Found::run;
@@ -138,7 +138,7 @@ RunFolder RunFolder::claim(const fs::path& folder, bool overwrite) {
   return claimed;
 }
 
-RunFolder RunFolder::claim_new(const fs::path& parent, const std::string& stem) {
+ClaimedFolder ClaimedFolder::claim_new(const fs::path& parent, const std::string& stem) {
   std::error_code error;
   fs::create_directories(parent, error);
   if (error) throw Error(ExitCode::other, parent.string() + ": cannot create the folder for runs: " + error.message());
@@ -149,12 +149,12 @@ RunFolder RunFolder::claim_new(const fs::path& parent, const std::string& stem) 
       if (error) throw Error(ExitCode::other, path.string() + ": cannot create the run folder: " + error.message());
       continue;  // taken by a run started at the same moment
     }
-    return RunFolder(path, lock_folder(path), Found::made);
+    return ClaimedFolder(path, lock_folder(path), Found::made);
   }
   throw Error(ExitCode::other, parent.string() + ": cannot find a free name for the run folder " + base);
 }
 
-void RunFolder::begin() {
+void ClaimedFolder::begin() {
   if (begun_) return;
   const fs::path parent = final_.parent_path();
   std::string name = ".";
@@ -174,7 +174,7 @@ void RunFolder::begin() {
 
 // The work folder takes the final name in one step; what was there before ends up at the work
 // folder's name and is removed.
-void RunFolder::swap_in() {
+void ClaimedFolder::swap_in() {
   if (::renameat2(AT_FDCWD, work_.c_str(), AT_FDCWD, final_.c_str(), RENAME_EXCHANGE) != 0) {
     // File systems without the exchange: two renames, the earlier folder set aside in between.
     const fs::path aside = work_.string() + ".old";
@@ -190,7 +190,7 @@ void RunFolder::swap_in() {
   fs::remove_all(work_, ignored);
 }
 
-void RunFolder::finish() {
+void ClaimedFolder::finish() {
   if (!begun_) begin();
   if (found_ == Found::foreign) {
     // --overwrite into a folder of other files: the run's files join them, replacing namesakes.
@@ -211,12 +211,12 @@ void RunFolder::finish() {
   release();
 }
 
-void RunFolder::release() noexcept {
+void ClaimedFolder::release() noexcept {
   if (lock_ >= 0) ::close(lock_);
   lock_ = -1;
 }
 
-RunFolder::~RunFolder() {
+ClaimedFolder::~ClaimedFolder() {
   if (finished_) return;
   std::error_code ignored;
   if (!begun_) {

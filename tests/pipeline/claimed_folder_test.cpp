@@ -1,6 +1,6 @@
-// The run folder's life (pipeline/run_folder.hpp): claimed and locked, written beside, swapped in
+// The run folder's life (pipeline/claimed_folder.hpp): claimed and locked, written beside, swapped in
 // whole; refused when another run holds it or when it holds files no run wrote.
-#include "pipeline/run_folder.hpp"
+#include "pipeline/claimed_folder.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using subscale::testing::read_text;
 using ::testing::HasSubstr;
 
-class RunFolderTest : public subscale::testing::CliTest {
+class ClaimedFolderTest : public subscale::testing::CliTest {
  protected:
   std::set<std::string> names(const fs::path& folder) const {
     std::set<std::string> found;
@@ -36,10 +36,10 @@ class RunFolderTest : public subscale::testing::CliTest {
   }
 };
 
-TEST_F(RunFolderTest, ANewFolderAppearsWholeAtTheEnd) {
+TEST_F(ClaimedFolderTest, ANewFolderAppearsWholeAtTheEnd) {
   const fs::path out = folder_ / "run";
   {
-    RunFolder run = RunFolder::claim(out, false);
+    ClaimedFolder run = ClaimedFolder::claim(out, false);
     EXPECT_TRUE(fs::is_directory(out));
     run.begin();
     EXPECT_EQ(run.work_path().parent_path(), folder_);
@@ -51,14 +51,14 @@ TEST_F(RunFolderTest, ANewFolderAppearsWholeAtTheEnd) {
   EXPECT_EQ(names(folder_), (std::set<std::string>{"run"})) << "the work folder was left behind";
 }
 
-TEST_F(RunFolderTest, ARerunReplacesTheEarlierRunAsAWhole) {
+TEST_F(ClaimedFolderTest, ARerunReplacesTheEarlierRunAsAWhole) {
   // Issue 27, defect 2: the second run's files were mixed with the first's.
   const fs::path out = folder_ / "run";
   fs::create_directories(out);
   write_run(out, "old");
   std::ofstream(out / "clusters_raw.txt") << "old";
   {
-    RunFolder run = RunFolder::claim(out, false);
+    ClaimedFolder run = ClaimedFolder::claim(out, false);
     run.begin();
     std::ofstream(run.work_path() / "summary.json") << "{\"counts\": {}}";
     run.finish();
@@ -66,13 +66,13 @@ TEST_F(RunFolderTest, ARerunReplacesTheEarlierRunAsAWhole) {
   EXPECT_EQ(names(out), (std::set<std::string>{"summary.json"}));
 }
 
-TEST_F(RunFolderTest, AFailedRerunLeavesTheEarlierRunIntact) {
+TEST_F(ClaimedFolderTest, AFailedRerunLeavesTheEarlierRunIntact) {
   // Issue 27, defect 3: a rerun that failed (a full disk) left its files beside the old summary.
   const fs::path out = folder_ / "run";
   fs::create_directories(out);
   write_run(out, "old");
   {
-    RunFolder run = RunFolder::claim(out, false);
+    ClaimedFolder run = ClaimedFolder::claim(out, false);
     run.begin();
     std::ofstream(run.work_path() / "config.yaml") << "new";
     std::ofstream(run.work_path() / "log.txt") << "new, then an error";
@@ -82,10 +82,10 @@ TEST_F(RunFolderTest, AFailedRerunLeavesTheEarlierRunIntact) {
   EXPECT_EQ(names(folder_), (std::set<std::string>{"run"}));
 }
 
-TEST_F(RunFolderTest, AFailedFirstRunLeavesItsLogAndNoSummary) {
+TEST_F(ClaimedFolderTest, AFailedFirstRunLeavesItsLogAndNoSummary) {
   const fs::path out = folder_ / "run";
   {
-    RunFolder run = RunFolder::claim(out, false);
+    ClaimedFolder run = ClaimedFolder::claim(out, false);
     run.begin();
     std::ofstream(run.work_path() / "log.txt") << "error: disk full";
   }
@@ -93,16 +93,16 @@ TEST_F(RunFolderTest, AFailedFirstRunLeavesItsLogAndNoSummary) {
   EXPECT_EQ(names(folder_), (std::set<std::string>{"run"}));
 }
 
-TEST_F(RunFolderTest, InputRefusedBeforeTheRunBeganLeavesNoFolder) {
-  { RunFolder run = RunFolder::claim(folder_ / "run", false); }
+TEST_F(ClaimedFolderTest, InputRefusedBeforeTheRunBeganLeavesNoFolder) {
+  { ClaimedFolder run = ClaimedFolder::claim(folder_ / "run", false); }
   EXPECT_FALSE(fs::exists(folder_ / "run"));
   // A folder the user made stays, empty.
   fs::create_directories(folder_ / "mine");
-  { RunFolder run = RunFolder::claim(folder_ / "mine", false); }
+  { ClaimedFolder run = ClaimedFolder::claim(folder_ / "mine", false); }
   EXPECT_TRUE(fs::is_directory(folder_ / "mine"));
 }
 
-TEST_F(RunFolderTest, AFolderOfOtherFilesIsRefusedUnlessOverwrite) {
+TEST_F(ClaimedFolderTest, AFolderOfOtherFilesIsRefusedUnlessOverwrite) {
   // Issue 27, defect 1: --out . replaced the user's config.yaml and an input named results.h5.
   const fs::path out = folder_ / "mine";
   fs::create_directories(out);
@@ -110,14 +110,14 @@ TEST_F(RunFolderTest, AFolderOfOtherFilesIsRefusedUnlessOverwrite) {
   std::ofstream(out / "results.h5") << "the user's input";
   std::ofstream(out / "notes.txt") << "the user's notes";
   try {
-    RunFolder::claim(out, false);
+    ClaimedFolder::claim(out, false);
     FAIL() << "a folder of the user's files was claimed";
   } catch (const UsageError& error) {
     EXPECT_THAT(std::string(error.what()), HasSubstr("--overwrite"));
   }
   EXPECT_EQ(read_text(out / "config.yaml"), "the user's config");
   {
-    RunFolder run = RunFolder::claim(out, true);
+    ClaimedFolder run = ClaimedFolder::claim(out, true);
     run.begin();
     std::ofstream(run.work_path() / "config.yaml") << "the run's config";
     run.finish();
@@ -126,15 +126,15 @@ TEST_F(RunFolderTest, AFolderOfOtherFilesIsRefusedUnlessOverwrite) {
   EXPECT_EQ(read_text(out / "notes.txt"), "the user's notes") << "--overwrite removed a file the run did not write";
 }
 
-TEST_F(RunFolderTest, ASecondRunIntoTheSameFolderIsRefusedWhileTheFirstHoldsIt) {
+TEST_F(ClaimedFolderTest, ASecondRunIntoTheSameFolderIsRefusedWhileTheFirstHoldsIt) {
   // Issue 27, defect 4: two runs into one --out interleaved their files.
   const fs::path out = folder_ / "run";
-  RunFolder first = RunFolder::claim(out, false);
+  ClaimedFolder first = ClaimedFolder::claim(out, false);
   // The lock is per open file; a child process stands for the second run.
   const pid_t child = ::fork();
   if (child == 0) {
     try {
-      RunFolder second = RunFolder::claim(out, false);
+      ClaimedFolder second = ClaimedFolder::claim(out, false);
       ::_exit(0);
     } catch (const UsageError& error) {
       ::_exit(std::string(error.what()).find("another subscale run") != std::string::npos ? 2 : 3);
@@ -148,18 +148,19 @@ TEST_F(RunFolderTest, ASecondRunIntoTheSameFolderIsRefusedWhileTheFirstHoldsIt) 
   EXPECT_EQ(WEXITSTATUS(status), 2) << "the second run was not refused with its reason";
 }
 
-TEST_F(RunFolderTest, DefaultNamesAreUniqueAndSortByTime) {
+TEST_F(ClaimedFolderTest, DefaultNamesAreUniqueAndSortByTime) {
   // Issue 27, defect 5: three runs started in the same second wrote one folder.
-  std::vector<RunFolder> runs;
-  for (int i = 0; i < 3; ++i) runs.push_back(RunFolder::claim_new(folder_ / "runs", "quickstart"));
+  std::vector<ClaimedFolder> runs;
+  for (int i = 0; i < 3; ++i) runs.push_back(ClaimedFolder::claim_new(folder_ / "runs", "quickstart"));
   std::set<fs::path> paths;
-  for (const RunFolder& run : runs) paths.insert(run.path());
+  for (const ClaimedFolder& run : runs) paths.insert(run.path());
   EXPECT_EQ(paths.size(), 3u);
-  for (const RunFolder& run : runs) EXPECT_THAT(run.path().filename().string(), ::testing::StartsWith("quickstart-"));
+  for (const ClaimedFolder& run : runs)
+    EXPECT_THAT(run.path().filename().string(), ::testing::StartsWith("quickstart-"));
   EXPECT_LT(runs[0].path().filename().string(), runs[1].path().filename().string());
 }
 
-TEST_F(RunFolderTest, AnEarlierRunIsRecognised) {
+TEST_F(ClaimedFolderTest, AnEarlierRunIsRecognised) {
   fs::create_directories(folder_ / "run" / "epsilon=0.1");
   write_run(folder_ / "run" / "epsilon=0.1", "x");
   std::ofstream(folder_ / "run" / "sweep.csv") << "x";
