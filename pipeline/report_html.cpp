@@ -242,10 +242,7 @@ constexpr const char* kStyle =
     "table{border-collapse:collapse}th,td{padding:3px 10px;text-align:left;border-bottom:1px solid #eee}"
     "td{font-variant-numeric:tabular-nums}.note{color:#666;font-style:italic}";
 
-}  // namespace
-
-std::string report_html(const std::filesystem::path& folder) {
-  const json summary = read_summary(folder);
+std::string report_from(const std::filesystem::path& folder, const json& summary) {
   const auto results = folder / "results.h5";
   if (!std::filesystem::exists(results))
     throw InputError("'" + folder.string() + "' has no results.h5: give the folder of a finished run");
@@ -273,9 +270,18 @@ std::string report_html(const std::filesystem::path& folder) {
   return html;
 }
 
+}  // namespace
+
+std::string report_html(const std::filesystem::path& folder) { return report_from(folder, read_summary(folder)); }
+
 std::filesystem::path write_report_html(const std::filesystem::path& folder) {
   const std::string html = report_html(folder);
   io::write_text_file(folder / "report.html", html);
+  return folder / "report.html";
+}
+
+std::filesystem::path write_report_html(const std::filesystem::path& folder, const std::string& summary_text) {
+  io::write_text_file(folder / "report.html", report_from(folder, json::parse(summary_text)));
   return folder / "report.html";
 }
 

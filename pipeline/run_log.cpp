@@ -16,7 +16,10 @@ RunLog::~RunLog() {
   if (file_) std::fclose(file_);
 }
 
-void RunLog::line(const std::string& text) {
+void RunLog::line(const std::string& text) { keep(text, !quiet_); }
+void RunLog::warning(const std::string& text) { keep(text, !silent_); }
+
+void RunLog::keep(const std::string& text, bool show) {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
@@ -24,7 +27,7 @@ void RunLog::line(const std::string& text) {
   const std::lock_guard lock(mutex_);
   kept_ << kept;
   append(kept);
-  if (!quiet_) std::fprintf(stderr, "%s\n", text.c_str());
+  if (show) std::fprintf(stderr, "%s\n", text.c_str());
 }
 
 void RunLog::append(const std::string& text) {

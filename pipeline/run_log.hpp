@@ -12,12 +12,16 @@ namespace subscale::pipeline {
 
 class RunLog {
  public:
-  explicit RunLog(bool quiet) : quiet_(quiet) {}
+  // quiet: lines are kept, not shown; silent: warnings are not shown either (the processes of a
+  // cluster run other than the root).
+  explicit RunLog(bool quiet, bool silent = false) : quiet_(quiet || silent), silent_(silent) {}
   RunLog(const RunLog&) = delete;
   RunLog& operator=(const RunLog&) = delete;
   ~RunLog();
   // From any thread (progress lines come from the workers).
   void line(const std::string& text);
+  // A line shown even when quiet: what the user must know before the work starts.
+  void warning(const std::string& text);
   std::string text() const { return kept_.str(); }
   bool quiet() const noexcept { return quiet_; }
 
@@ -29,7 +33,10 @@ class RunLog {
  private:
   void append(const std::string& text);
 
+  void keep(const std::string& text, bool show);
+
   bool quiet_;
+  bool silent_;
   std::mutex mutex_;
   std::ostringstream kept_;
   std::FILE* file_ = nullptr;
