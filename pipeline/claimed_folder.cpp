@@ -115,6 +115,7 @@ ClaimedFolder ClaimedFolder::claim(const fs::path& folder, bool overwrite) {
   std::error_code error;
   if (fs::is_symlink(path, error)) throw UsageError(path.string() + ": is a link; give the folder itself as --out");
   Found found = Found::empty;
+  fs::create_directories(path.parent_path(), error);
   if (fs::create_directory(path, error)) {
     found = Found::made;
   } else if (error) {
@@ -156,6 +157,12 @@ ClaimedFolder ClaimedFolder::claim_new(const fs::path& parent, const std::string
 
 void ClaimedFolder::begin() {
   if (begun_) return;
+  if (found_ == Found::made || found_ == Found::empty) {
+    // Nothing there to keep: the run writes in place (under the lock, summary.json last).
+    work_ = final_;
+    begun_ = true;
+    return;
+  }
   const fs::path parent = final_.parent_path();
   std::string name = ".";
   name.append(final_.filename().string()).append(".partial-").append(std::to_string(::getpid()));
@@ -192,7 +199,9 @@ void ClaimedFolder::swap_in() {
 
 void ClaimedFolder::finish() {
   if (!begun_) begin();
-  if (found_ == Found::foreign) {
+  if (work_ == final_) {
+    // Written in place.
+  } else if (found_ == Found::foreign) {
     // --overwrite into a folder of other files: the run's files join them, replacing namesakes.
     for (const auto& entry : fs::directory_iterator(work_)) {
       const fs::path target = final_ / entry.path().filename();
@@ -222,13 +231,9 @@ ClaimedFolder::~ClaimedFolder() {
   if (!begun_) {
     // Refused before the run began: a folder made for it goes again.
     if (found_ == Found::made) fs::remove(final_, ignored);
-  } else if (found_ == Found::made || found_ == Found::empty) {
+  } else if (work_ == final_) {
     // An unfinished run into a new folder leaves what it wrote (its log.txt says why it stopped);
     // without summary.json it is recognisably unfinished.
-    try {
-      swap_in();
-    } catch (...) {
-    }
   } else {
     fs::remove_all(work_, ignored);  // an earlier run, or the user's files, stay as they were
   }

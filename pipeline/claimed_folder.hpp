@@ -5,12 +5,14 @@
 //  - claim() locks the folder (creating it empty when missing) for the whole run, so a second run
 //    into it is refused, and refuses a non-empty folder that is not an earlier run of this tool
 //    unless told to write into it (--overwrite);
-//  - begin() makes the sibling folder .NAME.partial-PID-N, where the run writes (its log.txt grows
-//    there as the run goes);
-//  - finish() swaps the finished run into place in one rename: an earlier run there is replaced as
-//    a whole, never mixed with the new one. An unfinished run (an error, a full disk) leaves an
-//    earlier run untouched; into a new or empty folder it leaves what it wrote, log.txt with the
-//    error included, and no summary.json. Input refused before begin() leaves no folder at all.
+//  - begin(), once the input is accepted: a new or empty folder is written in place (log.txt
+//    grows there, summary.json comes last); over an earlier run, or the user's files, the run
+//    writes into the sibling folder .NAME.partial-PID;
+//  - finish() swaps that folder into place in one rename: an earlier run is replaced as a whole,
+//    never mixed with the new one (with --overwrite the run's files are moved in beside the
+//    user's). An unfinished run (an error, a full disk) leaves an earlier run untouched; a new
+//    folder keeps what was written, log.txt with the error included, and no summary.json. Input
+//    refused before begin() leaves no folder at all.
 #include <filesystem>
 #include <string>
 
@@ -31,9 +33,10 @@ class ClaimedFolder {
   ~ClaimedFolder();
 
   const std::filesystem::path& path() const noexcept { return final_; }
-  // Where the run writes until finish(); begin() first.
+  // Where the run writes until finish() (the folder itself when it was new or empty); begin() first.
   const std::filesystem::path& work_path() const noexcept { return work_; }
   void begin();
+  bool begun() const noexcept { return begun_; }
   void finish();
 
  private:

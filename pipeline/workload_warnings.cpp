@@ -1,5 +1,6 @@
 #include "pipeline/workload_warnings.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -48,20 +49,26 @@ std::vector<std::string> workload_warnings(const ColumnMatrix<T>& values, double
 template std::vector<std::string> workload_warnings(const Matrix&, double, bool);
 template std::vector<std::string> workload_warnings(const Matrix32&, double, bool);
 
+std::vector<std::string> workload_warnings(const HeldValues& held, double epsilon, bool normalized) {
+  return held.visit([&](const auto& values) { return workload_warnings(values, epsilon, normalized); });
+}
+
 TimeEstimate estimate_time(double total_units, double sampled_units, double sample_seconds) {
   TimeEstimate estimate;
-  // A sample of under a millisecond is timed mostly by the clock's and the threads' start.
-  if (sampled_units <= 0 || sample_seconds < 1e-3) return estimate;
-  estimate.seconds = sample_seconds * std::max(1.0, total_units / sampled_units);
-  estimate.known = true;
-  estimate.warn = estimate.seconds > 3600;
+  if (sampled_units <= 0) return estimate;
+  // A sample quicker than a millisecond is timed mostly by the clock and the threads' start: it
+  // bounds the time from above and warns of nothing.
+  constexpr double kShortest = 1e-3;
+  estimate.known = sample_seconds >= kShortest;
+  estimate.seconds = std::max(sample_seconds, kShortest) * std::max(1.0, total_units / sampled_units);
+  estimate.warn = estimate.known && estimate.seconds > 3600;
   char sample[96];
-  std::snprintf(sample, sizeof sample, "%.0f units walked in %.2f s", sampled_units, sample_seconds);
-  estimate.text =
-      "estimated time of the core: about " + duration_text(estimate.seconds) + " (from a sample of " + sample + ")";
+  std::snprintf(sample, sizeof sample, "%.0f units walked in %.3f s", sampled_units, sample_seconds);
+  estimate.text = std::string("estimated time of the core on the CPU: ") + (estimate.known ? "about " : "at most ") +
+                  duration_text(estimate.seconds) + " (from a sample of " + sample + ")";
   if (estimate.warn)
     estimate.text = "warning: " + estimate.text +
-                    "; past an hour: raise epsilon or min_points, or check the warnings above, if that is not meant";
+                    "; past an hour: raise epsilon or min_points, or mind the warnings above, if that is not meant";
   return estimate;
 }
 

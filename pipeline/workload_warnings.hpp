@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "common/held_values.hpp"
 
 namespace subscale::pipeline {
 
 template <class T>
 std::vector<std::string> workload_warnings(const ColumnMatrix<T>& values, double epsilon, bool normalized);
+std::vector<std::string> workload_warnings(const HeldValues& held, double epsilon, bool normalized);
 
 // "about 3 h 20 min (from 416337 units walked in 0.42 s)", from a sampled rate: `sampled_units`
 // took `sample_seconds`, and the run has `total_units`. Empty when the sample was too quick to time.

@@ -36,15 +36,14 @@ class ClaimedFolderTest : public subscale::testing::CliTest {
   }
 };
 
-TEST_F(ClaimedFolderTest, ANewFolderAppearsWholeAtTheEnd) {
+TEST_F(ClaimedFolderTest, ANewFolderIsWrittenInPlace) {
   const fs::path out = folder_ / "run";
   {
     ClaimedFolder run = ClaimedFolder::claim(out, false);
     EXPECT_TRUE(fs::is_directory(out));
     run.begin();
-    EXPECT_EQ(run.work_path().parent_path(), folder_);
+    EXPECT_EQ(run.work_path(), out);
     write_run(run.work_path(), "new");
-    EXPECT_TRUE(fs::is_empty(out)) << "files appeared before the run finished";
     run.finish();
   }
   EXPECT_EQ(names(out), (std::set<std::string>{"log.txt", "summary.json", "clusters.txt"}));
@@ -60,10 +59,13 @@ TEST_F(ClaimedFolderTest, ARerunReplacesTheEarlierRunAsAWhole) {
   {
     ClaimedFolder run = ClaimedFolder::claim(out, false);
     run.begin();
+    EXPECT_EQ(run.work_path().parent_path(), folder_);
     std::ofstream(run.work_path() / "summary.json") << "{\"counts\": {}}";
+    EXPECT_EQ(read_text(out / "log.txt"), "old") << "the earlier run changed before the new one finished";
     run.finish();
   }
   EXPECT_EQ(names(out), (std::set<std::string>{"summary.json"}));
+  EXPECT_EQ(names(folder_), (std::set<std::string>{"run"})) << "the work folder was left behind";
 }
 
 TEST_F(ClaimedFolderTest, AFailedRerunLeavesTheEarlierRunIntact) {
