@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
     params.units.device_resolve_chunk = resolve_chunk;
     params.units.device_walk_lanes = walk_lanes;
     params.units.device_subspace_capacity = subspace_capacity;
-    params.backend = backend == "cuda" ? pipeline::Backend::cuda : pipeline::Backend::cpu;
-    if (params.backend == pipeline::Backend::cuda) {
+    params.backend = backend == "cuda" ? subscale::Backend::cuda : subscale::Backend::cpu;
+    if (params.backend == subscale::Backend::cuda) {
       // Create the CUDA context before the clock starts: a once-per-process cost, reported apart.
       const auto start = std::chrono::steady_clock::now();
       const auto device = gpu::query_device();

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpu/hash/hash_function_id.hpp"
-#include "stages/hash/hash_input_generator.hpp"
+#include "datasets/generators/hash_input_generator.hpp"
 #include "stages/hash/hash_quality.hpp"
 #include "stages/hash/hash_rows.hpp"
 

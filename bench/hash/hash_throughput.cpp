@@ -17,7 +17,7 @@
 
 #include "gpu/device_info.hpp"
 #include "gpu/hash/hash_function_id.hpp"
-#include "stages/hash/hash_input_generator.hpp"
+#include "datasets/generators/hash_input_generator.hpp"
 #include "stages/hash/hash_rows.hpp"
 #if defined(SUBSCALE_WITH_CUDA)
 #include "gpu/device_buffer.hpp"

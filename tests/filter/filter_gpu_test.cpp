@@ -4,7 +4,7 @@
 
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
-#include "stages/filter/filter_generators.hpp"
+#include "datasets/generators/filter_generators.hpp"
 #include "tests/filter/filter_test_util.hpp"
 #include "tests/skip_without_gpu.hpp"
 

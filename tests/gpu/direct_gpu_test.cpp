@@ -19,7 +19,7 @@
 namespace subscale {
 namespace {
 
-using pipeline::Backend;
+using subscale::Backend;
 using pipeline::CoreParams;
 using pipeline::CoreResult;
 

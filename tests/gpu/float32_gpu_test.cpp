@@ -17,7 +17,7 @@
 namespace subscale {
 namespace {
 
-using pipeline::Backend;
+using subscale::Backend;
 using pipeline::CoreParams;
 
 TEST(Float32Gpu, Density1dEqualsCpu) {

@@ -17,7 +17,7 @@
 namespace subscale {
 namespace {
 
-using pipeline::Backend;
+using subscale::Backend;
 using pipeline::CoreParams;
 
 std::string subspaces_with(const Matrix& values, CoreParams params, Backend backend) {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gpu/device_info.hpp"
-#include "stages/hash/hash_input_generator.hpp"
+#include "datasets/generators/hash_input_generator.hpp"
 
 namespace subscale::hash_stage {
 namespace {
