@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "distributed/subspace_pairs.hpp"
 #include "common/error.hpp"
+#include "distributed/subspace_pairs.hpp"
 #include "gpu/hash/hash_functions.hpp"
 
 namespace subscale::distributed {

@@ -10,11 +10,11 @@
 #include <type_traits>
 #include <variant>
 
+#include "common/error.hpp"
+#include "common/phase_timer.hpp"
 #include "distributed/mpi_session.hpp"
 #include "distributed/subspace_exchange.hpp"
 #include "distributed/subspace_pairs.hpp"
-#include "common/error.hpp"
-#include "common/phase_timer.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/dense_units/dense_units_backend.hpp"
 #include "stages/subspaces/signature_subspaces.hpp"
@@ -141,8 +141,7 @@ class ShareRunner {
         folder_(folder),
         fingerprint_(fingerprint),
         mine_(mine),
-        report_(report) {
-  }
+        report_(report) {}
 
   // Without a checkpoint, one call walks the whole share (one device set-up); with one, a call a
   // unit, each recorded as it finishes.
@@ -176,8 +175,8 @@ class ShareRunner {
       // The device's ordered lists are for one whole run; a share of the work stays a map, which
       // the processes combine.
       direct::DirectWalkOutput output{std::move(into), std::nullopt, false};
-      DenseUnitsResult done =
-          walk_direct_units(*in_.direct_space, in_.plan, in_.params.units, result_.backend_used, output, progress, ranges);
+      DenseUnitsResult done = walk_direct_units(*in_.direct_space, in_.plan, in_.params.units, result_.backend_used,
+                                                output, progress, ranges);
       into = std::move(output.map);
       return done;
     }
@@ -333,9 +332,8 @@ std::string data_fingerprint(const ColumnMatrix<T>& values) {
 template std::string data_fingerprint(const Matrix32&);
 template std::string data_fingerprint(const Matrix&);
 
-CoreExecutor distributed_core_executor(const Communicator& comm,
-                                             const std::optional<CheckpointOptions>& checkpoint,
-                                             ClusterCoreReport& report) {
+CoreExecutor distributed_core_executor(const Communicator& comm, const std::optional<CheckpointOptions>& checkpoint,
+                                       ClusterCoreReport& report) {
   return [&comm, &checkpoint, &report](const CoreStepInputs& in, CoreResult& result) {
     auto start = Clock::now();
     const Agreement agreement = agree_on_split(comm, in, result.density, checkpoint);

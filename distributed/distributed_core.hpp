@@ -40,9 +40,8 @@ struct ClusterCoreReport {
 // A CoreExecutor for pipeline::run_core. On the root, result.subspaces holds every subspace; on the
 // other processes it is empty and `report.owned` holds theirs. Failures in the walk end the whole job
 // (MpiSession::abort_job) since the other processes cannot learn of them until they finish theirs.
-CoreExecutor distributed_core_executor(const Communicator& comm,
-                                             const std::optional<CheckpointOptions>& checkpoint,
-                                             ClusterCoreReport& report);
+CoreExecutor distributed_core_executor(const Communicator& comm, const std::optional<CheckpointOptions>& checkpoint,
+                                       ClusterCoreReport& report);
 
 // A 64-bit hash of the data the core reads (the normalised matrix), as hex: a checkpoint made for
 // other data is refused.

@@ -8,10 +8,10 @@
 #include <bit>
 #include <cstring>
 
-#include "distributed/subspace_pairs.hpp"
 #include "common/bit_sets.hpp"
 #include "common/error.hpp"
 #include "common/page_population.hpp"
+#include "distributed/subspace_pairs.hpp"
 
 namespace subscale::distributed {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "distributed/communicator.hpp"
 #include "common/subspace_cluster.hpp"
+#include "distributed/communicator.hpp"
 
 namespace subscale::distributed {
 

@@ -6,10 +6,10 @@
 #include <chrono>
 #include <string>
 
-#include "distributed/subspace_combining.hpp"
-#include "distributed/subspace_pairs.hpp"
 #include "common/page_population.hpp"
 #include "common/phase_timer.hpp"
+#include "distributed/subspace_combining.hpp"
+#include "distributed/subspace_pairs.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/subspaces/subspaces.hpp"
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "distributed/communicator.hpp"
 #include "common/subspace_cluster.hpp"
+#include "distributed/communicator.hpp"
 #include "stages/dense_units/direct_subspace_map.hpp"
 
 namespace subscale::distributed {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "distributed/communicator.hpp"
 #include "common/subspace_cluster.hpp"
+#include "distributed/communicator.hpp"
 #include "stages/dense_units/direct_subspace_map.hpp"
 
 namespace subscale::distributed {

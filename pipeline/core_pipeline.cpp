@@ -57,8 +57,8 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   notify("density1d");
   // density1d runs on the GPU only where it pays: the copies outweigh the CPU's sort on small
   // inputs (bench/core/density1d_bench measures where the GPU starts to win).
-  const bool wants_gpu =
-      params.backend == Backend::cuda || (params.backend == Backend::automatic && gpu::automatic_backend() == Backend::cuda);
+  const bool wants_gpu = params.backend == Backend::cuda ||
+                         (params.backend == Backend::automatic && gpu::automatic_backend() == Backend::cuda);
   result.density1d_on_gpu = wants_gpu && static_cast<std::uint64_t>(values.size()) >= kGpuDensityValues;
   result.density = result.density1d_on_gpu ? run_density1d_gpu(values, {params.epsilon, params.min_points})
                                            : run_density1d(values, {params.epsilon, params.min_points});
@@ -87,8 +87,7 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   if (params.backend == Backend::automatic) {
     const std::uint64_t worthwhile =
         params.units.mode == TableMode::direct ? kGpuWorthwhileDirectUnits : kGpuWorthwhileUnits;
-    result.backend_used =
-        plan.total_units() >= worthwhile ? gpu::automatic_backend() : Backend::cpu;
+    result.backend_used = plan.total_units() >= worthwhile ? gpu::automatic_backend() : Backend::cpu;
   }
   if (executor) {
     executor({&values, plan, params, on_units, notify, direct_space ? &*direct_space : nullptr}, result);

@@ -12,11 +12,11 @@
 #include "common/dataset.hpp"
 #include "common/held_values.hpp"
 #include "common/subspace_cluster.hpp"
+#include "stages/core/core_types.hpp"
 #include "stages/dense_units/dense_units.hpp"
 #include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/density1d/density1d.hpp"
-#include "stages/core/core_types.hpp"
 
 namespace subscale::pipeline {
 

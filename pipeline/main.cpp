@@ -8,18 +8,18 @@
 #include <functional>
 #include <iostream>
 
+#include "common/error.hpp"
 #include "distributed/communicator.hpp"
 #include "distributed/mpi_session.hpp"
-#include "common/error.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
-#include "pipeline/core_schema.hpp"
 #include "pipeline/commands/evaluate_command.hpp"
 #include "pipeline/commands/filter_command.hpp"
 #include "pipeline/commands/hash_command.hpp"
 #include "pipeline/commands/join_command.hpp"
-#include "pipeline/commands/report_command.hpp"
 #include "pipeline/commands/plan_command.hpp"
+#include "pipeline/commands/report_command.hpp"
 #include "pipeline/commands/run_command.hpp"
+#include "pipeline/core_schema.hpp"
 
 namespace {
 

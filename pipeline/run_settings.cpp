@@ -17,8 +17,8 @@ std::uint64_t physical_memory_bytes() {
   return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
 }
 
-std::optional<distributed::CheckpointOptions> read_checkpoint_section(const Config& config, TableMode mode,
-                                                                  const std::optional<std::filesystem::path>& resume) {
+std::optional<distributed::CheckpointOptions> read_checkpoint_section(
+    const Config& config, TableMode mode, const std::optional<std::filesystem::path>& resume) {
   if (!resume && !config.has("checkpoint.dir")) return std::nullopt;
   distributed::CheckpointOptions options;
   options.folder = resume ? *resume : config.file_path("checkpoint.dir");
@@ -64,9 +64,9 @@ std::optional<JoinSection> read_join_section(const Config& config) {
 // that changes the core's result (the input data are compared by a hash of the matrix).
 distributed::CheckpointIdentity checkpoint_identity(const Config& config, TableMode mode) {
   distributed::CheckpointIdentity identity = {{"subscale version", SUBSCALE_VERSION},
-                                          {"mode", to_string(mode)},
-                                          {"epsilon", config.string("epsilon")},
-                                          {"min_points", config.string("min_points")}};
+                                              {"mode", to_string(mode)},
+                                              {"epsilon", config.string("epsilon")},
+                                              {"min_points", config.string("min_points")}};
   if (mode != TableMode::direct)
     for (const char* key : {"signature.bits", "signature.keys", "signature.seed"})
       identity.emplace_back(key, config.string(key));

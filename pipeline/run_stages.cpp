@@ -24,8 +24,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   const bool use_cluster = comm.distributed() || settings.checkpoint.has_value();
   CoreStepLog core_log(settings, static_cast<std::size_t>(values.cols()), log, report);
   report.core = run_core(
-      values, settings.core,
-      [&](const std::string& step, const CoreResult& so_far) { core_log.step(step, so_far); },
+      values, settings.core, [&](const std::string& step, const CoreResult& so_far) { core_log.step(step, so_far); },
       [&](std::uint64_t done) { core_log.advance(done); },
       use_cluster ? distributed::distributed_core_executor(comm, settings.checkpoint, cluster_report) : CoreExecutor{});
   report.stage_seconds.emplace_back("subspaces", core_log.seconds_in_step());

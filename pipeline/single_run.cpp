@@ -63,8 +63,8 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
   // signatures (and so their partitions) would not agree.
   if (comm.distributed()) {
     std::uint64_t seed = settings.core.units.seed;
-    const distributed::Bytes bytes = comm.broadcast(
-        distributed::Bytes(reinterpret_cast<const std::uint8_t*>(&seed), reinterpret_cast<const std::uint8_t*>(&seed + 1)));
+    const distributed::Bytes bytes = comm.broadcast(distributed::Bytes(
+        reinterpret_cast<const std::uint8_t*>(&seed), reinterpret_cast<const std::uint8_t*>(&seed + 1)));
     std::memcpy(&seed, bytes.data(), sizeof seed);
     settings.core.units.seed = seed;
     config.set("signature.seed", std::to_string(seed));

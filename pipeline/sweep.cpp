@@ -81,8 +81,8 @@ void write_sweep_tables(const std::filesystem::path& folder, const std::vector<s
 
 }  // namespace
 
-std::filesystem::path run_sweep(const Config& config, const std::filesystem::path& folder, const CommandOptions& options,
-                                const distributed::Communicator& comm) {
+std::filesystem::path run_sweep(const Config& config, const std::filesystem::path& folder,
+                                const CommandOptions& options, const distributed::Communicator& comm) {
   const std::vector<std::string> sweep_keys = config.sweep_keys();
   const std::vector<Config> combinations = config.expand_sweeps();
   const bool quiet = options.quiet || !comm.is_root();

@@ -10,7 +10,7 @@
 namespace subscale::pipeline {
 
 // A failed combination does not stop the others; the first failure is thrown at the end.
-std::filesystem::path run_sweep(const Config& config, const std::filesystem::path& folder, const CommandOptions& options,
-                                const distributed::Communicator& comm);
+std::filesystem::path run_sweep(const Config& config, const std::filesystem::path& folder,
+                                const CommandOptions& options, const distributed::Communicator& comm);
 
 }  // namespace subscale::pipeline

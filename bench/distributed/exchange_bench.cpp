@@ -12,10 +12,10 @@
 #include <cstdio>
 #include <thread>
 
+#include "common/phase_timer.hpp"
 #include "distributed/communicator.hpp"
 #include "distributed/mpi_session.hpp"
 #include "distributed/subspace_exchange.hpp"
-#include "common/phase_timer.hpp"
 #include "gpu/hash/hash_functions.hpp"
 
 namespace {

@@ -25,9 +25,9 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "datasets/generators/filter_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/filter/filter.hpp"
-#include "datasets/generators/filter_generators.hpp"
 
 #if defined(SUBSCALE_WITH_CUDA)
 #include "gpu/device_buffer.hpp"

@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "datasets/generators/join_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/join/hash_join.hpp"
-#include "datasets/generators/join_generators.hpp"
 
 namespace sj = subscale::join;
 

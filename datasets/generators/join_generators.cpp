@@ -7,8 +7,8 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "gpu/hash/hash_functions.hpp"
 #include "datasets/generators/zipf_sampler.hpp"
+#include "gpu/hash/hash_functions.hpp"
 
 namespace subscale::join {
 

@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "datasets/generators/filter_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
 #include "stages/filter/filter.hpp"
-#include "datasets/generators/filter_generators.hpp"
 #include "stages/filter/table_hdf5.hpp"
 
 namespace subscale::pipeline {

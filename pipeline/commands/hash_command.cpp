@@ -12,13 +12,13 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "datasets/generators/hash_input_generator.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/hash/hash_function_id.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
-#include "datasets/generators/hash_input_generator.hpp"
 #include "stages/hash/hash_quality.hpp"
 #include "stages/hash/hash_quality_json.hpp"
 #include "stages/hash/hash_rows.hpp"
@@ -219,8 +219,8 @@ HashCommandResult hash_and_report(const Config& config, const Table& table, cons
                 "time: %.4g s (%.3g hashes/s; for cuda, transfers included)\n",
                 hash::hash_spec_name(spec).c_str(),
                 spec.rounds > 1 ? (" (" + std::to_string(spec.rounds) + " rounds)").c_str() : "", bits,
-                std::string(backend_name(backend)).c_str(), table.source.c_str(), table.rows,
-                table.row_words, seconds, seconds > 0 ? static_cast<double>(table.rows) / seconds : 0.0);
+                std::string(backend_name(backend)).c_str(), table.source.c_str(), table.rows, table.row_words, seconds,
+                seconds > 0 ? static_cast<double>(table.rows) / seconds : 0.0);
   out << line;
 
   nlohmann::json json = {{"command", "hash"},

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "common/error.hpp"
+#include "datasets/generators/join_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_child_read.hpp"
@@ -17,7 +18,6 @@
 #include "pipeline/commands/config_subcommand.hpp"
 #include "pipeline/join_table_reader.hpp"
 #include "stages/join/hash_join.hpp"
-#include "datasets/generators/join_generators.hpp"
 #include "stages/join/join_memory.hpp"
 
 namespace subscale::pipeline {

@@ -78,7 +78,8 @@ void print_cluster_plan(const UnitPlan& plan, const RunSettings& settings, int p
   const std::uint64_t n = plan.points(), d = plan.dimensions();
   const bool checkpoint = settings.checkpoint.has_value();
   std::uint64_t units =
-      checkpoint ? (settings.checkpoint->units > 0 ? settings.checkpoint->units : distributed::kUnitsPerProcess * p) : p;
+      checkpoint ? (settings.checkpoint->units > 0 ? settings.checkpoint->units : distributed::kUnitsPerProcess * p)
+                 : p;
   std::printf("cluster: %d process(es)%s\n", processes,
               checkpoint ? (", checkpoint in " + settings.checkpoint->folder.string()).c_str() : "");
   // Each process holds the matrix (and direct mode a row-major copy), density1d's orders and windows,

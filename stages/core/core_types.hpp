@@ -55,7 +55,7 @@ struct CoreStepInputs {
   const CoreParams& params;
   const UnitProgress& on_units;
   std::function<void(const char* step)> notify;  // to be called with "subspaces" between the two
-  const DirectSpace* direct_space = nullptr;      // direct mode's space, built once by run_core
+  const DirectSpace* direct_space = nullptr;     // direct mode's space, built once by run_core
 };
 
 // Runs dense_units and subspaces in place of run_core's own steps (a cluster run deals the work

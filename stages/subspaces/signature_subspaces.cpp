@@ -22,10 +22,9 @@ DenseUnitsResult accumulate_dense_units(const UnitPlan& plan, const Density1dRes
     into.add(subspaces);
     accumulate_seconds += seconds_since(begin);
   };
-  return find_dense_units(plan, density, keys, params, backend, on_units, sink, subspace_sink,
-                          [&](std::span<const std::uint32_t> points, std::span<const std::uint32_t> dims) {
-                            into.add_unit(points, dims);
-                          });
+  return find_dense_units(
+      plan, density, keys, params, backend, on_units, sink, subspace_sink,
+      [&](std::span<const std::uint32_t> points, std::span<const std::uint32_t> dims) { into.add_unit(points, dims); });
 }
 
 }  // namespace subscale

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "distributed/subspace_pairs.hpp"
 #include "common/error.hpp"
+#include "distributed/subspace_pairs.hpp"
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include <cstring>
 #include <random>
 
+#include "common/error.hpp"
 #include "distributed/subspace_combining.hpp"
 #include "distributed/subspace_pairs.hpp"
-#include "common/error.hpp"
 
 namespace {
 
@@ -72,8 +72,8 @@ TEST(SubspaceCombining, EqualsOneMapOfEveryPair) {
       whole.merge(map);
       parts.push_back(distributed::encode_pairs(map));
     }
-    EXPECT_TRUE(
-        same_lists(distributed::combine_pairs(parts, kKeyWords, kPointWords, names(parts.size())), whole.to_subspaces()))
+    EXPECT_TRUE(same_lists(distributed::combine_pairs(parts, kKeyWords, kPointWords, names(parts.size())),
+                           whole.to_subspaces()))
         << processes << " processes";
   }
 }

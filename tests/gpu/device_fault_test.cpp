@@ -98,12 +98,12 @@ SweepOutcome sweep_allocation_faults(const std::function<std::string()>& stage, 
 }
 
 std::string core_on_gpu(const Matrix& values, TableMode mode, std::vector<std::string>* notes = nullptr) {
-  pipeline::CoreParams params;
+  CoreParams params;
   params.epsilon = 0.03;
   params.min_points = 3;
   params.units.mode = mode;
   params.backend = subscale::Backend::cuda;
-  const pipeline::CoreResult result = pipeline::run_core(values, params);
+  const CoreResult result = pipeline::run_core(values, params);
   if (notes) notes->insert(notes->end(), result.dense_units.notes.begin(), result.dense_units.notes.end());
   return subspaces_text(result.subspaces);
 }

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "gpu/device_info.hpp"
 #include "datasets/generators/hash_input_generator.hpp"
+#include "gpu/device_info.hpp"
 
 namespace subscale::hash_stage {
 namespace {

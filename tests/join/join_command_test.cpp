@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "datasets/generators/join_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "io/hdf5_file.hpp"
-#include "datasets/generators/join_generators.hpp"
 #include "tests/join/sort_merge_join.hpp"
 
 namespace subscale::pipeline {
