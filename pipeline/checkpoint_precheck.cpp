@@ -6,8 +6,8 @@
 
 namespace subscale::pipeline {
 
-void precheck_checkpoint(const cluster::CheckpointOptions& options) {
-  const cluster::CheckpointFolder folder(options.folder);
+void precheck_checkpoint(const distributed::CheckpointOptions& options) {
+  const distributed::CheckpointFolder folder(options.folder);
   if (!options.resume) {
     if (folder.holds_checkpoint())
       throw UsageError("checkpoint.dir " + folder.path().string() +
@@ -15,11 +15,11 @@ void precheck_checkpoint(const cluster::CheckpointOptions& options) {
                        ", or delete it (or choose another folder) to start afresh");
     return;
   }
-  cluster::CheckpointIdentity made = folder.read_manifest().identity;
+  distributed::CheckpointIdentity made = folder.read_manifest().identity;
   // The data's hash is the one field that needs the data; the core compares it after loading.
   made.erase(std::remove_if(made.begin(), made.end(), [](const auto& field) { return field.first == "input data"; }),
              made.end());
-  const std::vector<std::string> differences = cluster::identity_differences(made, options.identity);
+  const std::vector<std::string> differences = distributed::identity_differences(made, options.identity);
   if (differences.empty()) return;
   std::string list;
   for (const auto& difference : differences) list += "\n  " + difference;
