@@ -79,7 +79,7 @@ TEST_F(Checkpoint, DamagedManifestIsRefused) {
 TEST_F(Checkpoint, AMissingManifestBesideUnitFilesIsADamagedCheckpoint) {
   // Issue 27, defect 13: a deleted manifest.json gave exit 2 (usage), where the README says a
   // damaged checkpoint is exit 3.
-  const cluster::CheckpointFolder folder(folder_);
+  const distributed::CheckpointFolder folder(folder_);
   fs::create_directories(folder_);
   std::ofstream(folder.unit_file(0)) << "unit bytes";
   try {
