@@ -30,14 +30,16 @@ class RunFolderCli : public subscale::testing::CliTest {
   // `subscale ARGUMENTS` started in `folder`, so that relative paths start there.
   subscale::testing::CliOutcome run_in(const fs::path& folder, const std::string& arguments,
                                        const std::string& log_name) {
-    const char* cli = std::getenv("SUBSCALE_CLI");
-    const std::string binary = cli ? std::string(cli) : std::string(SUBSCALE_BINARY_DIR) + "/subscale";
-    const std::string command = "cd '" + folder.string() + "' && " + binary + " " + arguments + " > '" +
+    const std::string command = "cd '" + folder.string() + "' && " + binary() + " " + arguments + " > '" +
                                 (folder_ / log_name).string() + "' 2>&1";
     const int status = std::system(command.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(folder_ / log_name)};
   }
   static fs::path config() { return subscale::testing::source_root() / "configs" / "quickstart.yaml"; }
+  static std::string binary() {
+    const char* cli = std::getenv("SUBSCALE_CLI");
+    return cli ? std::string(cli) : std::string(SUBSCALE_BINARY_DIR) + "/subscale";
+  }
   subscale::testing::CliOutcome run_into(const fs::path& out, const std::string& extra, const std::string& log) {
     return run("run " + config().string() + " " + extra + " --out " + out.string() + " -q", log);
   }
@@ -89,10 +91,8 @@ TEST_F(RunFolderCli, AFailedRerunLeavesTheEarlierRunIntact) {
   ASSERT_EQ(run_into(out, "", "first.log").exit_code, 0);
   std::map<std::string, std::string> before;
   for (const auto& name : names(out)) before[name] = read_text(out / name);
-  const char* cli = std::getenv("SUBSCALE_CLI");
-  const std::string binary = cli ? cli : std::string(SUBSCALE_BINARY_DIR) + "/subscale";
   // 64 KiB: the text files fit, results.h5 does not (a full disk stands in).
-  const std::string command = "bash -c 'ulimit -f 64; exec " + binary + " run " + config().string() +
+  const std::string command = "bash -c 'ulimit -f 64; exec " + binary() + " run " + config().string() +
                               " epsilon=0.005 -q --out " + out.string() + "' > " + (folder_ / "full.log").string() +
                               " 2>&1";
   const int status = std::system(command.c_str());
@@ -121,11 +121,9 @@ TEST_F(RunFolderCli, ASecondRunIntoAFolderInUseIsRefused) {
 
 TEST_F(RunFolderCli, RunsStartedTogetherGetTheirOwnFolders) {
   // Defect 5: three runs of one config started in the same second all wrote one folder.
-  const char* cli = std::getenv("SUBSCALE_CLI");
-  const std::string binary = cli ? cli : std::string(SUBSCALE_BINARY_DIR) + "/subscale";
   std::string command = "cd '" + folder_.string() + "' && (";
   for (int i = 0; i < 3; ++i)
-    command += binary + " run " + config().string() + " -q > run" + std::to_string(i) + ".log 2>&1 & ";
+    command += binary() + " run " + config().string() + " -q > run" + std::to_string(i) + ".log 2>&1 & ";
   command += "wait)";
   ASSERT_EQ(std::system(command.c_str()), 0);
   const std::set<std::string> runs = names(folder_ / "runs");
@@ -135,11 +133,9 @@ TEST_F(RunFolderCli, RunsStartedTogetherGetTheirOwnFolders) {
 
 TEST_F(RunFolderCli, LogGrowsWhileTheRunGoesAndSummaryComesLast) {
   // Defect 7: log.txt appeared only at the end, after summary.json.
-  const char* cli = std::getenv("SUBSCALE_CLI");
-  const std::string binary = cli ? cli : std::string(SUBSCALE_BINARY_DIR) + "/subscale";
   const fs::path out = folder_ / "run";
-  const std::string command = binary + " run " + config().string() + " epsilon=0.006 -q --out " + out.string() + " > " +
-                              (folder_ / "run.log").string() + " 2>&1; touch " + (folder_ / "done").string();
+  const std::string command = binary() + " run " + config().string() + " epsilon=0.006 -q --out " + out.string() +
+                              " > " + (folder_ / "run.log").string() + " 2>&1; touch " + (folder_ / "done").string();
   std::thread runner([&] { std::system(command.c_str()); });
   bool seen_during = false;
   while (!fs::exists(folder_ / "done")) {
