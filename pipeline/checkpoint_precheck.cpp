@@ -6,7 +6,7 @@
 
 namespace subscale::pipeline {
 
-void precheck_checkpoint(const distributed::CheckpointOptions& options) {
+void precheck_checkpoint(const distributed::CheckpointOptions& options, const HeldValues* held) {
   const distributed::CheckpointFolder folder(options.folder);
   if (!options.resume) {
     if (folder.holds_checkpoint())
@@ -16,10 +16,16 @@ void precheck_checkpoint(const distributed::CheckpointOptions& options) {
     return;
   }
   distributed::CheckpointIdentity made = folder.read_manifest().identity;
-  // The data's hash is the one field that needs the data; the core compares it after loading.
-  made.erase(std::remove_if(made.begin(), made.end(), [](const auto& field) { return field.first == "input data"; }),
-             made.end());
-  const std::vector<std::string> differences = distributed::identity_differences(made, options.identity);
+  distributed::CheckpointIdentity wanted = options.identity;
+  if (held) {
+    wanted.emplace_back("input data",
+                        held->visit([](const auto& values) { return distributed::input_data_identity(values); }));
+  } else {
+    // The data's hash is the one field that needs the data: compared once they are loaded.
+    made.erase(std::remove_if(made.begin(), made.end(), [](const auto& field) { return field.first == "input data"; }),
+               made.end());
+  }
+  const std::vector<std::string> differences = distributed::identity_differences(made, wanted);
   if (differences.empty()) return;
   std::string list;
   for (const auto& difference : differences) list += "\n  " + difference;

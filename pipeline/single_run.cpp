@@ -89,6 +89,7 @@ SingleRun run_one(Config config, const RunDestination& destination, const Comman
       report.points = input->held.points();
       report.dimensions = input->held.dimensions();
       if (!comm.is_root()) return;
+      if (settings.checkpoint && settings.checkpoint->resume) precheck_checkpoint(*settings.checkpoint, &input->held);
       folder = destination.begin();  // only now: refused input leaves nothing behind
       log.write_to(folder / "log.txt");
     });

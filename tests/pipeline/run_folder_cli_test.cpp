@@ -188,6 +188,17 @@ TEST_F(RunFolderCli, ARefusedResumeIsDecidedBeforeTheDataAndLeavesNoFolder) {
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
   EXPECT_NE(refused.output.find("epsilon"), std::string::npos) << refused.output;
   EXPECT_FALSE(fs::exists(out));
+  // Other data under the same settings: refused once the data are read, still before the folder.
+  std::string csv;
+  for (int i = 0; i < 200; ++i) csv += std::to_string(i % 7 / 7.0) + "," + std::to_string(i % 11 / 11.0) + "\n";
+  const fs::path other = write("other.csv", csv);
+  const auto other_data =
+      run("run " + config().string() + " input.path=" + other.string() + " ground_truth.path= --resume " +
+              checkpoint.string() + " --out " + out.string() + " -q",
+          "other.log");
+  EXPECT_EQ(other_data.exit_code, 2) << other_data.output;
+  EXPECT_NE(other_data.output.find("input data"), std::string::npos) << other_data.output;
+  EXPECT_FALSE(fs::exists(out)) << "a resume refused for its data left a folder";
 }
 
 TEST_F(RunFolderCli, WorkThatCannotFinishIsWarnedOfEvenWhenQuiet) {
