@@ -59,7 +59,7 @@ struct CoreResult {
   CoreTimings timings;
 };
 
-// Checks the parameters against the data before any work (SPEC 2, issue 3's bad-input list).
+// Checks the parameters against the data before any work (docs/method.md §2, issue 3's bad-input list).
 void validate_core_params(const CoreParams& params, std::size_t points);
 
 // Called as each step starts, with its name and the result so far (the finished steps' parts are
