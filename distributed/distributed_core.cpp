@@ -87,13 +87,8 @@ Agreement agree_on_split(const Communicator& comm, const CoreStepInputs& in, con
       return;
     }
     CheckpointIdentity identity = checkpoint->identity;
-    std::visit(
-        [&](const auto* values) {
-          identity.emplace_back("input data", std::to_string(values->rows()) + " points x " +
-                                                  std::to_string(values->cols()) + " dimensions, content hash " +
-                                                  data_fingerprint(*values));
-        },
-        in.values);
+    std::visit([&](const auto* values) { identity.emplace_back("input data", input_data_identity(*values)); },
+               in.values);
     const CheckpointFolder folder(checkpoint->folder);
     if (checkpoint->resume) {
       agreement.manifest = folder.read_manifest();
@@ -331,6 +326,15 @@ std::string data_fingerprint(const ColumnMatrix<T>& values) {
 }
 template std::string data_fingerprint(const Matrix32&);
 template std::string data_fingerprint(const Matrix&);
+
+template <class T>
+std::string input_data_identity(const ColumnMatrix<T>& values) {
+  return std::to_string(values.rows()) + " points x " + std::to_string(values.cols()) + " dimensions, content hash " +
+         data_fingerprint(values);
+}
+
+template std::string input_data_identity(const Matrix32&);
+template std::string input_data_identity(const Matrix&);
 
 CoreExecutor distributed_core_executor(const Communicator& comm, const std::optional<CheckpointOptions>& checkpoint,
                                        ClusterCoreReport& report) {

@@ -77,7 +77,13 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   std::optional<DirectSpace> direct_space;
   if (params.units.mode == TableMode::direct) {
     direct_space.emplace(values, plan, result.density, params.epsilon);
-    if (!executor) result.direct_memory = plan_direct_memory(*direct_space, estimate_direct_walk(*direct_space, plan));
+    if (!executor) {
+      const auto sampled = std::chrono::steady_clock::now();
+      const DirectWalkEstimate estimate = estimate_direct_walk(*direct_space, plan);
+      result.direct_sample_seconds = seconds_since(sampled);
+      result.direct_sample_units = static_cast<double>(estimate.sampled_units);
+      result.direct_memory = plan_direct_memory(*direct_space, estimate);
+    }
   }
   result.timings.plan_seconds = seconds_since(start);
 

@@ -39,6 +39,9 @@ struct CoreResult {
   Backend backend_used = Backend::cpu;
   // Direct mode's host memory plan, made before dense_units starts (absent with a CoreExecutor).
   std::optional<DirectMemoryPlan> direct_memory;
+  // The sample of the walk that plan came from: units walked and seconds taken (a rate for a time
+  // estimate); 0 units without one.
+  double direct_sample_units = 0, direct_sample_seconds = 0;
   DenseUnitsResult dense_units;
   std::vector<SubspaceCluster> subspaces;
   CoreTimings timings;
