@@ -179,8 +179,8 @@ class ShareRunner {
       // The device's ordered lists are for one whole run; a share of the work stays a map, which
       // the processes combine.
       direct::DirectWalkOutput output{std::move(into), std::nullopt, false};
-      DenseUnitsResult done =
-          pipeline::walk_direct_units(*space_, in_.plan, in_.params, result_.backend_used, output, progress, ranges);
+      DenseUnitsResult done = pipeline::walk_direct_units(*space_, in_.plan, in_.params, result_.backend_used, output,
+                                                          progress, ranges, in_.gpu);
       into = std::move(output.map);
       return done;
     }
@@ -188,8 +188,8 @@ class ShareRunner {
     params.units.given_partitions = split_.partitions;
     params.units.only_partitions = units;
     std::vector<SubspaceCluster> subspaces;
-    DenseUnitsResult done =
-        pipeline::group_signature_units(in_.plan, result_.density, params, result_.backend_used, progress, subspaces);
+    DenseUnitsResult done = pipeline::group_signature_units(in_.plan, result_.density, params, result_.backend_used,
+                                                            progress, subspaces, in_.gpu);
     add_subspaces(subspaces, into);
     return done;
   }

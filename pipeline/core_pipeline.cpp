@@ -6,9 +6,10 @@
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
 #include "gpu/device_info.hpp"
-#include "stages/dense_units/dense_units_gpu.hpp"
+#include "gpu/execution_stream.hpp"
+#include "stages/dense_units/dense_units_cuda.hpp"
 #include "stages/dense_units/direct_units.hpp"
-#include "stages/density1d/density1d_gpu.hpp"
+#include "stages/density1d/density1d_cuda.hpp"
 #include "stages/subspaces/subspaces.hpp"
 
 namespace subscale::pipeline {
@@ -41,10 +42,11 @@ namespace {
 // into the sorted list.
 template <class Notify>
 void run_direct_core(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
-                     const UnitProgress& on_units, Notify&& notify, CoreResult& result) {
+                     const UnitProgress& on_units, Notify&& notify, CoreResult& result,
+                     const gpu::ExecutionContext& gpu) {
   auto start = std::chrono::steady_clock::now();
   direct::DirectWalkOutput walked{direct::DirectSubspaceMap(space.key_words(), space.point_words())};
-  result.dense_units = walk_direct_units(space, plan, params, result.backend_used, walked, on_units, {});
+  result.dense_units = walk_direct_units(space, plan, params, result.backend_used, walked, on_units, {}, gpu);
   result.timings.dense_units_seconds = seconds_since(start);
   start = std::chrono::steady_clock::now();
   notify("subspaces");
@@ -56,21 +58,21 @@ void run_direct_core(const DirectSpace& space, const UnitPlan& plan, const CoreP
 
 DenseUnitsResult walk_direct_units(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
                                    Backend backend, direct::DirectWalkOutput& output, const UnitProgress& on_units,
-                                   std::span<const UnitRange> only) {
-  return backend == Backend::cuda ? run_direct_units_gpu(space, plan, params.units, output, on_units, only)
+                                   std::span<const UnitRange> only, const gpu::ExecutionContext& gpu) {
+  return backend == Backend::cuda ? run_direct_units_gpu(space, plan, params.units, output, on_units, only, gpu)
                                   : run_direct_units_cpu(space, plan, output.map, on_units, only);
 }
 
 DenseUnitsResult group_signature_units(const UnitPlan& plan, const Density1dResult& density, const CoreParams& params,
                                        Backend backend, const UnitProgress& on_units,
-                                       std::vector<SubspaceCluster>& subspaces) {
+                                       std::vector<SubspaceCluster>& subspaces, const gpu::ExecutionContext& gpu) {
   const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);
   SubspaceAccumulator accumulator(plan.points());
   const UnitSink sink = [&](const MaximalUnits& batch) { accumulator.add(batch); };
   const SubspaceSink subspace_sink = [&](const std::vector<SubspaceCluster>& found) { accumulator.add(found); };
   DenseUnitsResult result =
       backend == Backend::cuda
-          ? run_dense_units_gpu(plan, density, keys, params.units, on_units, sink, subspace_sink)
+          ? run_dense_units_gpu(plan, density, keys, params.units, on_units, sink, subspace_sink, gpu)
           : run_dense_units_cpu(plan, density, keys, params.units, on_units, sink,
                                 [&](std::span<const std::uint32_t> points, std::span<const std::uint32_t> dims) {
                                   accumulator.add_unit(points, dims);
@@ -87,6 +89,9 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   auto notify = [&](const char* step) {
     if (on_step) on_step(step, result);
   };
+  // One stream for every GPU stage of the run, made when the first of them starts.
+  gpu::ExecutionStream gpu_stream;
+  const auto on_gpu = [&] { return gpu_stream.context(params.device_bytes); };
   auto start = std::chrono::steady_clock::now();
   notify("density1d");
   // density1d runs on the GPU only where it pays: the copies outweigh the CPU's sort on small
@@ -94,8 +99,9 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   const bool wants_gpu =
       params.backend == Backend::cuda || (params.backend == Backend::automatic && gpu::query_device().available);
   result.density1d_on_gpu = wants_gpu && static_cast<std::uint64_t>(values.size()) >= kGpuDensityValues;
-  result.density = result.density1d_on_gpu ? run_density1d_gpu(values, {params.epsilon, params.min_points})
-                                           : run_density1d(values, {params.epsilon, params.min_points});
+  result.density = result.density1d_on_gpu
+                       ? run_density1d_gpu(values, {params.epsilon, params.min_points}, {}, on_gpu())
+                       : run_density1d(values, {params.epsilon, params.min_points});
   result.timings.density1d_seconds = seconds_since(start);
 
   start = std::chrono::steady_clock::now();
@@ -125,12 +131,13 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
     result.backend_used =
         plan.total_units() >= worthwhile && gpu::query_device().available ? Backend::cuda : Backend::cpu;
   }
+  const gpu::ExecutionContext gpu = result.backend_used == Backend::cuda ? on_gpu() : gpu::ExecutionContext{};
   if (executor) {
-    executor({&values, plan, params, on_units, notify}, result);
+    executor({&values, plan, params, on_units, notify, gpu}, result);
     return result;
   }
   if (params.units.mode == TableMode::direct) {
-    run_direct_core(*direct_space, plan, params, on_units, notify, result);
+    run_direct_core(*direct_space, plan, params, on_units, notify, result, gpu);
     return result;
   }
   const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);
@@ -150,7 +157,7 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   };
   result.dense_units =
       result.backend_used == Backend::cuda
-          ? run_dense_units_gpu(plan, result.density, keys, params.units, on_units, sink, subspace_sink)
+          ? run_dense_units_gpu(plan, result.density, keys, params.units, on_units, sink, subspace_sink, gpu)
           : run_dense_units_cpu(plan, result.density, keys, params.units, on_units, sink,
                                 [&](std::span<const std::uint32_t> points, std::span<const std::uint32_t> dims) {
                                   accumulator.add_unit(points, dims);

@@ -12,6 +12,7 @@
 #include "common/dataset.hpp"
 #include "common/held_values.hpp"
 #include "common/subspace_cluster.hpp"
+#include "gpu/execution_context.hpp"
 #include "stages/dense_units/dense_units.hpp"
 #include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
@@ -39,6 +40,7 @@ struct CoreParams {
   std::uint32_t min_points = 0;
   DenseUnitsParams units;
   Backend backend = Backend::cpu;
+  std::uint64_t device_bytes = 0;  // the GPU stages' memory budget (gpu/device_budget.hpp); 0: automatic
 };
 
 struct CoreTimings {
@@ -73,6 +75,7 @@ struct CoreStepInputs {
   const CoreParams& params;
   const UnitProgress& on_units;
   std::function<void(const char* step)> notify;  // to be called with "subspaces" between the two
+  gpu::ExecutionContext gpu;                     // for the GPU stages (result.backend_used cuda)
 };
 
 // Runs dense_units and subspaces in place of run_core's own steps (a cluster run deals the work
@@ -90,10 +93,10 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
 // output.list_on_device and the device held every subspace, listed into output.listed).
 DenseUnitsResult walk_direct_units(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
                                    Backend backend, direct::DirectWalkOutput& output, const UnitProgress& on_units,
-                                   std::span<const UnitRange> only);
+                                   std::span<const UnitRange> only, const gpu::ExecutionContext& gpu);
 // The signature or exact path on the partitions params.units selects; the subspaces found.
 DenseUnitsResult group_signature_units(const UnitPlan& plan, const Density1dResult& density, const CoreParams& params,
                                        Backend backend, const UnitProgress& on_units,
-                                       std::vector<SubspaceCluster>& subspaces);
+                                       std::vector<SubspaceCluster>& subspaces, const gpu::ExecutionContext& gpu);
 
 }  // namespace subscale::pipeline
