@@ -24,8 +24,7 @@ std::optional<FilterSection> read_filter_section(const Config& config) {
   if (section.where.IsNull()) return std::nullopt;
   const std::string backend = config.string("filter.backend");
   if (backend == "auto")
-    section.backend =
-        gpu::cuda_backend_built() && gpu::query_device().available ? filter::Backend::cuda : filter::Backend::cpu;
+    section.backend = gpu::automatic_backend();
   else
     section.backend = filter::parse_backend(backend);
   return section;
@@ -61,7 +60,7 @@ std::string apply_filter(const FilterSection& section, bool ground_truth_set, Da
   gpu::ExecutionStream gpu_stream;
   const filter::FilterResult result =
       filter::run_filter(table, predicate, filter::Aggregate{}, options,
-                         options.backend == filter::Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{});
+                         options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{});
   const std::size_t before = data.points();
   if (result.selected == 0)
     throw InputError("filter.where selects none of the " + std::to_string(before) + " rows of " + data.source);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/backend.hpp"
 #include "gpu/execution_context.hpp"
 #include "stages/filter/aggregate.hpp"
 #include "stages/filter/column_table.hpp"
@@ -14,7 +15,6 @@
 
 namespace subscale::filter {
 
-enum class Backend { cpu, cuda };
 Backend parse_backend(const std::string& name);  // cpu | cuda
 std::string to_string(Backend backend);
 
