@@ -171,7 +171,7 @@ class ShareRunner {
       // the processes combine.
       direct::DirectWalkOutput output{std::move(into), std::nullopt, false};
       DenseUnitsResult done = walk_direct_units(*in_.direct_space, in_.plan, in_.params.units, result_.backend_used,
-                                                output, progress, ranges);
+                                                output, progress, ranges, in_.gpu);
       into = std::move(output.map);
       return done;
     }
@@ -181,7 +181,7 @@ class ShareRunner {
     SubspaceAccumulator accumulator(in_.plan.points());
     double accumulate_seconds = 0;
     DenseUnitsResult done = accumulate_dense_units(in_.plan, result_.density, params, result_.backend_used, progress,
-                                                   accumulator, accumulate_seconds);
+                                                   accumulator, accumulate_seconds, in_.gpu);
     const std::vector<SubspaceCluster> subspaces = accumulator.finish();
     add_subspaces(subspaces, into);
     return done;
