@@ -103,7 +103,7 @@ bool string_matches(const StringLeaf& leaf, const std::uint8_t* text, std::int64
           return contains_naive(text, n, pattern, m);
       }
     case StringOp::regex:
-      return re2_partial_match(*leaf.re2, text, n);
+      return automaton_matches(*leaf.automaton, text, n);
   }
   return false;
 }

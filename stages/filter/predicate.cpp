@@ -1,7 +1,5 @@
 #include "stages/filter/predicate.hpp"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,11 +24,6 @@ std::string to_string(StringOp op) {
       return "regex";
   }
   return "?";
-}
-
-bool re2_partial_match(const re2::RE2& program, const std::uint8_t* text, std::int64_t n) {
-  return re2::RE2::PartialMatch(re2::StringPiece(reinterpret_cast<const char*>(text), static_cast<std::size_t>(n)),
-                                program);
 }
 
 namespace {
@@ -312,13 +305,6 @@ class Compiler {
     }
     if (leaf.op == StringOp::regex) {
       leaf.automaton = compile_regex_subset(leaf.pattern, where);
-      re2::RE2::Options options;
-      options.set_encoding(re2::RE2::Options::EncodingLatin1);
-      options.set_dot_nl(true);
-      options.set_log_errors(false);
-      auto program = std::make_shared<re2::RE2>(leaf.pattern, options);
-      if (!program->ok()) fail(where, "regex '" + leaf.pattern + "': " + program->error());
-      leaf.re2 = std::move(program);
     }
     predicate_.strings.push_back(std::move(leaf));
     return add({NodeKind::string, {}, static_cast<int>(predicate_.strings.size() - 1)});
