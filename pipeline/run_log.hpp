@@ -11,6 +11,8 @@ class RunLog {
   explicit RunLog(bool quiet) : quiet_(quiet) {}
   // From any thread (progress lines come from the workers).
   void line(const std::string& text);
+  // Only into log.txt: for what is reported on stderr elsewhere (the error that ends the run).
+  void keep(const std::string& text);
   std::string text() const { return kept_.str(); }
   bool quiet() const noexcept { return quiet_; }
 

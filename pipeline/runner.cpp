@@ -656,7 +656,7 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
       if (run_stages(settings, *input, log, report, comm)) write_run_folder(folder, config, settings, report, log);
     } catch (const std::exception& error) {
       if (comm.is_root()) {
-        log.line(std::string("error: ") + error.what());
+        log.keep(std::string("error: ") + error.what());  // main prints it
         try {
           io::write_text_file(folder / "log.txt", log.text());
         } catch (const std::exception&) {
