@@ -66,8 +66,9 @@ TEST(FilterGpu, Q6AndNumericPredicatesEqualCpu) {
   for (const std::string f : {"sum", "min", "max", "count"}) expect_same(table, q6, f, "l_extendedprice * l_discount");
   expect_same(table, "{or: [{column: l_quantity, le: 1}, {not: {column: l_discount, gt: 0.01}}]}", "sum",
               "l_extendedprice - l_discount + 2.5");
-  expect_same(table, "{column: l_quantity, lt: 0}", "max", "l_quantity");  // nothing selected
-  expect_same(table, "{column: l_quantity, ge: 0}", "none", "");           // everything
+  expect_same(table, "{column: l_quantity, lt: 0}", "max", "l_quantity");                    // nothing selected
+  expect_same(table, "{column: l_quantity, lt: 0}", "sum", "l_extendedprice * l_discount");  // no value either
+  expect_same(table, "{column: l_quantity, ge: 0}", "none", "");                             // everything
   ColumnTable empty;
   empty.columns.push_back({"n", ColumnType::int64, 0, std::vector<std::int64_t>{}});
   expect_same(empty, "{column: n, lt: 5}", "sum", "n");
