@@ -10,6 +10,7 @@
 #include "stages/filter/filter_generators.hpp"
 #include "stages/filter/table_hdf5.hpp"
 #include "tests/filter/filter_test_util.hpp"
+#include "tests/filter/hdf5_strings.hpp"
 
 namespace subscale::filter {
 namespace {
@@ -148,19 +149,10 @@ TEST(Utf8Strings, FixedLengthUtf8ColumnReads) {
     io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
     file.write("/t/n", std::vector<std::int32_t>{1, 2});
   }
-  {
-    const hid_t file = H5Fopen(path.string().c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    const hid_t type = utf8_type(Storage::fixed, 6);
-    const hsize_t rows = 2;
-    const hid_t space = H5Screate_simple(1, &rows, nullptr);
-    const hid_t dataset = H5Dcreate2(file, "/t/s", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    const char texts[] = "\xc3\xa9t\xc3\xa9\0ab\0\0\0\0";
-    H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, texts);
-    H5Dclose(dataset);
-    H5Sclose(space);
-    H5Tclose(type);
-    H5Fclose(file);
-  }
+  const hid_t type = utf8_type(Storage::fixed, 6);
+  const char texts[] = "\xc3\xa9t\xc3\xa9\0ab\0\0\0\0";
+  testing::write_string_dataset(path, "/t/s", type, 2, texts);
+  H5Tclose(type);
   const ColumnTable table = read_column_table({path, "/t"});
   EXPECT_EQ(testing::select(table, "{column: s, regex: '^\xc3\xa9t'}"), (std::vector<std::uint64_t>{0}));
   EXPECT_EQ(testing::select(table, "{column: s, equals: ab}"), (std::vector<std::uint64_t>{1}));

@@ -11,12 +11,7 @@ source_dir="${1:?usage: slurm_run_test.sh SOURCE_DIR SUBSCALE}"
 export SUBSCALE="${2:?usage: slurm_run_test.sh SOURCE_DIR SUBSCALE}"
 scripts="$source_dir/scripts/slurm"
 config="$source_dir/configs/quickstart.yaml"
-work=$(mktemp -d)
-trap '[ "${KEEP_WORK:-0}" = 1 ] || rm -rf "$work"' EXIT
-failures=0
-check() {  # check DESCRIPTION COMMAND...
-  if "${@:2}"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/test_lib.sh"
 mkdir -p "$work/bin"
 for launcher in srun mpirun; do
   cat > "$work/bin/$launcher" <<FAKE
@@ -75,5 +70,4 @@ GPUS=2 bash "$scripts/submit-sweep" "$config" points sweep > submit.out 2>&1
 check "GPUS=2 asks two GPUs for the array" grep -q -- "--array=0-0 --gpus=2" sbatch.calls
 check "and none for the gather" test -z "$(grep -- "--dependency.*--gpus" sbatch.calls)"
 
-echo "$failures failure(s)"
-[ "$failures" = 0 ]
+finish

@@ -9,12 +9,7 @@ source_dir="${1:?usage: slurm_sweep_test.sh SOURCE_DIR SUBSCALE}"
 export SUBSCALE="${2:?usage: slurm_sweep_test.sh SOURCE_DIR SUBSCALE}"
 scripts="$source_dir/scripts/slurm"
 config="$source_dir/configs/quickstart.yaml"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-check() {  # check DESCRIPTION COMMAND...
-  if "${@:2}"; then echo "ok:   $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/test_lib.sh"
 row() {  # row SWEEP N: the sweep.csv row of point N
   awk -F, -v n="$2" 'NR > 1 && $1 == n' "$1/sweep.csv"
 }
@@ -73,5 +68,4 @@ check "a POINTS file without points is refused" bash -c ". '$scripts/sweep-lib.s
 printf 'epsilon=0.003\nepsilon=0.003\n' > "$work/twice"
 check "a point given twice is refused" bash -c ". '$scripts/sweep-lib.sh'; ! sweep_prepare '$config' '$work/twice' '$work/s3' 2>/dev/null"
 
-echo "$failures failure(s)"
-[ "$failures" = 0 ]
+finish
