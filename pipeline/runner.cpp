@@ -457,18 +457,25 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
           bar.reset();
           report.stage_seconds.emplace_back("dense_units", elapsed);
           const auto& du = so_far.dense_units;
+          // The rate is of the units walked now; a resumed run read the rest back.
+          const std::string read_back = du.read_back_units == 0 ? std::string()
+                                                                : ", " + format_count(du.read_back_units) +
+                                                                      " of the units read back from the checkpoint";
           if (settings.core.units.mode == TableMode::direct)
             log.line("dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions (direct), " +
-                     format_count(du.walk_nodes) + " nodes walked for " + format_count(planned_units) + " units, " +
-                     format_count(static_cast<std::uint64_t>(static_cast<double>(du.distinct_multi_units) /
-                                                             std::max(elapsed, 1e-9))) +
-                     " multi-dimension units/s on " + to_string(so_far.backend_used));
+                     format_count(du.walk_nodes) + " nodes walked for " + format_count(planned_units) + " units" +
+                     read_back + ", " +
+                     format_count(static_cast<std::uint64_t>(
+                         static_cast<double>(du.distinct_multi_units - du.read_back_multi_units) /
+                         std::max(elapsed, 1e-9))) +
+                     " multi-dimension units/s walked on " + to_string(so_far.backend_used));
           else
-            log.line(
-                "dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions, " +
-                std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + "), " +
-                format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units) / std::max(elapsed, 1e-9))) +
-                " units/s on " + to_string(so_far.backend_used));
+            log.line("dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions, " +
+                     std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + ")" + read_back +
+                     ", " +
+                     format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units - du.read_back_units) /
+                                                             std::max(elapsed, 1e-9))) +
+                     " units/s walked on " + to_string(so_far.backend_used));
           if (du.partition_splits > 0)
             log.line("dense_units " + std::to_string(du.partition_splits) +
                      " partition(s) overflowed the device table and were split and redone");
@@ -482,6 +489,11 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
       use_cluster ? cluster::cluster_core_executor(comm, settings.checkpoint, cluster_report) : CoreExecutor{});
   report.stage_seconds.emplace_back("subspaces", seconds_since(start));
   for (const auto& line : cluster_report.log_lines) log.line(line);
+  report.processes = comm.size();
+  report.checkpointed = settings.checkpoint.has_value();
+  report.resumed = settings.checkpoint && settings.checkpoint->resume;
+  report.work_units = cluster_report.units;
+  report.work_units_read_back = cluster_report.resumed;
   // Units stream into the subspace accumulator while dense_units runs: the core's own timings
   // split that time correctly, the listener's intervals cannot.
   for (auto& [stage, seconds] : report.stage_seconds) {
