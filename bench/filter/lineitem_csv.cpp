@@ -6,9 +6,9 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "datasets/generators/filter_generators.hpp"
 #include "stages/filter/column_table.hpp"
 #include "stages/filter/exact_decimal.hpp"
-#include "stages/filter/filter_generators.hpp"
 
 namespace sf = subscale::filter;
 

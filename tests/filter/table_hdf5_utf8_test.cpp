@@ -6,8 +6,8 @@
 
 #include <filesystem>
 
+#include "datasets/generators/filter_generators.hpp"
 #include "io/hdf5_file.hpp"
-#include "stages/filter/filter_generators.hpp"
 #include "stages/filter/table_hdf5.hpp"
 #include "tests/filter/filter_test_util.hpp"
 #include "tests/filter/hdf5_strings.hpp"
