@@ -135,7 +135,11 @@ class TableFile {
 
   void apply_kind(hid_t dataset, Column& column) const {
     if (H5Aexists(dataset, "kind") <= 0) return;
-    const std::string kind = io::read_hdf5_string_attribute(dataset, "kind").value_or("");
+    const auto stored = io::read_hdf5_string_attribute(dataset, "kind");
+    if (!stored)
+      throw InputError(where(column.name) +
+                       ": the attribute 'kind' is not a single string; write it as text: date, decimal or number");
+    const std::string& kind = *stored;
     if (kind == "date") {
       if (column.type != ColumnType::int32)
         throw InputError(where(column.name) + ": a date column stores int32 days, not " + to_string(column.type));

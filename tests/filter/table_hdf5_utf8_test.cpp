@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "common/error.hpp"
 #include "datasets/generators/filter_generators.hpp"
 #include "io/hdf5_file.hpp"
 #include "stages/filter/table_hdf5.hpp"
@@ -142,6 +143,25 @@ TEST_P(Utf8Attributes, DateColumnTakesDateBounds) {
 
 INSTANTIATE_TEST_SUITE_P(Storage, Utf8Attributes, ::testing::Values(Storage::variable, Storage::fixed),
                          [](const auto& info) { return info.param == Storage::variable ? "variable" : "fixed"; });
+
+// A `kind` that is not text (here an integer) is refused by name instead of being ignored, which
+// would read a date or decimal column as plain integers.
+TEST(Utf8Strings, KindThatIsNotTextIsRefused) {
+  const auto path = temporary("kind_not_text");
+  {
+    io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
+    file.write("/t/d", std::vector<std::int32_t>{1, 2});
+    file.write_int_attribute("/t/d", "kind", 1);
+  }
+  try {
+    read_column_table({path, "/t"});
+    ADD_FAILURE() << "read without an error";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("the attribute 'kind' is not a single string"), std::string::npos)
+        << error.what();
+  }
+  std::filesystem::remove(path);
+}
 
 TEST(Utf8Strings, FixedLengthUtf8ColumnReads) {
   const auto path = temporary("utf8_fixed_column");
