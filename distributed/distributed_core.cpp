@@ -390,6 +390,8 @@ CoreExecutor distributed_core_executor(const Communicator& comm, const std::opti
     totals.device_subspaces = comm.sum(totals.device_subspaces);
     totals.partition_splits = static_cast<std::uint32_t>(comm.sum(totals.partition_splits));
     totals.enumerated_units = in.plan.total_units();
+    for (const std::uint32_t unit : agreement.finished) totals.read_back_units += split.units_in(unit);
+    totals.read_back_multi_units = comm.sum(resumed.multi_units);
     if (split.mode != TableMode::direct) totals.partitions = gather_fills(comm, totals.partitions);
     result.timings.dense_units_seconds = comm.max(seconds_since(start));
 

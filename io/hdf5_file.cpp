@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <filesystem>
 
+#include "io/hdf5_string_attribute.hpp"
 #include "io/host_memory.hpp"
 
 namespace subscale::io {
@@ -376,14 +377,9 @@ std::string Hdf5File::read_string_attribute(const std::string& object_path, cons
   if (!attribute.valid()) fail("no attribute '" + name + "' on", object_path);
   if (!hdf5_attribute_is_single(attribute.get()))
     fail("attribute '" + name + "' holds more than one value on", object_path);
-  Hdf5Handle type(H5Aget_type(attribute.get()), H5Tclose);
-  std::string value(H5Tget_size(type.get()), '\0');
-  Hdf5Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(memory_type.get(), value.size());
-  H5Tset_strpad(memory_type.get(), H5T_STR_NULLPAD);
-  H5Aread(attribute.get(), memory_type.get(), value.data());
-  value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
-  return value;
+  const auto value = read_hdf5_string_attribute(object.get(), name.c_str());
+  if (!value) fail("attribute '" + name + "' is not a string (ASCII or UTF-8) on", object_path);
+  return *value;
 }
 
 }  // namespace subscale::io

@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
   // Started before anything else: under mpirun or srun it also gives each process of a node its
   // own GPU, which must happen before CUDA starts.
   subscale::distributed::MpiSession session(argc, argv);
+  if (!session.launch_problem().empty()) {
+    std::fprintf(stderr, "subscale: error: %s\n", session.launch_problem().c_str());
+    return static_cast<int>(subscale::ExitCode::usage);
+  }
   CLI::App app{
       "subscale: density-based subspace clustering (SUBSCALE) for high-dimensional data.\n"
       "Finds every subspace in which groups of points are dense, then the clusters in each."};

@@ -22,6 +22,8 @@ class RunLog {
   void line(const std::string& text);
   // A line shown even when quiet: what the user must know before the work starts.
   void warning(const std::string& text);
+  // Only into log.txt: for what is reported on stderr elsewhere (the error that ends the run).
+  void keep(const std::string& text) { keep(text, false); }
   std::string text() const { return kept_.str(); }
   bool quiet() const noexcept { return quiet_; }
 

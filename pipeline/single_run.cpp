@@ -100,8 +100,9 @@ SingleRun run_one(Config config, const RunDestination& destination, const Comman
       if (run_stages(settings, *input, log, report, comm))
         write_run_folder(folder, destination.shown(), config, settings, report, log);
     } catch (const std::exception& error) {
-      // The line reaches log.txt at once; the claimed folder keeps it where the run was new.
-      if (comm.is_root()) log.line(std::string("error: ") + error.what());
+      // The line reaches log.txt at once (the claimed folder keeps it where the run was new); main
+      // prints the error, so it is kept here, not shown a second time.
+      if (comm.is_root()) log.keep(std::string("error: ") + error.what());
       throw;
     }
   });

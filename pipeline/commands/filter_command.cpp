@@ -1,5 +1,7 @@
 #include "pipeline/commands/filter_command.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <CLI/CLI.hpp>
 #include <cctype>
 #include <chrono>
@@ -245,6 +247,7 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
                          {"rows", result.rows},
                          {"selected", result.selected},
                          {"backend", filter::to_string(options.backend)},
+                         {"threads", tbb::this_task_arena::max_concurrency()},
                          {"path", result.timings.path},
                          {"seconds", seconds},
                          {"timings",

@@ -1,5 +1,7 @@
 #include "pipeline/commands/hash_command.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -234,6 +236,7 @@ HashCommandResult hash_and_report(const Config& config, const Table& table, cons
                            {"rounds", spec.rounds},
                            {"bits", bits},
                            {"backend", backend_name(backend)}}},
+                         {"threads", tbb::this_task_arena::max_concurrency()},
                          {"seconds", seconds}};
   HashCommandResult result;
   if (config.boolean("quality.enabled")) {

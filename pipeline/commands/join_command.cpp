@@ -1,5 +1,7 @@
 #include "pipeline/commands/join_command.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -234,6 +236,7 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
                          {"s_rows", s.rows()},
                          {"mode", mode},
                          {"backend", std::string(backend_name(options.backend))},
+                         {"threads", tbb::this_task_arena::max_concurrency()},
                          {"hash", join::to_string(options.hash)},
                          {"pass_bits", settings.layout.pass_bits},
                          {"pairs", pairs.size()},

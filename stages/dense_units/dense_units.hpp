@@ -76,7 +76,11 @@ struct DenseUnitsResult {
   std::uint64_t resolved_members = 0;      // GPU: units resolved from duplicate groups (first + duplicates)
   std::uint64_t walk_nodes = 0;            // direct mode: prefixes and leaves whose subspace was computed
   std::uint64_t walk_items = 0;            // direct mode: work items the windows were cut into
-  std::vector<std::string> notes;          // what the run adapted to (said in the log)
+  // A resumed run: of the dense units and of distinct_multi_units, those of the work units read back
+  // from the checkpoint rather than walked (rates count only the walked ones).
+  std::uint64_t read_back_units = 0;
+  std::uint64_t read_back_multi_units = 0;
+  std::vector<std::string> notes;                             // what the run adapted to (said in the log)
   std::vector<std::pair<std::string, double>> phase_seconds;  // where the stage's time went
 };
 
