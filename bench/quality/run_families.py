@@ -233,6 +233,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     only = {f for f in args.only.split(",") if f}
     files = [f for suite in args.suite for f in suite_files(suite) if not only or f[1] in only]
+    mode = "best of the 72-setting grid" if args.grid else "config with only input.path"
+    header = (f"# {mode}: {args.subscale} {' '.join(args.overrides)}\n\n"
+              f"threads={args.threads}, timeout {args.grid_timeout if args.grid else args.timeout:g} s per run; "
+              f"failed runs score 0." + (f" Grid: settings with a plan walk estimate over "
+                                         f"{args.grid_max_nodes:g} nodes skipped." if args.grid else ""))
     rows = []
     for part, family, name, h5, truth in files:
         folder = os.path.join(os.path.abspath(args.out), part, name)
@@ -249,12 +254,7 @@ def main():
         rows.append(row)
         print(f"{part:8} {name:16} E4SC {row['e4sc']:.3f} F1 {row['f1']:.3f} clusters {row['clusters']} "
               f"{row['seconds']:.2f} s {row['status']}", file=sys.stderr, flush=True)
-    mode = "best of the 72-setting grid" if args.grid else "config with only input.path"
-    header = (f"# {mode}: {args.subscale} {' '.join(args.overrides)}\n\n"
-              f"threads={args.threads}, timeout {args.grid_timeout if args.grid else args.timeout:g} s per run; "
-              f"failed runs score 0." + (f" Grid: settings with a plan walk estimate over "
-                                         f"{args.grid_max_nodes:g} nodes skipped." if args.grid else ""))
-    write_tables(args.out, rows, header)
+        write_tables(args.out, rows, header)  # after every file, so an interrupted run leaves its table
     print("\n".join(summary_tables(rows)))
 
 
