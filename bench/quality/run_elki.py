@@ -186,7 +186,8 @@ def write_markdown(out, rows, timeout):
     lines = ["# ELKI 0.7.1 peers", "",
              f"One thread, timeout {timeout:g} s per run (of this invocation; earlier rows resumed from "
              "elki.csv may have had another). Default = the first setting of each algorithm in run_elki.py; best = best of its settings by "
-             "(E4SC + F1) / 2. A timeout or error scores 0.", "",
+             "(E4SC + F1) / 2. A timeout or error scores 0; after two timeouts of an algorithm on a file "
+             "its remaining settings there are skipped (runs column: runs made, timeouts).", "",
              "| part | family | file | algorithm | default E4SC | default F1 | default clusters | best E4SC | "
              "best F1 | best setting | runs (timeouts) |", "|---|---|---|---|---:|---:|---:|---:|---:|---|---|"]
     summary = {}
@@ -225,6 +226,8 @@ def main():
     parser.add_argument("--algorithms", default=",".join(SETTINGS))
     parser.add_argument("--timeout", type=float, default=60, help="seconds per ELKI run (default 60)")
     parser.add_argument("--match", default="", help="only files whose name matches this regular expression")
+    parser.add_argument("--max-timeouts", type=int, default=2,
+                        help="after this many timeouts of an algorithm on a file, skip its other settings there")
     parser.add_argument("--defaults-only", action="store_true", help="only the first (default) setting")
     args = parser.parse_args()
     args.subscale = os.path.abspath(args.subscale)
@@ -255,6 +258,10 @@ def main():
                     for index, template in enumerate(settings):
                         if (part, name, algorithm, str(index)) in done:
                             continue
+                        timeouts = sum(1 for r in rows if r["part"] == part and r["file"] == name
+                                       and r["algorithm"] == algorithm and r["status"] == "timeout")
+                        if timeouts >= args.max_timeouts:
+                            break  # the remaining settings of this algorithm on this file are skipped
                         setting = [s.format(k=hidden, k2=2 * hidden, l=mean_dims) for s in template]
                         r = run_setting(args, algorithm, setting, csv_path, shape, truth, hidden)
                         row = dict(part=part, family=family, file=name, algorithm=algorithm, setting_index=index,
