@@ -155,7 +155,9 @@ def run_setting(args, algorithm, setting, csv_path, shape, truth, hidden):
         proc = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
         seconds = time.monotonic() - start
         if proc.returncode != 0 or not os.path.isdir(out):
-            message = (proc.stderr.strip().splitlines() or ["no message"])[-1][:150]
+            # the exception's own line, not the last frame of a Java stack trace
+            lines = [x for x in proc.stderr.strip().splitlines() if x.strip() and not x.strip().startswith("at ")]
+            message = (lines or ["no message"])[0][:150]
             return dict(e4sc=0.0, f1=0.0, clusters="", seconds=seconds, status=f"error: {message}")
         clusters = parse_elki(out)
         e4sc, f1 = score(args.subscale, clusters, shape[1], shape[0], truth, workdir)
