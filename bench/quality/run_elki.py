@@ -29,7 +29,6 @@ import json
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,9 @@ import time
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_families import median, suite_files  # noqa: E402  (one suite layout for both scripts)
 
 JARS = ["/usr/share/java/elki.jar", "/usr/share/maven-repo/net/sf/trove4j/trove4j/debian/trove4j-debian.jar"]
 # -XX:ActiveProcessorCount=1: one core for the JVM (its GC and JIT threads too) on a shared machine.
@@ -65,21 +67,6 @@ SETTINGS = {
 }
 FIELDS = ["part", "family", "file", "algorithm", "setting_index", "setting", "e4sc", "f1", "clusters", "hidden",
           "seconds", "status"]
-
-
-def suite_files(suite):
-    part = os.path.basename(os.path.normpath(suite))
-    families = {}
-    manifest = os.path.join(suite, "manifest.json")
-    if os.path.exists(manifest):
-        with open(manifest) as f:
-            families = {m["name"]: m for m in json.load(f)}
-    for h5 in sorted(glob.glob(os.path.join(suite, "*.h5"))):
-        name = os.path.splitext(os.path.basename(h5))[0]
-        truth = os.path.join(suite, name + ".true")
-        if os.path.exists(truth):
-            spec = families.get(name, {})
-            yield part, spec.get("family", name.split("-")[0]), name, os.path.abspath(h5), os.path.abspath(truth)
 
 
 def read_truth(truth):
@@ -173,10 +160,6 @@ def load_rows(path):
         return []
     with open(path) as f:
         return list(csv.DictReader(f))
-
-
-def median(values):
-    return statistics.median(values) if values else float("nan")
 
 
 def write_markdown(out, rows, timeout):
