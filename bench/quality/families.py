@@ -1,0 +1,238 @@
+#!/usr/bin/python3
+"""Generated families of subspace-clustering data, with a train part and a held-out part.
+
+Writes, deterministically from the seeds in the table below, one HDF5 file per case (`/data`
+float64 (n, d), row i = point i; `/labels` int64, the hidden cluster of each point, -1 for noise)
+and its ground truth in the OpenSubspace `.true` form (`DIM=d;FILE=name.h5`, then per hidden
+cluster: d 0/1 dimension flags, the size, the 0-based point ids ascending), plus a
+`manifest.json` with every case's parameters and family.
+
+    /usr/bin/python3 bench/quality/families.py --out /work/suite            # train and heldout
+    /usr/bin/python3 bench/quality/families.py --out /work/suite --part train
+
+The held-out part uses other seeds AND other shapes (n, d, cluster dimensionality, sizes, noise,
+grid levels) than the train part, so a setting tuned on train is measured on data it never saw.
+Needs numpy and h5py (Debian's python3-numpy and python3-h5py, hence /usr/bin/python3).
+"""
+
+import argparse
+import json
+import os
+import sys
+import zlib
+
+import h5py
+import numpy as np
+
+# ---------------------------------------------------------------------------------------------
+# One case: n points in d dimensions, hidden clusters given as (subspace dimensionality, size),
+# drawn in a family-specific way. Points not in a cluster are noise: uniform in every dimension
+# (or, on an integer grid, drawn from the skewed level law).
+# ---------------------------------------------------------------------------------------------
+
+
+def case(family, tag, seed, n, d, clusters, **options):
+    """clusters: list of (k, size) pairs; options: shape, width, sigma, levels, skew,
+    overlap (shared dimensions between consecutive clusters), nested."""
+    return dict(family=family, name=f"{family}-{tag}", seed=seed, n=n, d=d, clusters=clusters, **options)
+
+
+# Train: seeds 1-2. Held-out: seeds 101-102, and other n, d, k, sizes, widths, noise, levels.
+TRAIN = [
+    # uniform boxes of width 0.02-0.04 in their subspace
+    case("boxes", "s1", 1, 700, 20, [(3, 150), (4, 160), (5, 170)], shape="box", width=(0.02, 0.04)),
+    case("boxes", "s2", 2, 1200, 30, [(2, 200), (3, 220), (4, 240), (6, 180)], shape="box", width=(0.02, 0.04)),
+    # Gaussian members (sigma 0.008-0.015 in the subspace)
+    case("gaussian", "s1", 1, 650, 20, [(3, 150), (4, 150), (5, 150)], shape="gauss", sigma=(0.008, 0.015)),
+    case("gaussian", "s2", 2, 850, 30, [(2, 200), (4, 200), (6, 200)], shape="gauss", sigma=(0.008, 0.015)),
+    # subspaces that share dimensions (clusters at different places there)
+    case("overlap", "s1", 1, 700, 20, [(4, 160), (4, 160), (4, 160)], shape="box", width=(0.02, 0.04), overlap=2),
+    case("overlap", "s2", 2, 1000, 25, [(3, 180), (5, 180), (4, 180), (3, 180)], shape="box", width=(0.02, 0.04), overlap=2),
+    # a cluster whose subspace is a subset of another's (at another place)
+    case("nested", "s1", 1, 700, 20, [(6, 160), (3, 160), (4, 160)], shape="box", width=(0.02, 0.04), nested=True),
+    case("nested", "s2", 2, 1100, 30, [(5, 200), (2, 200), (6, 180), (3, 180)], shape="box", width=(0.02, 0.04), nested=True),
+    # integer levels with a Zipf-skewed background (ties); clusters snapped to the grid
+    case("intgrid", "s1", 1, 700, 20, [(3, 150), (4, 160), (5, 170)], shape="box", width=(0.02, 0.04), levels=40, skew=1.0),
+    case("intgrid", "s2", 2, 850, 30, [(3, 200), (4, 200), (5, 200)], shape="box", width=(0.01, 0.02), levels=200, skew=1.2),
+    # noise 10% and 50%
+    case("noise", "s1", 1, 1500, 20, [(3, 450), (4, 450), (5, 450)], shape="box", width=(0.02, 0.04)),
+    case("noise", "s2", 2, 2000, 20, [(3, 330), (4, 330), (5, 340)], shape="box", width=(0.02, 0.04)),
+    # dimensions 50 and 300
+    case("dims", "s1", 1, 650, 50, [(3, 150), (4, 150), (5, 150)], shape="box", width=(0.02, 0.04)),
+    case("dims", "s2", 2, 650, 300, [(3, 150), (4, 150), (5, 150)], shape="box", width=(0.02, 0.04)),
+    # cluster sizes 30 and 300
+    case("sizes", "s1", 1, 400, 20, [(3, 30), (4, 30), (5, 30), (4, 30), (3, 30), (2, 30)], shape="box", width=(0.02, 0.04)),
+    case("sizes", "s2", 2, 1300, 20, [(3, 300), (4, 300), (5, 300)], shape="box", width=(0.02, 0.04)),
+    # 2-dimensional and 6-dimensional clusters
+    case("clusterdim", "s1", 1, 850, 20, [(2, 150), (2, 150), (2, 150), (2, 150)], shape="box", width=(0.02, 0.04)),
+    case("clusterdim", "s2", 2, 650, 30, [(6, 150), (6, 150), (6, 150)], shape="box", width=(0.02, 0.04)),
+    # sizes from 40 to 600 in one file
+    case("mixed", "s1", 1, 1500, 25, [(3, 40), (4, 120), (3, 300), (5, 600)], shape="box", width=(0.02, 0.04)),
+    case("mixed", "s2", 2, 1100, 20, [(4, 50), (3, 200), (5, 450), (2, 80)], shape="box", width=(0.02, 0.04)),
+    # 300 points, clusters of 30-40
+    case("small", "s1", 1, 300, 15, [(3, 30), (4, 35), (3, 40), (2, 30)], shape="box", width=(0.02, 0.04)),
+    case("small", "s2", 2, 300, 20, [(4, 40), (3, 30), (5, 35), (3, 35)], shape="box", width=(0.02, 0.04)),
+]
+
+HELDOUT = [
+    case("boxes", "h1", 101, 800, 25, [(2, 180), (5, 200), (7, 220)], shape="box", width=(0.03, 0.05)),
+    case("boxes", "h2", 102, 2000, 40, [(3, 300), (4, 350), (3, 250), (5, 300), (4, 280)], shape="box", width=(0.015, 0.03)),
+    case("gaussian", "h1", 101, 1250, 25, [(3, 250), (3, 250), (5, 250), (7, 250)], shape="gauss", sigma=(0.01, 0.02)),
+    case("gaussian", "h2", 102, 550, 40, [(4, 120), (5, 120), (2, 150)], shape="gauss", sigma=(0.005, 0.01)),
+    case("overlap", "h1", 101, 1100, 30, [(5, 200), (5, 200), (5, 200), (5, 200)], shape="box", width=(0.02, 0.04), overlap=3),
+    case("overlap", "h2", 102, 600, 20, [(3, 150), (3, 150), (3, 150)], shape="gauss", sigma=(0.008, 0.012), overlap=1),
+    case("nested", "h1", 101, 900, 25, [(8, 200), (4, 200), (2, 220)], shape="box", width=(0.02, 0.04), nested=True),
+    case("nested", "h2", 102, 900, 40, [(4, 180), (2, 150), (5, 160), (3, 150)], shape="gauss", sigma=(0.008, 0.012), nested=True),
+    case("intgrid", "h1", 101, 800, 25, [(3, 180), (5, 200), (4, 220)], shape="box", width=(0.03, 0.05), levels=20, skew=0.8),
+    case("intgrid", "h2", 102, 1300, 40, [(2, 300), (4, 250), (6, 250), (3, 200)], shape="box", width=(0.01, 0.02), levels=100, skew=1.5),
+    # noise 30% and 70%
+    case("noise", "h1", 101, 2500, 25, [(3, 500), (4, 600), (6, 650)], shape="box", width=(0.02, 0.04)),
+    case("noise", "h2", 102, 3000, 30, [(3, 300), (4, 300), (5, 300)], shape="box", width=(0.02, 0.04)),
+    # dimensions 20 and 500
+    case("dims", "h1", 101, 800, 20, [(3, 200), (4, 200), (6, 200)], shape="box", width=(0.02, 0.04)),
+    case("dims", "h2", 102, 500, 500, [(4, 120), (3, 120), (5, 120)], shape="box", width=(0.02, 0.04)),
+    # cluster sizes 50 and 500
+    case("sizes", "h1", 101, 400, 25, [(4, 50), (3, 50), (5, 50), (4, 50), (3, 50)], shape="box", width=(0.02, 0.04)),
+    case("sizes", "h2", 102, 2600, 25, [(3, 500), (5, 500), (4, 500), (6, 500)], shape="box", width=(0.02, 0.04)),
+    # 3- to 5-dimensional and 8-dimensional clusters
+    case("clusterdim", "h1", 101, 800, 120, [(3, 150), (4, 150), (5, 150), (4, 150)], shape="box", width=(0.02, 0.04)),
+    case("clusterdim", "h2", 102, 800, 30, [(8, 200), (8, 200), (7, 200)], shape="box", width=(0.02, 0.04)),
+    # sizes from 40 to 600 in one file
+    case("mixed", "h1", 101, 1900, 30, [(4, 40), (3, 600), (5, 90), (4, 250), (2, 500)], shape="box", width=(0.02, 0.04)),
+    case("mixed", "h2", 102, 3000, 20, [(3, 400), (5, 800), (4, 600), (4, 450)], shape="box", width=(0.02, 0.04)),
+    # 300 points, clusters of 30-40
+    case("small", "h1", 101, 300, 25, [(3, 35), (5, 30), (4, 40), (2, 35)], shape="box", width=(0.02, 0.04)),
+    case("small", "h2", 102, 300, 12, [(3, 40), (4, 30), (3, 35)], shape="gauss", sigma=(0.006, 0.01)),
+]
+
+PARTS = {"train": TRAIN, "heldout": HELDOUT}
+
+
+def case_rng(spec):
+    # The seed and the name together: two cases never share a stream, and a case's data does not
+    # change when another case is added or edited.
+    return np.random.default_rng([spec["seed"], zlib.crc32(spec["name"].encode())])
+
+
+def choose_subspaces(spec, rng):
+    """The dimensions of each hidden cluster: disjoint where possible, sharing dimensions for the
+    overlap family, a subset of the first cluster's for the nested family."""
+    d = spec["d"]
+    ks = [k for k, _ in spec["clusters"]]
+    order = list(rng.permutation(d))
+    subspaces = []
+    shared = spec.get("overlap", 0)
+    for i, k in enumerate(ks):
+        if spec.get("nested") and i % 2 == 1:
+            # a subset of the previous (larger) cluster's subspace
+            parent = subspaces[i - 1]
+            dims = sorted(rng.choice(parent, size=min(k, len(parent) - 1), replace=False).tolist())
+        elif shared and i > 0:
+            prev = subspaces[i - 1]
+            take = min(shared, k - 1, len(prev))
+            dims = list(rng.choice(prev, size=take, replace=False))
+            fresh = [x for x in order if x not in dims][: k - take]
+            order = [x for x in order if x not in fresh]
+            dims = sorted(int(x) for x in dims + fresh)
+        else:
+            if len(order) < k:
+                order = list(rng.permutation(d))
+            dims, order = sorted(int(x) for x in order[:k]), order[k:]
+        subspaces.append([int(x) for x in dims])
+    return subspaces
+
+
+def spread_centres(count_dims, rng, taken):
+    """Centres in [0.1, 0.9], at least 0.15 apart from any other cluster's centre in the same
+    dimension (taken: dim -> list of centres), so that clusters sharing a dimension are apart."""
+    centres = []
+    for dim in count_dims:
+        for _ in range(200):
+            c = rng.uniform(0.1, 0.9)
+            if all(abs(c - o) >= 0.15 for o in taken.setdefault(dim, [])):
+                break
+        taken[dim].append(c)
+        centres.append(c)
+    return centres
+
+
+def skewed_levels(rng, shape, levels, skew):
+    weights = 1.0 / np.arange(1, levels + 1) ** skew
+    return rng.choice(levels, size=shape, p=weights / weights.sum()).astype(np.float64)
+
+
+def generate(spec):
+    rng = case_rng(spec)
+    n, d = spec["n"], spec["d"]
+    sizes = [s for _, s in spec["clusters"]]
+    if sum(sizes) > n:
+        raise ValueError(f"{spec['name']}: clusters hold {sum(sizes)} points, more than n={n}")
+    levels = spec.get("levels")
+    if levels:
+        data = skewed_levels(rng, (n, d), levels, spec["skew"])
+    else:
+        data = rng.random((n, d))
+    subspaces = choose_subspaces(spec, rng)
+    labels = np.full(n, -1, dtype=np.int64)
+    taken = {}
+    start = 0
+    for c, (dims, size) in enumerate(zip(subspaces, sizes)):
+        rows = np.arange(start, start + size)
+        labels[rows] = c
+        centres = spread_centres(dims, rng, taken)
+        for dim, centre in zip(dims, centres):
+            if spec["shape"] == "box":
+                width = rng.uniform(*spec["width"])
+                values = centre + (rng.random(size) - 0.5) * width
+            else:
+                sigma = rng.uniform(*spec["sigma"])
+                values = centre + rng.normal(0.0, sigma, size)
+            values = np.clip(values, 0.0, 1.0)
+            if levels:
+                values = np.rint(values * (levels - 1))
+            data[rows, dim] = values
+        start += size
+    # Points in random order, so that no method can lean on the file's order.
+    perm = rng.permutation(n)
+    data, labels = data[perm], labels[perm]
+    truth = [(subspaces[c], np.flatnonzero(labels == c)) for c in range(len(sizes))]
+    return data, labels, truth
+
+
+def write_case(spec, folder):
+    data, labels, truth = generate(spec)
+    h5_path = os.path.join(folder, spec["name"] + ".h5")
+    with h5py.File(h5_path, "w") as f:
+        dset = f.create_dataset("data", data=data)
+        f.create_dataset("labels", data=labels)
+        dset.attrs["generator"] = "bench/quality/families.py"
+        dset.attrs["spec"] = json.dumps(spec)
+    d = spec["d"]
+    lines = [f"DIM={d};FILE={spec['name']}.h5"]
+    for dims, ids in truth:
+        flags = ["0"] * d
+        for x in dims:
+            flags[x] = "1"
+        lines.append(" ".join(flags + [str(len(ids))] + [str(int(i)) for i in ids]))
+    with open(os.path.join(folder, spec["name"] + ".true"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return dict(spec, subspaces=[dims for dims, _ in truth], noise=int((labels < 0).sum()))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", required=True, help="suite folder; parts go to OUT/train and OUT/heldout")
+    parser.add_argument("--part", choices=sorted(PARTS) + ["all"], default="all")
+    args = parser.parse_args()
+    parts = sorted(PARTS) if args.part == "all" else [args.part]
+    for part in parts:
+        folder = os.path.join(args.out, part)
+        os.makedirs(folder, exist_ok=True)
+        manifest = [write_case(spec, folder) for spec in PARTS[part]]
+        with open(os.path.join(folder, "manifest.json"), "w") as f:
+            json.dump(manifest, f, indent=1)
+        print(f"{part}: {len(manifest)} files in {folder}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
