@@ -29,6 +29,7 @@
 #include "pipeline/core_schema.hpp"
 #include "pipeline/filter_section.hpp"
 #include "pipeline/join_table_reader.hpp"
+#include "pipeline/library_run.hpp"
 #include "pipeline/progress.hpp"
 #include "pipeline/report_html.hpp"
 #include "pipeline/results_writer.hpp"
@@ -421,7 +422,7 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
 // only helped (everything after merge is the root's).
 template <class T>
 bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings, const LoadedInput& input, RunLog& log,
-                     RunReport& report, const cluster::Communicator& comm) {
+                     RunReport& report, const cluster::Communicator& comm, const RunObserver& observer) {
   cluster::ClusterCoreReport cluster_report;
   const bool use_cluster = comm.distributed() || settings.checkpoint.has_value();
   std::optional<ProgressBar> bar;
@@ -429,10 +430,12 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   // Each step's listener call closes the previous step: its time, its one-line summary. The
   // memory budget is checked as soon as the plan knows the count, before the expensive stages.
   auto start = Clock::now();
+  observer.stage("density1d");
   report.core = run_core(
       values, settings.core,
       [&](const std::string& step, const CoreResult& so_far) {
         const double elapsed = seconds_since(start);
+        observer.stage(step, step == "dense_units" ? so_far.total_units : 0);
         if (step == "plan") {
           report.stage_seconds.emplace_back("density1d", elapsed);
           std::uint64_t clusters = 0;
@@ -478,6 +481,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
       },
       [&](std::uint64_t done) {
         if (bar) bar->advance(done);
+        observer.units(done);
       },
       use_cluster ? cluster::cluster_core_executor(comm, settings.checkpoint, cluster_report) : CoreExecutor{});
   report.stage_seconds.emplace_back("subspaces", seconds_since(start));
@@ -492,6 +496,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   log.line("subspaces   " + std::to_string(report.core.subspaces.size()) + " subspaces");
 
   if (settings.merge) {
+    observer.stage("merge");
     start = Clock::now();
     const merge::MergeParams params{settings.merge_epsilon, settings.merge_min_points};
     if (comm.distributed())
@@ -507,6 +512,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     log.line("merge       skipped (merge.enabled: false)");
   }
   if (report.merge && settings.consolidate) {
+    observer.stage("consolidate");
     start = Clock::now();
     report.consolidated =
         consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params);
@@ -518,6 +524,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
              " redundant" + (c.over_top_k ? ", " + std::to_string(c.over_top_k) + " over top_k" : std::string()) + ")");
   }
   if (input.truth) {
+    observer.stage("evaluate");
     start = Clock::now();
     const auto& found = report.consolidated ? report.consolidated->clusters
                         : report.merge      ? report.merge->clusters
@@ -539,9 +546,9 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
 }
 
 bool run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& log, RunReport& report,
-                const cluster::Communicator& comm) {
+                const cluster::Communicator& comm, const RunObserver& observer = {}) {
   return input.held.visit(
-      [&](const auto& values) { return run_held_stages(values, settings, input, log, report, comm); });
+      [&](const auto& values) { return run_held_stages(values, settings, input, log, report, comm, observer); });
 }
 
 void write_run_folder(const std::filesystem::path& folder, const Config& config, const RunSettings& settings,
@@ -927,6 +934,95 @@ void plan_command(const CommandOptions& options) {
                                         settings.core.units.keys, settings.core.min_points));
     if (processes > 1 || settings.checkpoint) print_cluster_plan(plan, settings, processes, partitions.count());
   });
+}
+
+namespace {
+
+void refuse_file_sections(const RunSettings& settings) {
+  const char* section = settings.join           ? "join"
+                        : settings.filter       ? "filter"
+                        : settings.checkpoint   ? "checkpoint"
+                        : settings.ground_truth ? "ground_truth"
+                                                : nullptr;
+  if (section)
+    throw UsageError(std::string("the ") + section + " section reads or writes files; a run on data in memory " +
+                     "takes none (join and filter the data before, evaluate with the truth given to the run)");
+}
+
+HeldValues hold_source(const MemorySource& source, const RunSettings& settings) {
+  HeldValues held = HeldValues::hold(source.normalized_values(settings.normalization), settings.precision, source.name);
+  validate_core_params(settings.core, held.points());
+  return held;
+}
+
+}  // namespace
+
+RunReport run_in_memory(Config& config, const MemorySource& source, const RunObserver& observer, RunLog& log) {
+  RunSettings settings = read_settings(config);
+  refuse_file_sections(settings);
+  RunReport report;
+  report.config_source = config.source_name();
+  report.input_path = source.name;
+  report.seed = settings.core.units.seed;
+  report.threads = settings.threads;
+  for (const auto& note : settings.memory_notes) log.line(note);
+  tbb::task_arena arena(settings.threads);
+  arena.execute([&] {
+    LoadedInput input;
+    observer.stage("normalize");
+    const auto start = Clock::now();
+    input.held = hold_source(source, settings);
+    report.stage_seconds.emplace_back("normalize", seconds_since(start));
+    report.points = input.held.points();
+    report.dimensions = input.held.dimensions();
+    if (source.truth) input.truth = io::GroundTruth{input.held.dimensions(), {}, *source.truth};
+    run_stages(settings, input, log, report, cluster::Communicator::world(), observer);
+  });
+  report.peak_memory_bytes = peak_resident_bytes();
+  return report;
+}
+
+LibraryPlan plan_in_memory(Config& config, const MemorySource& source) {
+  const RunSettings settings = read_settings(config);
+  refuse_file_sections(settings);
+  LibraryPlan out;
+  tbb::task_arena arena(settings.threads);
+  arena.execute([&] {
+    const HeldValues held = hold_source(source, settings);
+    out.points = held.points();
+    out.dimensions = held.dimensions();
+    out.held_bytes = held.bytes();
+    const Density1dResult density = held.visit([&](const auto& values) {
+      return run_density1d(values, {settings.core.epsilon, settings.core.min_points});
+    });
+    const UnitPlan plan(density, settings.core.min_points);
+    check_memory_budget(settings, plan.total_units(),
+                        plan.largest_window() ? plan.binomials()(plan.largest_window() - 1, plan.min_points() - 1) : 0);
+    out.mode = to_string(settings.core.units.mode);
+    out.total_units = plan.total_units();
+    for (std::uint32_t j = 0; j < plan.dimensions(); ++j) out.units_per_dimension.push_back(plan.units_in_dimension(j));
+    out.largest_window = plan.largest_window();
+    if (settings.core.units.mode == TableMode::direct) {
+      held.visit([&](const auto& values) {
+        const DirectSpace space(values, plan, density, settings.core.epsilon);
+        const DirectWalkEstimate estimate = estimate_direct_walk(space, plan);
+        const DirectMemoryPlan memory = plan_direct_memory(space, estimate);
+        out.walk_exact = estimate.exact;
+        out.walk_nodes = estimate.nodes;
+        out.multi_units = estimate.multi_units;
+        out.subspaces_at_least = memory.subspaces_at_least;
+        out.table_bytes_at_least = memory.table_bytes_at_least();
+      });
+      return;
+    }
+    const SignatureKeys keys = make_signature_keys(plan.points(), settings.core.units.keys, settings.core.units.seed);
+    out.partitions =
+        plan_partitions(plan, density, keys, fit_partitions_to_host_bytes(settings.core.units, plan.total_units()))
+            .count();
+    out.false_match_probability = false_match_probability(plan.total_units(), settings.core.units.signature_bits,
+                                                          settings.core.units.keys, settings.core.min_points);
+  });
+  return out;
 }
 
 }  // namespace subscale::pipeline

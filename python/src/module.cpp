@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "python/src/library_bindings.hpp"
+#include "python/src/run_bindings.hpp"
 
 namespace py = pybind11;
 
@@ -30,4 +31,5 @@ PYBIND11_MODULE(_subscale, m) {
     }
   });
   subscale::python::bind_library(m);
+  subscale::python::bind_run(m);
 }

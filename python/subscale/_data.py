@@ -99,11 +99,15 @@ def _as_float_array(X: Any) -> Matrix:
     array = np.asarray(X)
     copied = array is not X and not isinstance(X, np.ndarray)
     if array.dtype.kind == "c":
-        raise ValueError("complex values are not supported: pass the real part, or both parts as columns")
+        raise ValueError("Complex data not supported: pass the real part, or both parts as columns")
     native = array.dtype.byteorder in ("=", "|") or array.dtype.isnative
     if array.dtype not in (np.float64, np.float32) or not native:
         array = array.astype(np.float64)  # numpy's own TypeError or ValueError for what is not a number
         copied = True
+    if array.ndim == 2 and 0 in array.shape:  # scikit-learn's wording, which its users know
+        what = "sample" if array.shape[0] == 0 else "feature"
+        raise ValueError(f"Found array with 0 {what}(s) (shape={array.shape}) while a minimum of 1 is required: "
+                         "the data matrix is empty")
     if array.ndim == 2 and any(s % array.itemsize for s in array.strides):
         array = np.ascontiguousarray(array)
         copied = True
