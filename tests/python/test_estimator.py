@@ -193,3 +193,18 @@ def test_check_estimator_subset(blobs):
         check(estimator)
         ran.append(name)
     assert len(ran) == 27, ran
+
+
+@pytest.mark.parametrize("make", [np.ascontiguousarray, np.asfortranarray, lambda X: X.astype(np.float32)])
+def test_the_array_is_not_copied(make):
+    """numpy reports its allocations to tracemalloc: a copy of X would show as a peak of its size."""
+    import tracemalloc
+
+    X = make(np.random.default_rng(0).uniform(size=(10000, 40)))
+    model = SubspaceClustering(epsilon=0.0001, min_points=3, progress=False)  # few subspaces: few results
+    tracemalloc.start()
+    model.fit(X)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < X.nbytes / 10, peak
+    assert not model.input_copied_
