@@ -17,7 +17,7 @@ namespace subscale::pipeline {
 
 struct FilterSection {
   YAML::Node where;
-  filter::Backend backend = filter::Backend::cpu;
+  subscale::Backend backend = subscale::Backend::cpu;
 };
 
 // The filter.* keys of the run's schema.

@@ -5,7 +5,6 @@
 // through a RunControl. Used by the Python package; the result equals the command line's.
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -14,8 +13,6 @@
 
 #include "common/error.hpp"
 #include "common/subspace_cluster.hpp"
-#include "pipeline/config.hpp"
-#include "pipeline/run_log.hpp"
 #include "pipeline/run_report.hpp"
 #include "stages/load/matrix_view.hpp"
 
@@ -90,34 +87,5 @@ struct LibraryPlan {
 };
 
 LibraryPlan plan_library(const std::vector<std::string>& overrides, const MemoryInput& input);
-
-// The runner's side (runner.cpp: the settings, stages and plan of `subscale run` and `plan`).
-
-// Hooks into the stages: the stage that starts (dense_units with its unit count), and the units
-// done, from worker threads. Either may throw to stop the run.
-struct RunObserver {
-  std::function<void(const std::string& stage, std::uint64_t total)> on_stage;
-  std::function<void(std::uint64_t units)> on_units;
-
-  void stage(const std::string& name, std::uint64_t total = 0) const {
-    if (on_stage) on_stage(name, total);
-  }
-  void units(std::uint64_t done) const {
-    if (on_units) on_units(done);
-  }
-};
-
-// The values in place of a file: normalised by the caller as the settings ask.
-struct MemorySource {
-  std::function<Matrix(load::Normalization)> normalized_values;
-  std::optional<std::vector<SubspaceCluster>> truth;
-  std::string name;
-};
-
-// run_one's settings and stages on a source in memory; nothing is written. `log` keeps the lines
-// log.txt would hold. Sections that read or write files (join, filter, checkpoint, ground_truth)
-// are refused.
-RunReport run_in_memory(Config& config, const MemorySource& source, const RunObserver& observer, RunLog& log);
-LibraryPlan plan_in_memory(Config& config, const MemorySource& source);
 
 }  // namespace subscale::pipeline

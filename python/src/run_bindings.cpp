@@ -7,6 +7,8 @@
 #include <future>
 #include <thread>
 
+#include "common/backend.hpp"
+#include "gpu/device_info.hpp"
 #include "pipeline/library_run.hpp"
 #include "python/src/array_input.hpp"
 #include "python/src/cluster_arrays.hpp"
@@ -78,12 +80,12 @@ py::list stage_seconds(const pipeline::RunReport& report) {
 }
 
 py::dict core_plan(const pipeline::RunReport& report) {
-  const pipeline::CoreResult& core = report.core;
+  const auto& core = report.core;
   py::dict plan;
   plan["total_units"] = core.total_units;
   plan["units_per_dimension"] = core.units_per_dimension;
   plan["largest_window_units"] = core.largest_window_units;
-  plan["backend"] = to_string(core.backend_used);
+  plan["backend"] = backend_name(core.backend_used);
   plan["walk_nodes"] = core.dense_units.walk_nodes;
   plan["multi_dimension_units"] = core.dense_units.distinct_multi_units;
   return plan;
@@ -144,6 +146,9 @@ py::dict plan(const py::array& values, const std::vector<std::string>& overrides
 void bind_run(py::module_& m) {
   m.def("run", &run, py::arg("values"), py::arg("overrides"), py::arg("column_names"), py::arg("truth"),
         py::arg("progress"), "Runs the pipeline on a 2-D float64/float32 array; returns the run's results.");
+  m.def(
+      "cuda_available", [] { return gpu::cuda_backend_built() && gpu::query_device().available; },
+      "True when the CUDA backend is built and a GPU is usable: backend='cuda' can run.");
   m.def("plan", &plan, py::arg("values"), py::arg("overrides"), py::arg("column_names"),
         "What a run on this array would cost (subscale plan).");
 }

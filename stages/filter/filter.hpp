@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "common/backend.hpp"
 #include "stages/filter/aggregate.hpp"
 #include "stages/filter/column_table.hpp"
 #include "stages/filter/predicate.hpp"
 
 namespace subscale::filter {
 
-enum class Backend { cpu, cuda };
 Backend parse_backend(const std::string& name);  // cpu | cuda
 std::string to_string(Backend backend);
 

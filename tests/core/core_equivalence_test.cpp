@@ -13,8 +13,6 @@
 namespace subscale {
 namespace {
 
-using pipeline::CoreParams;
-
 CoreParams params_for(double eps, std::uint32_t m, TableMode mode) {
   CoreParams params;
   params.epsilon = eps;
@@ -76,7 +74,7 @@ TEST(CoreEquivalence, SignatureModeMatchesExactModeUnderEveryVariant) {
         params.units.scheme = v.scheme;
         params.units.partitions = v.partitions;
         tbb::task_arena arena(v.threads);
-        pipeline::CoreResult result;
+        CoreResult result;
         arena.execute([&] { result = pipeline::run_core(values, params); });
         EXPECT_EQ(subspaces_text(result.subspaces), exact)
             << "seed=" << seed << " m=" << m << " bits=" << v.bits << " keys=" << to_string(v.keys)
