@@ -1,4 +1,4 @@
-// Times the filter stage (SPEC 12) on generated data, GPU and CPU in the same run:
+// Times the filter stage (docs/stages.md §4) on generated data, GPU and CPU in the same run:
 //   q6:      TPC-H Q6 at scale factor --sf (SF 10 = 60 M rows): the fused kernel with the columns
 //            already on the device, the same plus the host-to-device copy, the general (bitmap)
 //            path, the id compactions, and the CPU backend; the bytes of the four columns over
