@@ -29,7 +29,7 @@ class Data:
     def __array__(self, dtype: Any = ...) -> npt.NDArray[Any]: ...
     def to_frame(self) -> Any: ...  # pandas.DataFrame
 
-class RunResult:
+class _FittedAttributes:  # typing only: the attributes a fit and a run folder share
     clusters_: Clusters
     raw_clusters_: Clusters
     subspaces_: Clusters
@@ -41,18 +41,10 @@ class RunResult:
     n_samples_: int
     n_features_in_: int
 
-class SubspaceClustering:
-    clusters_: Clusters
-    raw_clusters_: Clusters
-    subspaces_: Clusters
-    scores_: npt.NDArray[np.float64]
-    labels_: npt.NDArray[np.int64]
-    timings_: Dict[str, float]
+class RunResult(_FittedAttributes): ...
+
+class SubspaceClustering(_FittedAttributes):
     plan_: Dict[str, Any]
-    summary_: Dict[str, Any]
-    config_: str
-    n_samples_: int
-    n_features_in_: int
     feature_names_in_: npt.NDArray[np.object_]
     input_copied_: bool
     def __init__(
