@@ -87,13 +87,8 @@ Agreement agree_on_split(const Communicator& comm, const CoreStepInputs& in, con
       return;
     }
     CheckpointIdentity identity = checkpoint->identity;
-    std::visit(
-        [&](const auto* values) {
-          identity.emplace_back("input data", std::to_string(values->rows()) + " points x " +
-                                                  std::to_string(values->cols()) + " dimensions, content hash " +
-                                                  data_fingerprint(*values));
-        },
-        in.values);
+    std::visit([&](const auto* values) { identity.emplace_back("input data", input_data_identity(*values)); },
+               in.values);
     const CheckpointFolder folder(checkpoint->folder);
     if (checkpoint->resume) {
       agreement.manifest = folder.read_manifest();
@@ -176,7 +171,7 @@ class ShareRunner {
       // the processes combine.
       direct::DirectWalkOutput output{std::move(into), std::nullopt, false};
       DenseUnitsResult done = walk_direct_units(*in_.direct_space, in_.plan, in_.params.units, result_.backend_used,
-                                                output, progress, ranges);
+                                                output, progress, ranges, in_.gpu);
       into = std::move(output.map);
       return done;
     }
@@ -186,7 +181,7 @@ class ShareRunner {
     SubspaceAccumulator accumulator(in_.plan.points());
     double accumulate_seconds = 0;
     DenseUnitsResult done = accumulate_dense_units(in_.plan, result_.density, params, result_.backend_used, progress,
-                                                   accumulator, accumulate_seconds);
+                                                   accumulator, accumulate_seconds, in_.gpu);
     const std::vector<SubspaceCluster> subspaces = accumulator.finish();
     add_subspaces(subspaces, into);
     return done;
@@ -331,6 +326,15 @@ std::string data_fingerprint(const ColumnMatrix<T>& values) {
 }
 template std::string data_fingerprint(const Matrix32&);
 template std::string data_fingerprint(const Matrix&);
+
+template <class T>
+std::string input_data_identity(const ColumnMatrix<T>& values) {
+  return std::to_string(values.rows()) + " points x " + std::to_string(values.cols()) + " dimensions, content hash " +
+         data_fingerprint(values);
+}
+
+template std::string input_data_identity(const Matrix32&);
+template std::string input_data_identity(const Matrix&);
 
 CoreExecutor distributed_core_executor(const Communicator& comm, const std::optional<CheckpointOptions>& checkpoint,
                                        ClusterCoreReport& report) {

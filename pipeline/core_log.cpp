@@ -5,6 +5,7 @@
 #include "common/phase_timer.hpp"
 #include "pipeline/log_format.hpp"
 #include "pipeline/memory_advice.hpp"
+#include "pipeline/workload_warnings.hpp"
 
 namespace subscale::pipeline {
 
@@ -26,6 +27,15 @@ void CoreStepLog::step(const std::string& step, const CoreResult& so_far) {
     if (so_far.direct_memory)
       if (const std::string note = direct_memory_note(settings_, *so_far.direct_memory); !note.empty()) log_.line(note);
     if (const std::string note = partition_memory_note(settings_, planned_units_); !note.empty()) log_.line(note);
+    if (so_far.direct_sample_units > 0) {
+      // Said before the walk, and even with --quiet when it is past an hour.
+      const TimeEstimate time =
+          estimate_time(static_cast<double>(planned_units_), so_far.direct_sample_units, so_far.direct_sample_seconds);
+      if (time.warn)
+        log_.warning(time.text);
+      else
+        log_.line(time.text);
+    }
     const ProgressDisplay display = log_.quiet()           ? ProgressDisplay::none
                                     : stderr_is_terminal() ? ProgressDisplay::bar
                                                            : ProgressDisplay::lines;

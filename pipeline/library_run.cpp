@@ -15,6 +15,7 @@
 #include "pipeline/run_log.hpp"
 #include "pipeline/run_settings.hpp"
 #include "pipeline/run_stages.hpp"
+#include "pipeline/workload_warnings.hpp"
 #include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/dense_units/partition_plan.hpp"
@@ -93,7 +94,8 @@ std::uint64_t peak_resident_bytes() {
 }
 
 // run_one's settings and stages, on the matrix in memory instead of a file and without a folder.
-RunReport run_in_memory(Config& config, const MemoryInput& source, const RunObserver& observer, RunLog& log) {
+RunReport run_in_memory(Config& config, const MemoryInput& source, const RunObserver& observer, RunLog& log,
+                        std::vector<std::string>& warnings) {
   const RunSettings settings = read_settings(config);
   RunReport report;
   report.config_source = config.source_name();
@@ -111,6 +113,9 @@ RunReport run_in_memory(Config& config, const MemoryInput& source, const RunObse
     report.points = input.held.points();
     report.dimensions = input.held.dimensions();
     if (source.truth) input.truth = io::GroundTruth{input.held.dimensions(), {}, *source.truth};
+    warnings =
+        workload_warnings(input.held, settings.core.epsilon, settings.normalization == load::Normalization::minmax);
+    for (const auto& warning : warnings) log.warning(warning);
     run_stages(settings, input, log, report, distributed::Communicator::world(), observer);
   });
   report.peak_memory_bytes = peak_resident_bytes();
@@ -168,9 +173,9 @@ LibraryRun run_library(const std::vector<std::string>& overrides, const MemoryIn
   RunObserver observer;
   observer.on_stage = [&control](const std::string& stage, std::uint64_t total) { control.enter(stage, total); };
   observer.on_units = [&control](std::uint64_t done) { control.advance(done); };
-  RunLog log(true);
+  RunLog log(true, true);  // kept, not printed: the caller shows the warnings its own way
   LibraryRun run;
-  run.report = run_in_memory(config, input, observer, log);
+  run.report = run_in_memory(config, input, observer, log, run.warnings);
   control.throw_if_cancelled();
   run.config_yaml = config.to_yaml();
   run.summary_json = summary_json(run.report);

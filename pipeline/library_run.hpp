@@ -59,9 +59,10 @@ struct MemoryInput {
 
 struct LibraryRun {
   RunReport report;
-  std::string config_yaml;   // the resolved config, as config.yaml would hold it
-  std::string summary_json;  // as summary.json would hold it
-  std::string log;           // as log.txt would hold it
+  std::string config_yaml;            // the resolved config, as config.yaml would hold it
+  std::string summary_json;           // as summary.json would hold it
+  std::string log;                    // as log.txt would hold it
+  std::vector<std::string> warnings;  // about the workload, said before the work (log.txt has them too)
 };
 
 // overrides: "key=value" as on the command line (input.*, join.*, filter.*, checkpoint.* and

@@ -87,7 +87,11 @@ int main(int argc, char** argv) {
   CommandOptions run_options;
   std::string out;
   CLI::App* run = add_config_command(app, "run", "Run the pipeline and write a run folder", run_options);
-  run->add_option("-o,--out", out, "run folder (default: runs/<config>-<time>)");
+  run->add_option("-o,--out", out,
+                  "run folder (default: runs/<config>-<time>); a new or empty folder, or an earlier run's (replaced "
+                  "as a whole at the end)");
+  run->add_flag("--overwrite", run_options.overwrite,
+                "write into an --out folder that holds files no run wrote (files of the same names are replaced)");
   std::string resume;
   run->add_option("--resume", resume,
                   "continue the checkpoint in this folder: the work units it records as finished are read back, "

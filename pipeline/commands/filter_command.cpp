@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "datasets/generators/filter_generators.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/execution_stream.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
@@ -207,8 +208,11 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
     aggregate.expression = filter::compile_expression(config.string("aggregate.expression"), input.table,
                                                       config.source_name() + ": aggregate.expression");
 
+  gpu::ExecutionStream gpu_stream;
+  const gpu::ExecutionContext gpu =
+      options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
   const auto start = std::chrono::steady_clock::now();
-  const filter::FilterResult result = filter::run_filter(input.table, predicate, aggregate, options);
+  const filter::FilterResult result = filter::run_filter(input.table, predicate, aggregate, options, gpu);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   FilterCommandResult summary;

@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "datasets/generators/join_generators.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/execution_stream.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
@@ -196,10 +197,13 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
   }
 
   join::JoinTimings timings;
+  gpu::ExecutionStream gpu_stream;
+  const gpu::ExecutionContext gpu =
+      options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
   const auto start = std::chrono::steady_clock::now();
-  const join::JoinPairs pairs = join::hash_join(r.keys, s.keys, options, &timings);
+  const join::JoinPairs pairs = join::hash_join(r.keys, s.keys, options, &timings, gpu);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const join::JoinSettings settings = join::resolve_settings(options, r.rows());
+  const join::JoinSettings settings = join::resolve_settings(options, r.rows(), gpu);
 
   JoinCommandResult result;
   result.output_file = config.file_path("output.file");

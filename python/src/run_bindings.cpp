@@ -101,6 +101,8 @@ py::dict run(const py::array& values, const std::vector<std::string>& overrides,
   out["plan"] = core_plan(report);
   out["summary"] = run.summary_json;
   out["config"] = run.config_yaml;
+  out["log"] = run.log;
+  out["warnings"] = run.warnings;
   out["subspaces"] = to_python(std::move(report.core.subspaces));
   if (report.consolidated) {
     out["clusters"] = to_python(std::move(report.consolidated->clusters));

@@ -45,6 +45,7 @@ class RunResult(_FittedAttributes): ...
 
 class SubspaceClustering(_FittedAttributes):
     plan_: Dict[str, Any]
+    log_: str
     feature_names_in_: npt.NDArray[np.object_]
     input_copied_: bool
     def __init__(

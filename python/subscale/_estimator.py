@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import warnings
 from typing import Any, Dict, Optional
 
 import numpy as np
@@ -49,7 +50,8 @@ class SubspaceClustering:
     - ``scores_``: each cluster's interest, points x dimensions (the order of consolidation)
     - ``labels_``: per point the index of its strongest cluster in ``clusters_``, -1 for noise
     - ``timings_``: seconds per stage; ``plan_``: the dense units and the walk's plan
-    - ``summary_``: what the command line writes to summary.json; ``n_features_in_``,
+    - ``summary_``: what the command line writes to summary.json; ``log_``: what log.txt would
+      hold (workload warnings are also raised as RuntimeWarning); ``n_features_in_``,
       ``n_samples_``, ``feature_names_in_`` (for a DataFrame), ``input_copied_``
 
     The result equals ``subscale run`` with the same settings, bit for bit.
@@ -152,7 +154,10 @@ class SubspaceClustering:
         self.plan_ = dict(out["plan"])
         self.summary_ = json.loads(out["summary"])
         self.config_ = out["config"]
+        self.log_ = out["log"]
         self.input_copied_ = matrix.copied
+        for warning in out["warnings"]:
+            warnings.warn(warning, RuntimeWarning, stacklevel=3)
 
 
 def plan(X: Any, **params: Any) -> Dict[str, Any]:

@@ -35,8 +35,7 @@ struct DenseUnitsParams {
   PartitionScheme scheme = PartitionScheme::adaptive;
   std::size_t partitions = 0;            // 0: as many as the memory budget needs
   std::uint64_t host_bytes = 0;          // memory budget for one partition's table
-  std::uint64_t device_bytes = 0;        // GPU: budget for table and buffers (0: 90% of the free memory)
-  std::uint64_t device_table_slots = 0;  // GPU: cap on the table's slots (0: as the budget allows)
+  std::uint64_t device_table_slots = 0;  // GPU: cap on the table's slots (0: as the device budget allows)
   // GPU tuning and test knobs, 0 for automatic: units a thread walks per search and unrank,
   // duplicates the resolver takes per chunk, subspaces the device accumulator holds.
   std::uint32_t device_units_per_run = 0;

@@ -1,5 +1,6 @@
 """SubspaceClustering's parameters and scikit-learn's conventions."""
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -208,3 +209,15 @@ def test_the_array_is_not_copied(make):
     tracemalloc.stop()
     assert peak < X.nbytes / 10, peak
     assert not model.input_copied_
+
+
+def test_workload_warnings_are_python_warnings(blobs):
+    X = blobs.copy()
+    X[:, 2] = 0.5  # every point is dense in a constant column
+    model = SubspaceClustering(**SMALL, consolidate=False)
+    with pytest.warns(RuntimeWarning, match=r"1 column\(s\) hold a single value"):
+        model.fit(X)
+    assert "hold a single value" in model.log_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        SubspaceClustering(**SMALL).fit(blobs)  # nothing to warn about

@@ -35,7 +35,9 @@ struct DirectAccumulatorView {
 
 class DeviceDirectAccumulator {
  public:
-  DeviceDirectAccumulator(std::uint32_t entry_capacity, std::uint32_t key_words, std::uint32_t point_words);
+  // Every kernel and copy of the table runs on `stream` (the walk's kernel too).
+  DeviceDirectAccumulator(std::uint32_t entry_capacity, std::uint32_t key_words, std::uint32_t point_words,
+                          cudaStream_t stream);
 
   static std::uint64_t bytes_per_entry(std::uint32_t key_words, std::uint32_t point_words) {
     return (std::uint64_t{key_words} + point_words) * 8 + 2 * sizeof(unsigned long long);
@@ -56,6 +58,7 @@ class DeviceDirectAccumulator {
                                                             const std::function<void(const char*)>& phase) const;
 
  private:
+  cudaStream_t stream_;
   gpu::DeviceBuffer<unsigned long long> slots_;
   gpu::DeviceBuffer<std::uint64_t> keys_, bitmaps_;
   gpu::DeviceBuffer<unsigned int> counters_;  // entry count, overflow flag

@@ -1,8 +1,8 @@
 // The CUDA backend of dense_units. Per partition of the signature space, one pass enumerates every
 // unit and inserts those of the partition into the device signature table
-// (device_signature_table.cuh); the duplicate groups are sorted and resolved on the device
-// (device_group_resolver.cuh), and the units found in two or more dimensions are grouped into
-// subspaces on the device (device_subspace_accumulator.cuh) or handed to the host. The memory
+// (signature_table_cuda.cuh); the duplicate groups are sorted and resolved on the device
+// (group_resolver_cuda.cuh), and the units found in two or more dimensions are grouped into
+// subspaces on the device (subspace_accumulator_cuda.cuh) or handed to the host. The memory
 // budget is split once, up front: resolver and accumulator buffers of a fixed size, and the rest
 // for the table, which sets how many units a pass can take and so the number of partitions. A
 // partition whose table or duplicate list overflows is split in two and redone: more
@@ -15,13 +15,13 @@
 
 #include "common/phase_timer.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/device_budget.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
-#include "stages/dense_units/dense_units_gpu.hpp"
-#include "stages/dense_units/device_budget.hpp"
-#include "stages/dense_units/device_group_resolver.cuh"
-#include "stages/dense_units/device_signature_table.cuh"
-#include "stages/dense_units/device_subspace_accumulator.cuh"
+#include "stages/dense_units/dense_units_cuda.hpp"
+#include "stages/dense_units/group_resolver_cuda.cuh"
+#include "stages/dense_units/signature_table_cuda.cuh"
+#include "stages/dense_units/subspace_accumulator_cuda.cuh"
 #include "stages/dense_units/unit_space.hpp"
 
 namespace subscale {
@@ -53,16 +53,16 @@ struct DeviceInputs {
   gpu_dense::ResolveView view;
 
   DeviceInputs(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
-               const UnitSpaceArrays& arrays, bool second_signature)
-      : window_start(DeviceBuffer<std::uint64_t>::from_host(arrays.window_start)),
-        sorted_keys(DeviceBuffer<std::uint64_t>::from_host(arrays.sorted_keys)),
-        binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values())),
-        primary(DeviceBuffer<std::uint64_t>::from_host(keys.primary)),
-        secondary(DeviceBuffer<std::uint64_t>::from_host(keys.secondary)),
-        bucket_window(DeviceBuffer<std::uint64_t>::from_host(plan.bucket_window())),
-        window_end(DeviceBuffer<std::uint32_t>::from_host(arrays.window_end)) {
+               const UnitSpaceArrays& arrays, bool second_signature, cudaStream_t stream)
+      : window_start(DeviceBuffer<std::uint64_t>::from_host(arrays.window_start, stream)),
+        sorted_keys(DeviceBuffer<std::uint64_t>::from_host(arrays.sorted_keys, stream)),
+        binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values(), stream)),
+        primary(DeviceBuffer<std::uint64_t>::from_host(keys.primary, stream)),
+        secondary(DeviceBuffer<std::uint64_t>::from_host(keys.secondary, stream)),
+        bucket_window(DeviceBuffer<std::uint64_t>::from_host(plan.bucket_window(), stream)),
+        window_end(DeviceBuffer<std::uint32_t>::from_host(arrays.window_end, stream)) {
     // The resolver's 1-D orders: point id at position i of dimension j, window by window.
-    orders = DeviceBuffer<std::uint32_t>::from_host(flat_orders(density, plan.points()));
+    orders = DeviceBuffer<std::uint32_t>::from_host(flat_orders(density, plan.points()), stream);
     view.space = arrays.view(plan);
     view.space.window_start = window_start.data();
     view.space.sorted_keys = sorted_keys.data();
@@ -155,7 +155,7 @@ MemoryPlan plan_memory(const UnitPlan& plan, const DenseUnitsParams& params, std
 
 DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
                                      const DenseUnitsParams& params, const UnitProgress& progress, const UnitSink& sink,
-                                     const SubspaceSink& subspace_sink) {
+                                     const SubspaceSink& subspace_sink, const gpu::ExecutionContext& context) {
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available)
     throw ResourceError("backend: cuda was asked for, but " + device.reason + "; use backend: cpu or auto");
@@ -175,7 +175,8 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
   PhaseTimer timer(result.phase_seconds);
   timer.start("setup");
   const UnitSpaceArrays arrays(plan, density, keys);
-  const std::uint64_t budget = device_budget(params, device);
+  const std::uint64_t budget = gpu::device_budget(context.device_bytes, device.free_bytes);
+  const cudaStream_t stream = context.stream;
   const std::uint64_t inputs_bytes = DeviceInputs::bytes_for(plan, arrays);
   if (budget < inputs_bytes + (64ull << 20))
     throw ResourceError("memory.device_bytes (" + std::to_string(budget) + ") cannot hold the " +
@@ -187,11 +188,11 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
   result.notes.push_back(std::string(memory.warp_walk ? "warps" : "threads") + " walk the units (runs of the " +
                          "lowest element average " + std::to_string(static_cast<int>(lowest_run)) + " units)");
 
-  const DeviceInputs inputs(plan, density, keys, arrays, params.signature_bits == 128);
-  gpu_dense::DeviceGroupResolver resolver(inputs.view, memory.resolve_chunk);
+  const DeviceInputs inputs(plan, density, keys, arrays, params.signature_bits == 128, stream);
+  gpu_dense::DeviceGroupResolver resolver(inputs.view, memory.resolve_chunk, stream);
   std::optional<gpu_dense::DeviceSubspaceAccumulator> accumulator;
   if (group_on_device) {
-    accumulator.emplace(plan.points(), plan.dimensions(), memory.subspace_capacity, memory.resolve_chunk);
+    accumulator.emplace(plan.points(), plan.dimensions(), memory.subspace_capacity, memory.resolve_chunk, stream);
     accumulator->set_spill(subspace_sink);
   }
   // The free memory may have shrunk since it was measured (another process): a smaller table,
@@ -200,8 +201,10 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
   for (std::uint64_t slots = memory.table_slots; !table;) {
     try {
       // Enough room in every stripe of the list for one unit found in every dimension.
-      table.emplace(slots, std::max<std::uint64_t>({std::uint64_t{1} << 12, slots / kSlotsPerDuplicate,
-                                                    std::uint64_t{256} * (2 * plan.dimensions() + 16)}));
+      table.emplace(slots,
+                    std::max<std::uint64_t>({std::uint64_t{1} << 12, slots / kSlotsPerDuplicate,
+                                             std::uint64_t{256} * (2 * plan.dimensions() + 16)}),
+                    stream);
     } catch (const ResourceError&) {
       cudaGetLastError();  // an out-of-memory is not sticky: clear it and go on
       if (slots <= (1 << 16)) throw;
@@ -247,7 +250,7 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
       accumulator->add(units, batch);
     } else {
       timer.start("copy units to host");
-      gpu_dense::append_to_host(units, nullptr, batch);
+      gpu_dense::append_to_host(units, nullptr, batch, stream);
     }
   };
   while (!work.empty()) {
@@ -267,7 +270,7 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
     work.pop_front();
     timer.start("sort duplicates");
     const gpu_dense::SortedDuplicates duplicates = table->sort_duplicates(status.duplicates);
-    SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+    SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
     batch.points.clear();
     batch.dimensions.clear();
     batch.dimension_begin.assign(1, 0);

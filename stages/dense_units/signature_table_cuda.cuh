@@ -44,7 +44,8 @@ struct SortedDuplicates {
 
 class DeviceSignatureTable {
  public:
-  DeviceSignatureTable(std::uint64_t capacity, std::uint64_t duplicate_capacity);
+  // Every kernel and copy runs on `stream`.
+  DeviceSignatureTable(std::uint64_t capacity, std::uint64_t duplicate_capacity, cudaStream_t stream);
 
   // Device bytes the table, its duplicate list and the sort need, per slot, with one duplicate
   // listed per `slots_per_duplicate` slots.
@@ -64,6 +65,7 @@ class DeviceSignatureTable {
   SortedDuplicates sort_duplicates(std::uint64_t count);
 
  private:
+  cudaStream_t stream_;
   std::uint64_t capacity_;
   std::uint64_t duplicate_capacity_;
   gpu::DeviceBuffer<unsigned long long> slots_;

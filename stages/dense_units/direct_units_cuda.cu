@@ -2,7 +2,7 @@
 // per warp: its lanes walk the item's prefixes alike and deal out the leaves, so they do not
 // diverge above the leaves. Warps stay resident and take the next item from an atomic counter, so
 // windows of 4 and of thousands of points mix without leaving warps idle for long. Units go into the device
-// subspace table (device_direct_accumulator.cuh); a batch of items that overflows it is walked
+// subspace table (direct_accumulator_cuda.cuh); a batch of items that overflows it is walked
 // again after the table is spilled to the host in bulk (ORing is idempotent), and a single item
 // that overflows an empty table is walked on the host.
 #include <cuda_runtime.h>
@@ -15,12 +15,13 @@
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/device_budget.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/execution_context.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "io/host_memory.hpp"
-#include "stages/dense_units/device_budget.hpp"
-#include "stages/dense_units/device_direct_accumulator.cuh"
+#include "stages/dense_units/direct_accumulator_cuda.cuh"
 #include "stages/dense_units/direct_units.hpp"
 
 namespace subscale {
@@ -268,12 +269,13 @@ struct DeviceDirectInputs {
   DeviceBuffer<DirectWorkItem> items;
   direct::DirectSpaceView<T> view;
 
-  DeviceDirectInputs(const DirectSpace& space, const UnitPlan& plan, const std::vector<DirectWorkItem>& host_items)
-      : rows(DeviceBuffer<T>::from_host(space.held_rows<T>())),
-        sorted(DeviceBuffer<std::uint32_t>::from_host(space.sorted)),
-        window_end(DeviceBuffer<std::uint32_t>::from_host(space.window_end)),
-        binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values())),
-        items(DeviceBuffer<DirectWorkItem>::from_host(host_items)),
+  DeviceDirectInputs(const DirectSpace& space, const UnitPlan& plan, const std::vector<DirectWorkItem>& host_items,
+                     cudaStream_t stream)
+      : rows(DeviceBuffer<T>::from_host(space.held_rows<T>(), stream)),
+        sorted(DeviceBuffer<std::uint32_t>::from_host(space.sorted, stream)),
+        window_end(DeviceBuffer<std::uint32_t>::from_host(space.window_end, stream)),
+        binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values(), stream)),
+        items(DeviceBuffer<DirectWorkItem>::from_host(host_items, stream)),
         view(space.view<T>(plan)) {
     view.rows = rows.data();
     view.sorted = sorted.data();
@@ -316,6 +318,7 @@ std::uint32_t table_entries(const DenseUnitsParams& params, std::uint64_t left, 
 // the windows' pair masks), the counters and the subspace table, which takes what the rest leave.
 template <class T>
 struct DirectDeviceMemory {
+  cudaStream_t stream;
   std::uint64_t threads;
   DeviceDirectInputs<T> inputs;
   DeviceBuffer<std::uint64_t> masks, pairs;
@@ -325,15 +328,17 @@ struct DirectDeviceMemory {
   std::uint32_t entries = 0;
 
   DirectDeviceMemory(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
-                     const gpu::DeviceInfo& device, const std::vector<DirectWorkItem>& items,
-                     std::vector<std::string>& notes)
-      : threads(std::uint64_t(device.multiprocessors) * 2048),
-        inputs(space, plan, items),
+                     const gpu::DeviceInfo& device, const gpu::ExecutionContext& context,
+                     const std::vector<DirectWorkItem>& items, std::vector<std::string>& notes)
+      : stream(context.stream),
+        threads(std::uint64_t(device.multiprocessors) * 2048),
+        inputs(space, plan, items, context.stream),
         masks(threads * (space.k + 2) * space.key_words()),
         counters(3) {
     // Pair masks take at most a quarter of the budget: they turn most leaves away with one word,
     // but a window past their room walks without them.
-    const std::uint64_t budget = device_budget(params, device), words = space.key_words();
+    const std::uint64_t budget = gpu::device_budget(context.device_bytes, device.free_bytes);
+    const std::uint64_t words = space.key_words();
     const std::uint64_t warps = threads / DeviceWalkScratch::kLanes;
     const std::uint64_t wanted = warps * std::uint64_t{std::max(plan.largest_window(), 1u)} * words * 8;
     pair_capacity = static_cast<std::uint32_t>(std::min(budget / 4, wanted) / (warps * words * 8));
@@ -345,7 +350,7 @@ struct DirectDeviceMemory {
                                  units_of(items, 0, items.size()));
          !table;) {
       try {
-        table.emplace(entries, space.key_words(), space.point_words());
+        table.emplace(entries, space.key_words(), space.point_words(), stream);
       } catch (const ResourceError&) {
         cudaGetLastError();  // an out-of-memory is not sticky
         if (entries < 2) throw;
@@ -368,14 +373,14 @@ struct DirectDeviceMemory {
 // must be walked again after a spill), else adds its counts to the result.
 template <class T>
 bool walk_batch(DirectDeviceMemory<T>& memory, std::uint64_t begin, std::uint64_t count, DenseUnitsResult& result) {
-  SUBSCALE_CUDA_CHECK(cudaMemset(memory.counters.data(), 0, memory.counters.bytes()));
-  walk_direct_items<<<memory.threads / kBlockThreads, kBlockThreads>>>(
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(memory.counters.data(), 0, memory.counters.bytes(), memory.stream));
+  walk_direct_items<<<memory.threads / kBlockThreads, kBlockThreads, 0, memory.stream>>>(
       memory.inputs.view, memory.inputs.items.data() + begin, count, memory.masks.data(), memory.pairs.data(),
       memory.pair_capacity, memory.table->view(), memory.counters.data());
   SUBSCALE_CUDA_CHECK_LAUNCH("walk_direct_items");
-  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(memory.stream));
   if (memory.table->overflowed()) return false;
-  const auto totals = memory.counters.to_host(3);
+  const auto totals = memory.counters.to_host(3, memory.stream);
   result.walk_nodes += totals[1];
   result.distinct_multi_units += totals[2];
   return true;
@@ -398,7 +403,7 @@ void check_spill_room(const direct::DirectSubspaceMap& map, std::uint64_t incomi
 template <class T>
 DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
                                     direct::DirectWalkOutput& output, const UnitProgress& progress,
-                                    std::span<const UnitRange> only) {
+                                    std::span<const UnitRange> only, const gpu::ExecutionContext& context) {
   direct::DirectSubspaceMap& subspaces = output.map;
   DenseUnitsResult result;
   PhaseTimer timer(result.phase_seconds);
@@ -411,7 +416,7 @@ DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& pl
   timer.start("direct: inputs to device");
   // Held so that its release (tens of gigabytes of table) is timed like the other phases.
   std::optional<DirectDeviceMemory<T>> held_memory;
-  DirectDeviceMemory<T>& memory = held_memory.emplace(space, plan, params, device, items, result.notes);
+  DirectDeviceMemory<T>& memory = held_memory.emplace(space, plan, params, device, context, items, result.notes);
   const std::uint64_t host_limit = params.host_map_bytes > 0 ? params.host_map_bytes : io::available_host_memory();
   auto spill = [&] {
     check_spill_room(subspaces, memory.table->entries(), host_limit);
@@ -488,9 +493,10 @@ DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& pl
 
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
                                       direct::DirectWalkOutput& output, const UnitProgress& progress,
-                                      std::span<const UnitRange> only) {
-  return space.visit_precision(
-      [&](auto held) { return run_held_units_gpu<decltype(held)>(space, plan, params, output, progress, only); });
+                                      std::span<const UnitRange> only, const gpu::ExecutionContext& context) {
+  return space.visit_precision([&](auto held) {
+    return run_held_units_gpu<decltype(held)>(space, plan, params, output, progress, only, context);
+  });
 }
 
 }  // namespace subscale

@@ -16,16 +16,17 @@
 #include "common/subspace_cluster.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/hash/hash_functions.hpp"
-#include "stages/dense_units/device_group_resolver.cuh"
+#include "stages/dense_units/group_resolver_cuda.cuh"
 #include "stages/dense_units/maximal_units.hpp"
 
 namespace subscale::gpu_dense {
 
 class DeviceSubspaceAccumulator {
  public:
-  // points: ids are below this; max_units: the most units one add() receives.
+  // points: ids are below this; max_units: the most units one add() receives. Every kernel and
+  // copy runs on `stream`.
   DeviceSubspaceAccumulator(std::uint32_t points, std::uint32_t dimensions, std::uint64_t max_subspaces,
-                            std::uint64_t max_units);
+                            std::uint64_t max_units, cudaStream_t stream);
 
   static std::uint64_t bytes_per_subspace(std::uint32_t points);
   static std::uint64_t bytes_for(std::uint32_t points, std::uint32_t dimensions, std::uint64_t max_subspaces,
@@ -57,6 +58,7 @@ class DeviceSubspaceAccumulator {
   void upload();
   void reset();
 
+  cudaStream_t stream_;
   std::uint32_t points_, dimensions_, words_;
   std::uint64_t max_subspaces_, max_units_;
   std::uint64_t table_mask_, claim_capacity_;

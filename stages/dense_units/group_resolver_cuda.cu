@@ -5,7 +5,7 @@
 
 #include "common/error.hpp"
 #include "gpu/cuda_check.hpp"
-#include "stages/dense_units/device_group_resolver.cuh"
+#include "stages/dense_units/group_resolver_cuda.cuh"
 
 namespace subscale::gpu_dense {
 namespace {
@@ -157,18 +157,20 @@ __global__ void split_groups(const std::uint64_t* group_start, std::uint64_t gro
 
 }  // namespace
 
-void append_to_host(const DeviceUnitsView& units, const std::vector<std::uint32_t>* selected, MaximalUnits& out) {
+void append_to_host(const DeviceUnitsView& units, const std::vector<std::uint32_t>* selected, MaximalUnits& out,
+                    cudaStream_t stream) {
   if (units.units == 0) return;
   const std::uint32_t m = units.m;
   std::vector<std::uint32_t> points(units.units * m), dim_start(units.units), dim_count(units.units),
       dims(units.dims_size);
-  auto copy = [](std::vector<std::uint32_t>& host, const std::uint32_t* device) {
-    SUBSCALE_CUDA_CHECK(cudaMemcpy(host.data(), device, host.size() * 4, cudaMemcpyDeviceToHost));
+  auto copy = [stream](std::vector<std::uint32_t>& host, const std::uint32_t* device) {
+    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(host.data(), device, host.size() * 4, cudaMemcpyDeviceToHost, stream));
   };
   copy(points, units.points);
   copy(dim_start, units.dim_start);
   copy(dim_count, units.dim_count);
   copy(dims, units.dims);
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
   auto add = [&](std::uint64_t u) { out.add({points.data() + u * m, m}, {dims.data() + dim_start[u], dim_count[u]}); };
   if (selected) {
     for (auto u : *selected) add(u);
@@ -184,8 +186,8 @@ std::uint64_t DeviceGroupResolver::bytes_per_duplicate(std::uint32_t m) {
   return 8 + 2 * (24 + 4ull * m + 8) + 8 + (4ull * m + 8) + 8 + 1;
 }
 
-DeviceGroupResolver::DeviceGroupResolver(const ResolveView& view, std::uint64_t chunk_duplicates)
-    : view_(view), m_(view.space.k + 1), chunk_(chunk_duplicates) {
+DeviceGroupResolver::DeviceGroupResolver(const ResolveView& view, std::uint64_t chunk_duplicates, cudaStream_t stream)
+    : view_(view), stream_(stream), m_(view.space.k + 1), chunk_(chunk_duplicates) {
   if (2 * chunk_ >= (std::uint64_t{1} << 32))
     throw UsageError("the GPU resolver's chunk of " + std::to_string(chunk_) + " duplicates is too large");
   const std::uint64_t members = 2 * chunk_;
@@ -220,8 +222,9 @@ std::uint64_t DeviceGroupResolver::chunk_end(const SortedDuplicates& duplicates,
   for (std::uint64_t high = end; high > begin;) {
     const std::uint64_t low = high - std::min(kWindow, high - begin);
     std::vector<unsigned long long> slots(high - low + 1);  // [low, high]
-    SUBSCALE_CUDA_CHECK(cudaMemcpy(slots.data(), duplicates.slots + low, slots.size() * sizeof(unsigned long long),
-                                   cudaMemcpyDeviceToHost));
+    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(slots.data(), duplicates.slots + low, slots.size() * sizeof(unsigned long long),
+                                        cudaMemcpyDeviceToHost, stream_));
+    SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     for (std::uint64_t i = high; i > low; --i)
       if (slots[i - low - 1] != slots[i - low]) return i;
     high = low;
@@ -232,25 +235,28 @@ std::uint64_t DeviceGroupResolver::chunk_end(const SortedDuplicates& duplicates,
 
 DeviceUnitsView DeviceGroupResolver::resolve_chunk(const SortedDuplicates& duplicates, std::uint64_t begin,
                                                    std::uint64_t end, PhaseTimer* timer) {
-  auto phase = [timer](const char* name) {
+  auto phase = [this, timer](const char* name) {
     if (!timer) return;
-    SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+    SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     timer->start(name);
   };
   phase("resolve: group");
   const std::uint64_t count = end - begin;
   const unsigned long long* slots = duplicates.slots + begin;
-  mark_group_starts<<<blocks_for(count), kThreads>>>(slots, count, starts_.data());
+  mark_group_starts<<<blocks_for(count), kThreads, 0, stream_>>>(slots, count, starts_.data());
   SUBSCALE_CUDA_CHECK_LAUNCH(mark_group_starts);
   std::size_t scan_bytes = scan_temp_.size();
   SUBSCALE_CUDA_CHECK(
-      cub::DeviceScan::InclusiveSum(scan_temp_.data(), scan_bytes, starts_.data(), group_ids_.data(), count));
+      cub::DeviceScan::InclusiveSum(scan_temp_.data(), scan_bytes, starts_.data(), group_ids_.data(), count, stream_));
   unsigned int groups = 0;
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(&groups, group_ids_.data() + count - 1, sizeof groups, cudaMemcpyDeviceToHost));
+  SUBSCALE_CUDA_CHECK(
+      cudaMemcpyAsync(&groups, group_ids_.data() + count - 1, sizeof groups, cudaMemcpyDeviceToHost, stream_));
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   const std::uint64_t members = count + groups;
   members_resolved_ += members;
-  place_members<<<blocks_for(count), kThreads>>>(slots, duplicates.flats + begin, group_ids_.data(), count,
-                                                 duplicates.table, member_flat_.data(), group_start_.data());
+  place_members<<<blocks_for(count), kThreads, 0, stream_>>>(slots, duplicates.flats + begin, group_ids_.data(), count,
+                                                             duplicates.table, member_flat_.data(),
+                                                             group_start_.data());
   SUBSCALE_CUDA_CHECK_LAUNCH(place_members);
   phase("resolve: members");
   const unsigned blocks = blocks_for(members);
@@ -258,33 +264,33 @@ DeviceUnitsView DeviceGroupResolver::resolve_chunk(const SortedDuplicates& dupli
   auto* dims = member_dim_.data();
   switch (view_.space.k) {
     case 2:
-      resolve_members<2><<<blocks, kThreads>>>(view_, member_flat_.data(), members, points, dims, member_s1_.data(),
-                                               member_s2_.data());
+      resolve_members<2><<<blocks, kThreads, 0, stream_>>>(view_, member_flat_.data(), members, points, dims,
+                                                           member_s1_.data(), member_s2_.data());
       break;
     case 3:
-      resolve_members<3><<<blocks, kThreads>>>(view_, member_flat_.data(), members, points, dims, member_s1_.data(),
-                                               member_s2_.data());
+      resolve_members<3><<<blocks, kThreads, 0, stream_>>>(view_, member_flat_.data(), members, points, dims,
+                                                           member_s1_.data(), member_s2_.data());
       break;
     case 4:
-      resolve_members<4><<<blocks, kThreads>>>(view_, member_flat_.data(), members, points, dims, member_s1_.data(),
-                                               member_s2_.data());
+      resolve_members<4><<<blocks, kThreads, 0, stream_>>>(view_, member_flat_.data(), members, points, dims,
+                                                           member_s1_.data(), member_s2_.data());
       break;
     default:
-      resolve_members<0><<<blocks, kThreads>>>(view_, member_flat_.data(), members, points, dims, member_s1_.data(),
-                                               member_s2_.data());
+      resolve_members<0><<<blocks, kThreads, 0, stream_>>>(view_, member_flat_.data(), members, points, dims,
+                                                           member_s1_.data(), member_s2_.data());
       break;
   }
   SUBSCALE_CUDA_CHECK_LAUNCH(resolve_members);
   phase("resolve: split");
-  SUBSCALE_CUDA_CHECK(cudaMemset(counters_.data(), 0, counters_.bytes()));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, counters_.bytes(), stream_));
   const Members in{member_flat_.data(), member_points_.data(), member_dim_.data(), member_s1_.data(),
                    member_s2_.data()};
   const UnitOutput out{out_points_.data(), out_dim_start_.data(), out_dim_count_.data(), out_dims_.data(),
                        counters_.data()};
-  split_groups<<<blocks_for(groups, kSplitThreads), kSplitThreads>>>(group_start_.data(), groups, m_, in,
-                                                                     scratch_.data(), out);
+  split_groups<<<blocks_for(groups, kSplitThreads), kSplitThreads, 0, stream_>>>(group_start_.data(), groups, m_, in,
+                                                                                 scratch_.data(), out);
   SUBSCALE_CUDA_CHECK_LAUNCH(split_groups);
-  const auto totals = counters_.to_host(2);
+  const auto totals = counters_.to_host(2, stream_);
   return DeviceUnitsView{
       out_points_.data(), out_dim_start_.data(), out_dim_count_.data(), out_dims_.data(), totals[0], totals[1], m_};
 }

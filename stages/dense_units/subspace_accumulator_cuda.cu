@@ -2,7 +2,7 @@
 #include <string>
 
 #include "gpu/cuda_check.hpp"
-#include "stages/dense_units/device_subspace_accumulator.cuh"
+#include "stages/dense_units/subspace_accumulator_cuda.cuh"
 
 namespace subscale::gpu_dense {
 namespace {
@@ -125,8 +125,10 @@ std::uint64_t DeviceSubspaceAccumulator::bytes_for(std::uint32_t points, std::ui
 }
 
 DeviceSubspaceAccumulator::DeviceSubspaceAccumulator(std::uint32_t points, std::uint32_t dimensions,
-                                                     std::uint64_t max_subspaces, std::uint64_t max_units)
-    : points_(points),
+                                                     std::uint64_t max_subspaces, std::uint64_t max_units,
+                                                     cudaStream_t stream)
+    : stream_(stream),
+      points_(points),
       dimensions_(dimensions),
       words_((points + 31) / 32),
       max_subspaces_(std::min<std::uint64_t>(max_subspaces, 0xffffffffull)),
@@ -134,10 +136,10 @@ DeviceSubspaceAccumulator::DeviceSubspaceAccumulator(std::uint32_t points, std::
   const std::uint64_t table_capacity = power_of_two_at_least(2 * max_subspaces_ + 2);
   table_mask_ = table_capacity - 1;
   table_host_.assign(table_capacity, kEmpty);
-  table_ = gpu::DeviceBuffer<unsigned long long>::from_host(table_host_);
+  table_ = gpu::DeviceBuffer<unsigned long long>::from_host(table_host_, stream_);
   offsets_ = gpu::DeviceBuffer<std::uint32_t>(max_subspaces_ + 1);
   bitmaps_ = gpu::DeviceBuffer<std::uint32_t>(max_subspaces_ * words_);
-  SUBSCALE_CUDA_CHECK(cudaMemset(bitmaps_.data(), 0, bitmaps_.bytes()));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(bitmaps_.data(), 0, bitmaps_.bytes(), stream_));
   unknown_a_ = gpu::DeviceBuffer<std::uint32_t>(max_units);
   unknown_b_ = gpu::DeviceBuffer<std::uint32_t>(max_units);
   claim_capacity_ = claim_capacity_for(dimensions);
@@ -154,11 +156,11 @@ std::uint64_t DeviceSubspaceAccumulator::bytes() const {
 
 std::uint64_t DeviceSubspaceAccumulator::lookup(const DeviceUnitsView& units, const std::uint32_t* list,
                                                 std::uint64_t count, std::uint32_t* unknown) {
-  SUBSCALE_CUDA_CHECK(cudaMemset(counter_.data(), 0, sizeof(unsigned long long)));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(counter_.data(), 0, sizeof(unsigned long long), stream_));
   const TableView table{table_.data(), table_mask_, arena_.data(), offsets_.data(), bitmaps_.data(), words_};
-  add_known_units<<<blocks_for(count), kThreads>>>(units, list, count, table, unknown, counter_.data());
+  add_known_units<<<blocks_for(count), kThreads, 0, stream_>>>(units, list, count, table, unknown, counter_.data());
   SUBSCALE_CUDA_CHECK_LAUNCH(add_known_units);
-  return counter_.to_host(1)[0];
+  return counter_.to_host(1, stream_)[0];
 }
 
 // Adds (S, id) to the host copies unless S is there already or the capacity is reached.
@@ -192,25 +194,26 @@ void DeviceSubspaceAccumulator::upload() {
     arena_ = gpu::DeviceBuffer<std::uint32_t>(std::max<std::size_t>(2 * arena_host_.size(), 1 << 16));
     arena_from = 0;
   }
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(arena_.data() + arena_from, arena_host_.data() + arena_from,
-                                 (arena_host_.size() - arena_from) * 4, cudaMemcpyHostToDevice));
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(offsets_.data() + offsets_uploaded_, offsets_host_.data() + offsets_uploaded_,
-                                 (offsets_host_.size() - offsets_uploaded_) * 4, cudaMemcpyHostToDevice));
+  SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(arena_.data() + arena_from, arena_host_.data() + arena_from,
+                                      (arena_host_.size() - arena_from) * 4, cudaMemcpyHostToDevice, stream_));
+  SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(offsets_.data() + offsets_uploaded_, offsets_host_.data() + offsets_uploaded_,
+                                      (offsets_host_.size() - offsets_uploaded_) * 4, cudaMemcpyHostToDevice, stream_));
   std::vector<unsigned long long> pairs;  // (slot, word) pairs
   for (auto slot : new_slots_) pairs.insert(pairs.end(), {slot, table_host_[slot]});
-  const auto device_pairs = gpu::DeviceBuffer<unsigned long long>::from_host(pairs);
-  set_slots<<<blocks_for(new_slots_.size()), kThreads>>>(device_pairs.data(), new_slots_.size(), table_.data());
+  const auto device_pairs = gpu::DeviceBuffer<unsigned long long>::from_host(pairs, stream_);
+  set_slots<<<blocks_for(new_slots_.size()), kThreads, 0, stream_>>>(device_pairs.data(), new_slots_.size(),
+                                                                     table_.data());
   SUBSCALE_CUDA_CHECK_LAUNCH(set_slots);
-  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   arena_uploaded_ = arena_host_.size();
   offsets_uploaded_ = offsets_host_.size();
   new_slots_.clear();
 }
 
 void DeviceSubspaceAccumulator::reset() {
-  SUBSCALE_CUDA_CHECK(cudaMemset(bitmaps_.data(), 0, count() * words_ * sizeof(std::uint32_t)));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(bitmaps_.data(), 0, count() * words_ * sizeof(std::uint32_t), stream_));
   std::fill(table_host_.begin(), table_host_.end(), kEmpty);
-  SUBSCALE_CUDA_CHECK(cudaMemset(table_.data(), 0xff, table_.bytes()));  // kEmpty in every slot
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(table_.data(), 0xff, table_.bytes(), stream_));  // kEmpty in every slot
   arena_host_.clear();
   offsets_host_.assign(1, 0);
   new_slots_.clear();
@@ -221,21 +224,22 @@ void DeviceSubspaceAccumulator::reset() {
 // One round of new subspaces from the unknown units; false when none could be added (full).
 bool DeviceSubspaceAccumulator::add_new_subspaces(const DeviceUnitsView& units, const std::uint32_t* unknown,
                                                   std::uint64_t count) {
-  SUBSCALE_CUDA_CHECK(cudaMemset(claim_hash_.data(), 0xff, claim_hash_.bytes()));
-  SUBSCALE_CUDA_CHECK(cudaMemset(claim_owner_.data(), 0xff, claim_owner_.bytes()));
-  claim_subspaces<<<blocks_for(count), kThreads>>>(units, unknown, count, claim_hash_.data(), claim_owner_.data(),
-                                                   claim_capacity_ - 1);
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(claim_hash_.data(), 0xff, claim_hash_.bytes(), stream_));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(claim_owner_.data(), 0xff, claim_owner_.bytes(), stream_));
+  claim_subspaces<<<blocks_for(count), kThreads, 0, stream_>>>(units, unknown, count, claim_hash_.data(),
+                                                               claim_owner_.data(), claim_capacity_ - 1);
   SUBSCALE_CUDA_CHECK_LAUNCH(claim_subspaces);
   std::vector<std::uint32_t> owners;
-  for (auto owner : claim_owner_.to_host(claim_capacity_))
+  for (auto owner : claim_owner_.to_host(claim_capacity_, stream_))
     if (owner != ~0u) owners.push_back(owner);
   std::sort(owners.begin(), owners.end());  // subspaces numbered in a repeatable order
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(claim_owner_.data(), owners.data(), owners.size() * 4, cudaMemcpyHostToDevice));
+  SUBSCALE_CUDA_CHECK(
+      cudaMemcpyAsync(claim_owner_.data(), owners.data(), owners.size() * 4, cudaMemcpyHostToDevice, stream_));
   const std::uint32_t stride = dimensions_ + 1;
-  gather_dimensions<<<blocks_for(owners.size()), kThreads>>>(units, claim_owner_.data(), owners.size(), stride,
-                                                             gathered_.data());
+  gather_dimensions<<<blocks_for(owners.size()), kThreads, 0, stream_>>>(units, claim_owner_.data(), owners.size(),
+                                                                         stride, gathered_.data());
   SUBSCALE_CUDA_CHECK_LAUNCH(gather_dimensions);
-  const auto rows = gathered_.to_host(owners.size() * stride);
+  const auto rows = gathered_.to_host(owners.size() * stride, stream_);
   const std::uint64_t before = this->count();
   for (std::size_t o = 0; o < owners.size(); ++o) {
     const std::uint32_t* row = rows.data() + o * stride;
@@ -261,8 +265,8 @@ void DeviceSubspaceAccumulator::add(const DeviceUnitsView& units, MaximalUnits& 
         reset();
         continue;
       }
-      const auto left = unknown_a_.to_host(unknown);
-      append_to_host(units, &left, overflow);
+      const auto left = unknown_a_.to_host(unknown, stream_);
+      append_to_host(units, &left, overflow, stream_);
       return;
     }
     unknown = lookup(units, unknown_a_.data(), unknown, unknown_b_.data());
@@ -272,7 +276,7 @@ void DeviceSubspaceAccumulator::add(const DeviceUnitsView& units, MaximalUnits& 
 
 std::vector<SubspaceCluster> DeviceSubspaceAccumulator::subspaces() const {
   const std::uint64_t count = this->count();
-  const auto bits = bitmaps_.to_host(count * words_);
+  const auto bits = bitmaps_.to_host(count * words_, stream_);
   std::vector<SubspaceCluster> out(count);
   for (std::uint64_t s = 0; s < count; ++s) {
     out[s].dimensions.assign(arena_host_.begin() + offsets_host_[s], arena_host_.begin() + offsets_host_[s + 1]);

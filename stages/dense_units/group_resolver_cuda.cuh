@@ -11,8 +11,8 @@
 #include "common/phase_timer.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/enumeration/unit_walker.hpp"
-#include "stages/dense_units/device_signature_table.cuh"
 #include "stages/dense_units/maximal_units.hpp"
+#include "stages/dense_units/signature_table_cuda.cuh"
 
 namespace subscale::gpu_dense {
 
@@ -38,12 +38,15 @@ struct DeviceUnitsView {
   std::uint32_t m = 0;
 };
 
-// Copies the units `selected` (all when null) of a device chunk into `out`.
-void append_to_host(const DeviceUnitsView& units, const std::vector<std::uint32_t>* selected, MaximalUnits& out);
+// Copies the units `selected` (all when null) of a device chunk into `out`, after the work queued
+// on `stream`.
+void append_to_host(const DeviceUnitsView& units, const std::vector<std::uint32_t>* selected, MaximalUnits& out,
+                    cudaStream_t stream);
 
 class DeviceGroupResolver {
  public:
-  DeviceGroupResolver(const ResolveView& view, std::uint64_t chunk_duplicates);
+  // Every kernel and copy runs on `stream`.
+  DeviceGroupResolver(const ResolveView& view, std::uint64_t chunk_duplicates, cudaStream_t stream);
 
   static std::uint64_t bytes_per_duplicate(std::uint32_t m);
   std::uint64_t bytes() const { return bytes_; }
@@ -62,6 +65,7 @@ class DeviceGroupResolver {
                                 PhaseTimer* timer);
 
   ResolveView view_;
+  cudaStream_t stream_;
   std::uint32_t m_;
   std::uint64_t chunk_;
   std::uint64_t bytes_ = 0;

@@ -4,13 +4,14 @@
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/staged_download.hpp"
-#include "stages/dense_units/device_direct_accumulator.cuh"
+#include "stages/dense_units/direct_accumulator_cuda.cuh"
 
 namespace subscale::gpu_direct {
 
 DeviceDirectAccumulator::DeviceDirectAccumulator(std::uint32_t entry_capacity, std::uint32_t key_words,
-                                                 std::uint32_t point_words)
-    : slots_(std::size_t{entry_capacity} * 2),
+                                                 std::uint32_t point_words, cudaStream_t stream)
+    : stream_(stream),
+      slots_(std::size_t{entry_capacity} * 2),
       keys_(std::size_t{entry_capacity} * key_words),
       bitmaps_(std::size_t{entry_capacity} * point_words),
       counters_(2) {
@@ -23,31 +24,32 @@ DeviceDirectAccumulator::DeviceDirectAccumulator(std::uint32_t entry_capacity, s
   view_.entry_capacity = entry_capacity;
   view_.key_words = key_words;
   view_.point_words = point_words;
-  SUBSCALE_CUDA_CHECK(cudaMemset(slots_.data(), 0, slots_.bytes()));
-  SUBSCALE_CUDA_CHECK(cudaMemset(bitmaps_.data(), 0, bitmaps_.bytes()));
-  SUBSCALE_CUDA_CHECK(cudaMemset(counters_.data(), 0, counters_.bytes()));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0, slots_.bytes(), stream_));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(bitmaps_.data(), 0, bitmaps_.bytes(), stream_));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, counters_.bytes(), stream_));
 }
 
 std::uint32_t DeviceDirectAccumulator::entries() const {
-  const auto counters = counters_.to_host(1);
+  const auto counters = counters_.to_host(1, stream_);
   return std::min(counters[0], view_.entry_capacity);
 }
 
-bool DeviceDirectAccumulator::overflowed() const { return counters_.to_host(2)[1] != 0; }
+bool DeviceDirectAccumulator::overflowed() const { return counters_.to_host(2, stream_)[1] != 0; }
 
 void DeviceDirectAccumulator::spill_into(direct::DirectSubspaceMap& host) {
   const std::uint32_t count = entries();
   if (count > 0) {
     // Through pinned chunks into memory populated by all threads: a cluster run's whole table
-    // (gigabytes) comes here once its walk ends.
+    // (gigabytes) comes here once its walk ends. entries() synchronised the stream, so the
+    // downloader's own stream reads the finished table.
     gpu::StagedDownloader downloader;
     host.add_distinct(downloader.download_vector(keys_.data(), std::size_t{count} * view_.key_words),
                       downloader.download_vector(bitmaps_.data(), std::size_t{count} * view_.point_words));
     spilled_ += count;
-    SUBSCALE_CUDA_CHECK(cudaMemset(bitmaps_.data(), 0, std::size_t{count} * view_.point_words * 8));
+    SUBSCALE_CUDA_CHECK(cudaMemsetAsync(bitmaps_.data(), 0, std::size_t{count} * view_.point_words * 8, stream_));
   }
-  SUBSCALE_CUDA_CHECK(cudaMemset(slots_.data(), 0, slots_.bytes()));
-  SUBSCALE_CUDA_CHECK(cudaMemset(counters_.data(), 0, counters_.bytes()));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0, slots_.bytes(), stream_));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, counters_.bytes(), stream_));
 }
 
 }  // namespace subscale::gpu_direct

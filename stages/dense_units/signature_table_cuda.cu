@@ -3,7 +3,7 @@
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/hash/hash_functions.hpp"
-#include "stages/dense_units/device_signature_table.cuh"
+#include "stages/dense_units/signature_table_cuda.cuh"
 
 namespace subscale::gpu_dense {
 namespace {
@@ -84,26 +84,26 @@ __global__ void insert_partition(enumeration::UnitSpaceView space, std::uint64_t
 // The usual subset sizes get a kernel each, with the subset in registers.
 template <std::uint32_t Lanes>
 void launch_insert(unsigned blocks, const enumeration::UnitSpaceView& space, std::uint64_t total, SignatureRange range,
-                   std::uint32_t units_per_run, const TableView& view) {
+                   std::uint32_t units_per_run, const TableView& view, cudaStream_t stream) {
   constexpr unsigned threads = 256;
   switch (space.k) {
     case 1:
-      insert_partition<1, Lanes><<<blocks, threads>>>(space, total, range, units_per_run, view);
+      insert_partition<1, Lanes><<<blocks, threads, 0, stream>>>(space, total, range, units_per_run, view);
       break;
     case 2:
-      insert_partition<2, Lanes><<<blocks, threads>>>(space, total, range, units_per_run, view);
+      insert_partition<2, Lanes><<<blocks, threads, 0, stream>>>(space, total, range, units_per_run, view);
       break;
     case 3:
-      insert_partition<3, Lanes><<<blocks, threads>>>(space, total, range, units_per_run, view);
+      insert_partition<3, Lanes><<<blocks, threads, 0, stream>>>(space, total, range, units_per_run, view);
       break;
     case 4:
-      insert_partition<4, Lanes><<<blocks, threads>>>(space, total, range, units_per_run, view);
+      insert_partition<4, Lanes><<<blocks, threads, 0, stream>>>(space, total, range, units_per_run, view);
       break;
     case 5:
-      insert_partition<5, Lanes><<<blocks, threads>>>(space, total, range, units_per_run, view);
+      insert_partition<5, Lanes><<<blocks, threads, 0, stream>>>(space, total, range, units_per_run, view);
       break;
     default:
-      insert_partition<0, Lanes><<<blocks, threads>>>(space, total, range, units_per_run, view);
+      insert_partition<0, Lanes><<<blocks, threads, 0, stream>>>(space, total, range, units_per_run, view);
       break;
   }
   SUBSCALE_CUDA_CHECK_LAUNCH(insert_partition);
@@ -136,8 +136,10 @@ std::uint32_t bits_for(std::uint64_t value) {
 
 }  // namespace
 
-DeviceSignatureTable::DeviceSignatureTable(std::uint64_t capacity, std::uint64_t duplicate_capacity)
-    : capacity_(capacity),
+DeviceSignatureTable::DeviceSignatureTable(std::uint64_t capacity, std::uint64_t duplicate_capacity,
+                                           cudaStream_t stream)
+    : stream_(stream),
+      capacity_(capacity),
       duplicate_capacity_((duplicate_capacity + kStripes - 1) / kStripes * kStripes),
       slots_(capacity),
       status_(sizeof(PassStatus)),
@@ -167,8 +169,8 @@ std::uint64_t DeviceSignatureTable::bytes() const {
 InsertStatus DeviceSignatureTable::insert(const enumeration::UnitSpaceView& space, std::uint64_t total,
                                           SignatureRange range, std::uint32_t units_per_run, bool warp_walk,
                                           int multiprocessors) {
-  SUBSCALE_CUDA_CHECK(cudaMemset(slots_.data(), 0xff, slots_.bytes()));
-  SUBSCALE_CUDA_CHECK(cudaMemset(status_.data(), 0, status_.bytes()));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(slots_.data(), 0xff, slots_.bytes(), stream_));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(status_.data(), 0, status_.bytes(), stream_));
   const std::uint64_t lanes = warp_walk ? 32 : 1, walkers_per_block = 256 / lanes;
   const std::uint64_t runs = (total + units_per_run * lanes - 1) / (units_per_run * lanes);
   const unsigned blocks = static_cast<unsigned>(std::max<std::uint64_t>(
@@ -178,11 +180,12 @@ InsertStatus DeviceSignatureTable::insert(const enumeration::UnitSpaceView& spac
   const TableView view{slots_.data(), capacity_, dup_slots_.data(), dup_flats_.data(), duplicate_capacity_ / kStripes,
                        status};
   if (warp_walk)
-    launch_insert<32>(blocks, space, total, range, units_per_run, view);
+    launch_insert<32>(blocks, space, total, range, units_per_run, view, stream_);
   else
-    launch_insert<1>(blocks, space, total, range, units_per_run, view);
+    launch_insert<1>(blocks, space, total, range, units_per_run, view, stream_);
   PassStatus host{};
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(&host, status, sizeof host, cudaMemcpyDeviceToHost));
+  SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(&host, status, sizeof host, cudaMemcpyDeviceToHost, stream_));
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   InsertStatus result{host.kept, 0, host.table_full != 0, false};
   for (auto count : host.stripe_count) {
     result.duplicates += count;
@@ -195,9 +198,9 @@ SortedDuplicates DeviceSignatureTable::sort_duplicates(std::uint64_t count) {
   if (count > 0) {
     const std::uint64_t stripe_capacity = duplicate_capacity_ / kStripes;
     const dim3 grid(static_cast<unsigned>(std::min<std::uint64_t>((stripe_capacity + 255) / 256, 64)), kStripes);
-    gather_stripes<<<grid, 256>>>(dup_slots_.data(), dup_flats_.data(), stripe_capacity,
-                                  reinterpret_cast<const PassStatus*>(status_.data()), sorted_slots_.data(),
-                                  sorted_flats_.data());
+    gather_stripes<<<grid, 256, 0, stream_>>>(dup_slots_.data(), dup_flats_.data(), stripe_capacity,
+                                              reinterpret_cast<const PassStatus*>(status_.data()), sorted_slots_.data(),
+                                              sorted_flats_.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(gather_stripes);
   }
   // Sorted from the spare arrays (where the stripes were gathered) into the list's.
@@ -206,7 +209,7 @@ SortedDuplicates DeviceSignatureTable::sort_duplicates(std::uint64_t count) {
   if (count > 0) {
     std::size_t temp_bytes = sort_temp_.size();
     SUBSCALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp_bytes, keys, values, count, 0,
-                                                        static_cast<int>(bits_for(capacity_))));
+                                                        static_cast<int>(bits_for(capacity_)), stream_));
   }
   return SortedDuplicates{keys.Current(), values.Current(), count, slots_.data(), capacity_};
 }

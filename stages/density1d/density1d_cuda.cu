@@ -7,10 +7,11 @@
 
 #include "common/error.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/device_budget.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/staged_upload.hpp"
-#include "stages/density1d/density1d_gpu.hpp"
+#include "stages/density1d/density1d_cuda.hpp"
 
 namespace subscale {
 namespace {
@@ -141,10 +142,10 @@ __global__ void label_points(const T* sorted, const std::uint32_t* ids, const st
 }
 
 // Dimensions a batch takes: the values, keys, ids and per-position arrays with double buffers,
-// about 64 bytes a value, within half the free memory and CUB's int item count.
+// about 64 bytes a value, within half the budget and CUB's int item count.
 std::uint32_t dimensions_per_batch(std::uint32_t n, std::uint32_t d, const Density1dGpuOptions& options,
-                                   std::uint64_t free_bytes) {
-  const std::uint64_t by_memory = free_bytes / 2 / 64;
+                                   std::uint64_t budget) {
+  const std::uint64_t by_memory = budget / 2 / 64;
   std::uint64_t values = options.batch_values > 0 ? options.batch_values : by_memory;
   values = std::min<std::uint64_t>(values, std::uint64_t{1} << 30);
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(values / std::max<std::uint32_t>(n, 1), 1, d));
@@ -154,7 +155,7 @@ std::uint32_t dimensions_per_batch(std::uint32_t n, std::uint32_t d, const Densi
 
 template <class T>
 Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1dParams& params,
-                                  const Density1dGpuOptions& options) {
+                                  const Density1dGpuOptions& options, const gpu::ExecutionContext& context) {
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available)
     throw ResourceError("density1d on the GPU was asked for, but " + device.reason + "; use backend: cpu or auto");
@@ -163,7 +164,9 @@ Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1d
   Density1dResult result;
   result.dimensions.resize(d);
   if (n == 0 || d == 0) return result;
-  const std::uint32_t batch = dimensions_per_batch(n, d, options, device.free_bytes);
+  const std::uint32_t batch =
+      dimensions_per_batch(n, d, options, gpu::device_budget(context.device_bytes, device.free_bytes));
+  const cudaStream_t stream = context.stream;
   const std::uint64_t batch_values = std::uint64_t{batch} * n;
   DeviceBuffer<T> raw(batch_values), keys(batch_values), sorted(batch_values);
   const T eps = held_epsilon<T>(params.epsilon);
@@ -184,7 +187,7 @@ Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1d
 
   // The values come from pageable memory through pinned staging (gpu/staged_upload); the next
   // batch's copy is queued as soon as prepare_sort has read `raw`, so it runs while this batch is
-  // sorted and labelled. The kernels run on the legacy default stream, which waits for the copies.
+  // sorted and labelled. The kernels run on the context's stream, which waits for the copies.
   gpu::StagedUploader uploader;
   cudaEvent_t raw_read{};
   SUBSCALE_CUDA_CHECK(cudaEventCreateWithFlags(&raw_read, cudaEventDisableTiming));
@@ -200,68 +203,75 @@ Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1d
   for (std::uint32_t first = 0; first < d; first += batch) {
     const std::uint32_t dims = std::min(batch, d - first);
     const std::uint64_t count = std::uint64_t{dims} * n;
-    SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, uploader.record(), 0));
-    prepare_sort<<<blocks_for(count), kThreads>>>(raw.data(), count, n, keys.data(), ids.data());
+    SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(stream, uploader.record(), 0));
+    prepare_sort<<<blocks_for(count), kThreads, 0, stream>>>(raw.data(), count, n, keys.data(), ids.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(prepare_sort);
-    SUBSCALE_CUDA_CHECK(cudaEventRecord(raw_read, cudaStreamLegacy));
+    SUBSCALE_CUDA_CHECK(cudaEventRecord(raw_read, stream));
     if (first + batch < d) {
       SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(uploader.stream(), raw_read, 0));
       upload_batch(first + batch);
     }
-    segment_offsets<<<blocks_for(dims + 1), kThreads>>>(dims, n, offsets.data());
+    segment_offsets<<<blocks_for(dims + 1), kThreads, 0, stream>>>(dims, n, offsets.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(segment_offsets);
     std::size_t bytes = temp.size();
     SUBSCALE_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortPairs(
         temp.data(), bytes, keys.data(), sorted.data(), ids.data(), sorted_ids.data(), static_cast<int>(count),
-        static_cast<int>(dims), offsets.data(), offsets.data() + 1));
-    windows_and_neighbours<<<blocks_for(count), kThreads>>>(sorted.data(), count, n, eps, window_end.data(),
-                                                            neighbours.data());
+        static_cast<int>(dims), offsets.data(), offsets.data() + 1, 0, static_cast<int>(sizeof(T) * 8), stream));
+    windows_and_neighbours<<<blocks_for(count), kThreads, 0, stream>>>(sorted.data(), count, n, eps, window_end.data(),
+                                                                       neighbours.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(windows_and_neighbours);
     const unsigned blocks = blocks_for(count);
-    mark_cores<<<blocks, kThreads>>>(neighbours.data(), count, params.min_points, is_core.data());
+    mark_cores<<<blocks, kThreads, 0, stream>>>(neighbours.data(), count, params.min_points, is_core.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(mark_cores);
     bytes = temp.size();
-    SUBSCALE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, is_core.data(), cores_upto.data(), count));
-    place_cores<<<blocks, kThreads>>>(is_core.data(), cores_upto.data(), count, core_at.data());
+    SUBSCALE_CUDA_CHECK(
+        cub::DeviceScan::InclusiveSum(temp.data(), bytes, is_core.data(), cores_upto.data(), count, stream));
+    place_cores<<<blocks, kThreads, 0, stream>>>(is_core.data(), cores_upto.data(), count, core_at.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(place_cores);
     const CoreIndex index{cores_upto.data(), core_at.data(), n};
-    mark_cluster_starts<<<blocks, kThreads>>>(sorted.data(), is_core.data(), index, count, eps, starts.data());
+    mark_cluster_starts<<<blocks, kThreads, 0, stream>>>(sorted.data(), is_core.data(), index, count, eps,
+                                                         starts.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(mark_cluster_starts);
     bytes = temp.size();
-    SUBSCALE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, starts.data(), starts_upto.data(), count));
-    label_points<<<blocks, kThreads>>>(sorted.data(), sorted_ids.data(), is_core.data(), index, starts_upto.data(),
-                                       count, eps, labels.data());
+    SUBSCALE_CUDA_CHECK(
+        cub::DeviceScan::InclusiveSum(temp.data(), bytes, starts.data(), starts_upto.data(), count, stream));
+    label_points<<<blocks, kThreads, 0, stream>>>(sorted.data(), sorted_ids.data(), is_core.data(), index,
+                                                  starts_upto.data(), count, eps, labels.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(label_points);
     // Per dimension: core points and clusters are the counts at its last position less those
     // before it.
     std::vector<std::uint32_t> cores_at_end(dims), starts_at_end(dims);
     for (std::uint32_t j = 0; j < dims; ++j) {
       const std::uint64_t last = std::uint64_t{j + 1} * n - 1;
-      SUBSCALE_CUDA_CHECK(
-          cudaMemcpy(&cores_at_end[j], cores_upto.data() + last, sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-      SUBSCALE_CUDA_CHECK(
-          cudaMemcpy(&starts_at_end[j], starts_upto.data() + last, sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+      SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(&cores_at_end[j], cores_upto.data() + last, sizeof(std::uint32_t),
+                                          cudaMemcpyDeviceToHost, stream));
+      SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(&starts_at_end[j], starts_upto.data() + last, sizeof(std::uint32_t),
+                                          cudaMemcpyDeviceToHost, stream));
     }
+    SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
     for (std::uint32_t j = 0; j < dims; ++j) {
       DimensionDensity& out = result.dimensions[first + j];
       const std::uint64_t offset = std::uint64_t{j} * n;
       out.order.resize(n);
       out.window_end.resize(n);
       out.labels.resize(n);
-      SUBSCALE_CUDA_CHECK(
-          cudaMemcpy(out.order.data(), sorted_ids.data() + offset, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-      SUBSCALE_CUDA_CHECK(cudaMemcpy(out.window_end.data(), window_end.data() + offset, n * sizeof(std::uint32_t),
-                                     cudaMemcpyDeviceToHost));
-      SUBSCALE_CUDA_CHECK(
-          cudaMemcpy(out.labels.data(), labels.data() + offset, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+      SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(out.order.data(), sorted_ids.data() + offset, n * sizeof(std::uint32_t),
+                                          cudaMemcpyDeviceToHost, stream));
+      SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(out.window_end.data(), window_end.data() + offset, n * sizeof(std::uint32_t),
+                                          cudaMemcpyDeviceToHost, stream));
+      SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(out.labels.data(), labels.data() + offset, n * sizeof(std::int32_t),
+                                          cudaMemcpyDeviceToHost, stream));
       out.core_points = cores_at_end[j] - (j > 0 ? cores_at_end[j - 1] : 0);
       out.clusters = starts_at_end[j] - (j > 0 ? starts_at_end[j - 1] : 0);
     }
+    SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
   return result;
 }
 
-template Density1dResult run_density1d_gpu(const Matrix32&, const Density1dParams&, const Density1dGpuOptions&);
-template Density1dResult run_density1d_gpu(const Matrix&, const Density1dParams&, const Density1dGpuOptions&);
+template Density1dResult run_density1d_gpu(const Matrix32&, const Density1dParams&, const Density1dGpuOptions&,
+                                           const gpu::ExecutionContext&);
+template Density1dResult run_density1d_gpu(const Matrix&, const Density1dParams&, const Density1dGpuOptions&,
+                                           const gpu::ExecutionContext&);
 
 }  // namespace subscale

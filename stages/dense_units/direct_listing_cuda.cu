@@ -16,7 +16,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_stream.hpp"
 #include "gpu/pinned_buffer.hpp"
-#include "stages/dense_units/device_direct_accumulator.cuh"
+#include "stages/dense_units/direct_accumulator_cuda.cuh"
 
 namespace subscale::gpu_direct {
 namespace {
@@ -70,13 +70,14 @@ __global__ void write_ids(const std::uint64_t* words, std::uint32_t words_each, 
 // Stable sorts of (key, order) pairs, descending, reusing one temporary allocation.
 class OrderSorter {
  public:
-  explicit OrderSorter(std::uint32_t count) : keys_(count), key_spare_(count), order_(count), order_spare_(count) {
+  OrderSorter(std::uint32_t count, cudaStream_t stream)
+      : stream_(stream), keys_(count), key_spare_(count), order_(count), order_spare_(count) {
     std::size_t bytes = 0;
     cub::DoubleBuffer<std::uint64_t> keys(keys_.data(), key_spare_.data());
     cub::DoubleBuffer<std::uint32_t> order(order_.data(), order_spare_.data());
     SUBSCALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, keys, order, count));
     temp_ = DeviceBuffer<unsigned char>(std::max<std::size_t>(bytes, 1));
-    iota<<<blocks_for(count), kThreads>>>(order_.data(), count);
+    iota<<<blocks_for(count), kThreads, 0, stream_>>>(order_.data(), count);
     SUBSCALE_CUDA_CHECK_LAUNCH("iota");
   }
   const std::uint32_t* order() const { return current_order_; }
@@ -85,7 +86,8 @@ class OrderSorter {
     cub::DoubleBuffer<std::uint64_t> keys(current_keys_, other(current_keys_, keys_, key_spare_));
     cub::DoubleBuffer<std::uint32_t> order(current_order_, other(current_order_, order_, order_spare_));
     std::size_t bytes = temp_.bytes();
-    SUBSCALE_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(temp_.data(), bytes, keys, order, count, 0, end_bit));
+    SUBSCALE_CUDA_CHECK(
+        cub::DeviceRadixSort::SortPairsDescending(temp_.data(), bytes, keys, order, count, 0, end_bit, stream_));
     current_keys_ = keys.Current();
     current_order_ = order.Current();
   }
@@ -98,6 +100,7 @@ class OrderSorter {
   static T* other(T* current, DeviceBuffer<T>& a, DeviceBuffer<T>& b) {
     return current == a.data() ? b.data() : a.data();
   }
+  cudaStream_t stream_;
   DeviceBuffer<std::uint64_t> keys_, key_spare_;
   DeviceBuffer<std::uint32_t> order_, order_spare_;
   DeviceBuffer<unsigned char> temp_;
@@ -107,15 +110,16 @@ class OrderSorter {
 
 // Offsets (count + 1) of the lists whose lengths are lengths[order[i]].
 DeviceBuffer<std::uint64_t> list_offsets(const DeviceBuffer<std::uint64_t>& lengths, const std::uint32_t* order,
-                                         std::uint32_t count) {
+                                         std::uint32_t count, cudaStream_t stream) {
   DeviceBuffer<std::uint64_t> ordered(count), offsets(std::size_t{count} + 1);
-  gather<<<blocks_for(count), kThreads>>>(lengths.data(), order, count, ordered.data());
+  gather<<<blocks_for(count), kThreads, 0, stream>>>(lengths.data(), order, count, ordered.data());
   SUBSCALE_CUDA_CHECK_LAUNCH("gather");
   std::size_t bytes = 0;
   SUBSCALE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, ordered.data(), offsets.data() + 1, count));
   DeviceBuffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
-  SUBSCALE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, ordered.data(), offsets.data() + 1, count));
-  SUBSCALE_CUDA_CHECK(cudaMemset(offsets.data(), 0, sizeof(std::uint64_t)));
+  SUBSCALE_CUDA_CHECK(
+      cub::DeviceScan::InclusiveSum(temp.data(), bytes, ordered.data(), offsets.data() + 1, count, stream));
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(offsets.data(), 0, sizeof(std::uint64_t), stream));
   return offsets;
 }
 
@@ -128,12 +132,15 @@ struct DeviceIdLists {
 
 // The ids of every entry's set bits, in the given order.
 DeviceIdLists list_bits(const std::uint64_t* words, std::uint32_t words_each,
-                        const DeviceBuffer<std::uint64_t>& lengths, const std::uint32_t* order, std::uint32_t count) {
-  DeviceIdLists lists{list_offsets(lengths, order, count), {}};
-  SUBSCALE_CUDA_CHECK(
-      cudaMemcpy(&lists.total, lists.offsets.data() + count, sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+                        const DeviceBuffer<std::uint64_t>& lengths, const std::uint32_t* order, std::uint32_t count,
+                        cudaStream_t stream) {
+  DeviceIdLists lists{list_offsets(lengths, order, count, stream), {}};
+  SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(&lists.total, lists.offsets.data() + count, sizeof(std::uint64_t),
+                                      cudaMemcpyDeviceToHost, stream));
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
   lists.ids = DeviceBuffer<std::uint32_t>(std::max<std::uint64_t>(lists.total, 1));
-  write_ids<<<blocks_for(count), kThreads>>>(words, words_each, order, count, lists.offsets.data(), lists.ids.data());
+  write_ids<<<blocks_for(count), kThreads, 0, stream>>>(words, words_each, order, count, lists.offsets.data(),
+                                                        lists.ids.data());
   SUBSCALE_CUDA_CHECK_LAUNCH("write_ids");
   return lists;
 }
@@ -168,36 +175,39 @@ struct ChunkBounds {
   std::vector<std::uint64_t> dim_offsets, point_offsets;  // at each of `entries`
 };
 
-std::vector<std::uint32_t> crossings(const DeviceIdLists& list, std::uint32_t count, std::uint64_t most) {
+std::vector<std::uint32_t> crossings(const DeviceIdLists& list, std::uint32_t count, std::uint64_t most,
+                                     cudaStream_t stream) {
   const auto targets = static_cast<std::uint32_t>(list.total / most);
   if (targets == 0) return {};
   DeviceBuffer<std::uint32_t> bounds(targets);
-  first_entries_past<<<blocks_for(targets), kThreads>>>(list.offsets.data(), count, most, targets, bounds.data());
+  first_entries_past<<<blocks_for(targets), kThreads, 0, stream>>>(list.offsets.data(), count, most, targets,
+                                                                   bounds.data());
   SUBSCALE_CUDA_CHECK_LAUNCH("first_entries_past");
-  return bounds.to_host(targets);
+  return bounds.to_host(targets, stream);
 }
 
-std::vector<std::uint64_t> offsets_at(const DeviceIdLists& list, const std::vector<std::uint32_t>& entries) {
+std::vector<std::uint64_t> offsets_at(const DeviceIdLists& list, const std::vector<std::uint32_t>& entries,
+                                      cudaStream_t stream) {
   const auto count = static_cast<std::uint32_t>(entries.size());
-  const DeviceBuffer<std::uint32_t> at = DeviceBuffer<std::uint32_t>::from_host(entries);
+  const DeviceBuffer<std::uint32_t> at = DeviceBuffer<std::uint32_t>::from_host(entries, stream);
   DeviceBuffer<std::uint64_t> values(count);
-  gather<<<blocks_for(count), kThreads>>>(list.offsets.data(), at.data(), count, values.data());
+  gather<<<blocks_for(count), kThreads, 0, stream>>>(list.offsets.data(), at.data(), count, values.data());
   SUBSCALE_CUDA_CHECK_LAUNCH("gather");
-  return values.to_host(count);
+  return values.to_host(count, stream);
 }
 
 ChunkBounds chunk_bounds(const DeviceIdLists& dims, const DeviceIdLists& points, std::uint32_t count,
-                         std::uint64_t most) {
+                         std::uint64_t most, cudaStream_t stream) {
   ChunkBounds bounds;
-  bounds.entries = crossings(dims, count, most);
-  const std::vector<std::uint32_t> more = crossings(points, count, most);
+  bounds.entries = crossings(dims, count, most, stream);
+  const std::vector<std::uint32_t> more = crossings(points, count, most, stream);
   bounds.entries.insert(bounds.entries.end(), more.begin(), more.end());
   bounds.entries.push_back(0);
   bounds.entries.push_back(count);
   std::sort(bounds.entries.begin(), bounds.entries.end());
   bounds.entries.erase(std::unique(bounds.entries.begin(), bounds.entries.end()), bounds.entries.end());
-  bounds.dim_offsets = offsets_at(dims, bounds.entries);
-  bounds.point_offsets = offsets_at(points, bounds.entries);
+  bounds.dim_offsets = offsets_at(dims, bounds.entries, stream);
+  bounds.point_offsets = offsets_at(points, bounds.entries, stream);
   return bounds;
 }
 
@@ -219,10 +229,11 @@ ChunkSlot slot_for(const ChunkBounds& bounds) {
 }
 
 // Copies the lists to the host a chunk at a time (its offsets and ids) through two pinned slots,
-// each chunk made into vectors while the next one is copied.
+// each chunk made into vectors while the next one is copied. The copies run on a stream of their
+// own, after the lists written on `stream` (chunk_bounds synchronised it).
 void hand_over(const DeviceIdLists& dims, const DeviceIdLists& points, std::uint32_t count, std::uint64_t chunk_ids,
-               std::vector<SubspaceCluster>& subspaces) {
-  const ChunkBounds bounds = chunk_bounds(dims, points, count, chunk_ids > 0 ? chunk_ids : kChunkIds);
+               std::vector<SubspaceCluster>& subspaces, cudaStream_t lists_stream) {
+  const ChunkBounds bounds = chunk_bounds(dims, points, count, chunk_ids > 0 ? chunk_ids : kChunkIds, lists_stream);
   ChunkSlot slots[2] = {slot_for(bounds), slot_for(bounds)};
   const gpu::DeviceStream stream;
   cudaEvent_t copied[2];
@@ -272,30 +283,32 @@ std::optional<std::vector<SubspaceCluster>> DeviceDirectAccumulator::list_in_ord
   std::future<void> room = std::async(std::launch::async, [&] { direct::resize_for_fill(subspaces, count); });
   try {
     DeviceBuffer<std::uint64_t> sizes(count), point_counts(count);
-    count_bits<<<blocks_for(count), kThreads>>>(view_.keys, view_.key_words, count, sizes.data());
-    count_bits<<<blocks_for(count), kThreads>>>(view_.bitmaps, view_.point_words, count, point_counts.data());
+    count_bits<<<blocks_for(count), kThreads, 0, stream_>>>(view_.keys, view_.key_words, count, sizes.data());
+    count_bits<<<blocks_for(count), kThreads, 0, stream_>>>(view_.bitmaps, view_.point_words, count,
+                                                            point_counts.data());
     SUBSCALE_CUDA_CHECK_LAUNCH("count_bits");
     // Least significant criterion first: the last key word, ..., the first, then |S|.
     phase("direct: order on device");
-    OrderSorter sorter(count);
+    OrderSorter sorter(count, stream_);
     for (std::uint32_t w = view_.key_words; w-- > 0;) {
-      gather_reversed_word<<<blocks_for(count), kThreads>>>(view_.keys, view_.key_words, w, sorter.order(), count,
-                                                            sorter.spare_keys());
+      gather_reversed_word<<<blocks_for(count), kThreads, 0, stream_>>>(view_.keys, view_.key_words, w, sorter.order(),
+                                                                        count, sorter.spare_keys());
       SUBSCALE_CUDA_CHECK_LAUNCH("gather_reversed_word");
       sorter.use_keys(sorter.spare_keys());
       sorter.sort(count, 64);
     }
-    gather<<<blocks_for(count), kThreads>>>(sizes.data(), sorter.order(), count, sorter.spare_keys());
+    gather<<<blocks_for(count), kThreads, 0, stream_>>>(sizes.data(), sorter.order(), count, sorter.spare_keys());
     SUBSCALE_CUDA_CHECK_LAUNCH("gather");
     sorter.use_keys(sorter.spare_keys());
     sorter.sort(count, std::bit_width(dimensions));
     phase("direct: lists on device");
-    const DeviceIdLists dims = list_bits(view_.keys, view_.key_words, sizes, sorter.order(), count);
-    const DeviceIdLists points = list_bits(view_.bitmaps, view_.point_words, point_counts, sorter.order(), count);
+    const DeviceIdLists dims = list_bits(view_.keys, view_.key_words, sizes, sorter.order(), count, stream_);
+    const DeviceIdLists points =
+        list_bits(view_.bitmaps, view_.point_words, point_counts, sorter.order(), count, stream_);
     phase("direct: host room for the list");
     room.get();
     phase("direct: lists to host vectors");
-    hand_over(dims, points, count, chunk_ids, subspaces);
+    hand_over(dims, points, count, chunk_ids, subspaces, stream_);
   } catch (const ResourceError&) {
     cudaGetLastError();  // an out-of-memory is not sticky: the caller spills the bitmaps instead
     return std::nullopt;
