@@ -35,6 +35,9 @@ function(subscale_library name)
     set_target_properties(${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF CUDA_RESOLVE_DEVICE_SYMBOLS ON)
     target_link_libraries(${name} PUBLIC CUDA::cudart_static)
   endif()
+  if(SUBSCALE_WITH_PYTHON)
+    set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)  # linked into the Python module
+  endif()
   subscale_configure_target(${name})
 endfunction()
 

@@ -19,13 +19,21 @@ using Clock = std::chrono::steady_clock;
 // only helped (everything after merge is the root's).
 template <class T>
 bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings, const LoadedInput& input, RunLog& log,
-                     RunReport& report, const distributed::Communicator& comm) {
+                     RunReport& report, const distributed::Communicator& comm, const RunObserver& observer) {
   distributed::ClusterCoreReport cluster_report;
   const bool use_cluster = comm.distributed() || settings.checkpoint.has_value();
   CoreStepLog core_log(settings, static_cast<std::size_t>(values.cols()), log, report);
+  observer.stage("density1d");
   report.core = run_core(
-      values, settings.core, [&](const std::string& step, const CoreResult& so_far) { core_log.step(step, so_far); },
-      [&](std::uint64_t done) { core_log.advance(done); },
+      values, settings.core,
+      [&](const std::string& step, const CoreResult& so_far) {
+        core_log.step(step, so_far);
+        observer.stage(step, step == "dense_units" ? so_far.total_units : 0);
+      },
+      [&](std::uint64_t done) {
+        core_log.advance(done);
+        observer.units(done);
+      },
       use_cluster ? distributed::distributed_core_executor(comm, settings.checkpoint, cluster_report) : CoreExecutor{});
   report.stage_seconds.emplace_back("subspaces", core_log.seconds_in_step());
   for (const auto& line : cluster_report.log_lines) log.line(line);
@@ -45,6 +53,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
 
   auto start = Clock::now();
   if (settings.merge) {
+    observer.stage("merge");
     const merge::MergeParams params{settings.merge_epsilon, settings.merge_min_points};
     if (comm.distributed())
       report.merge = distributed::merge_across_processes(comm, values, cluster_report.owned, params);
@@ -59,6 +68,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     log.line("merge       skipped (merge.enabled: false)");
   }
   if (report.merge && settings.consolidate) {
+    observer.stage("consolidate");
     start = Clock::now();
     report.consolidated =
         consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params);
@@ -70,6 +80,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
              " redundant" + (c.over_top_k ? ", " + std::to_string(c.over_top_k) + " over top_k" : std::string()) + ")");
   }
   if (input.truth) {
+    observer.stage("evaluate");
     start = Clock::now();
     const auto& found = report.consolidated ? report.consolidated->clusters
                         : report.merge      ? report.merge->clusters
@@ -93,9 +104,9 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
 }  // namespace
 
 bool run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& log, RunReport& report,
-                const distributed::Communicator& comm) {
+                const distributed::Communicator& comm, const RunObserver& observer) {
   return input.held.visit(
-      [&](const auto& values) { return run_held_stages(values, settings, input, log, report, comm); });
+      [&](const auto& values) { return run_held_stages(values, settings, input, log, report, comm, observer); });
 }
 
 }  // namespace subscale::pipeline

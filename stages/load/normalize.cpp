@@ -27,21 +27,8 @@ void normalize(Dataset& dataset, Normalization normalization) {
   for (Eigen::Index j = 0; j < dataset.values.cols(); ++j) {
     auto column = dataset.values.col(j);
     if (column.size() == 0) continue;
-    const double low = column.minCoeff();
-    const double high = column.maxCoeff();
-    if (!(high > low)) {
-      column.setZero();
-      continue;
-    }
-    double range = high - low;
-    if (std::isfinite(range)) {
-      // (x - low) <= range for every x, and rounding is monotone, so results stay in [0, 1].
-      for (Eigen::Index i = 0; i < column.size(); ++i) column[i] = (column[i] - low) / range;
-    } else {
-      // Values near +-1.8e308 of both signs: the difference overflows, so halve first.
-      range = high / 2 - low / 2;
-      for (Eigen::Index i = 0; i < column.size(); ++i) column[i] = std::min(1.0, (column[i] / 2 - low / 2) / range);
-    }
+    const ColumnScale scale(column.minCoeff(), column.maxCoeff());
+    for (Eigen::Index i = 0; i < column.size(); ++i) column[i] = scale(column[i]);
   }
 }
 

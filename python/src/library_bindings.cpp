@@ -1,0 +1,179 @@
+#include "python/src/library_bindings.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <optional>
+
+#include "common/error.hpp"
+#include "io/cluster_list_hdf5.hpp"
+#include "io/ground_truth.hpp"
+#include "io/hdf5_file.hpp"
+#include "pipeline/core_schema.hpp"
+#include "python/src/array_input.hpp"
+#include "python/src/cluster_arrays.hpp"
+#include "stages/evaluate/cluster_text.hpp"
+#include "stages/evaluate/quality_measures.hpp"
+#include "stages/load/load.hpp"
+
+namespace subscale::python {
+namespace {
+
+const char* kind_name(pipeline::ValueKind kind) {
+  switch (kind) {
+    case pipeline::ValueKind::integer:
+      return "integer";
+    case pipeline::ValueKind::number:
+      return "number";
+    case pipeline::ValueKind::boolean:
+      return "boolean";
+    case pipeline::ValueKind::bytes:
+      return "bytes";
+    case pipeline::ValueKind::path:
+      return "path";
+    case pipeline::ValueKind::tree:
+      return "tree";
+    case pipeline::ValueKind::string:
+      break;
+  }
+  return "string";
+}
+
+// Every key of the command line's config, as plain dicts: the estimator's keywords come from here.
+py::list config_keys() {
+  py::list keys;
+  const pipeline::ConfigSchema schema = pipeline::core_config_schema();
+  for (const auto& key : schema.keys()) {
+    py::dict entry;
+    entry["path"] = key.path;
+    entry["kind"] = kind_name(key.kind);
+    entry["default"] = key.default_value;
+    entry["help"] = key.help;
+    entry["choices"] = key.choices;
+    entry["allow_auto"] = key.allow_auto;
+    entry["required"] = key.required;
+    entry["minimum"] = key.minimum;
+    entry["maximum"] = key.maximum;
+    keys.append(entry);
+  }
+  return keys;
+}
+
+// A Matrix handed to numpy without a copy: the array owns it.
+py::array_t<double> to_array(Matrix&& matrix) {
+  auto* owned = new Matrix(std::move(matrix));
+  py::capsule owner(owned, [](void* p) { delete static_cast<Matrix*>(p); });
+  const auto rows = static_cast<py::ssize_t>(owned->rows());
+  const auto item = static_cast<py::ssize_t>(sizeof(double));
+  return py::array_t<double>({rows, static_cast<py::ssize_t>(owned->cols())}, {item, rows * item}, owned->data(),
+                             owner);
+}
+
+py::dict load(const std::string& path, const std::string& format, const std::string& dataset,
+              const std::string& label_column) {
+  load::LoadOptions options;
+  options.path = path;
+  options.format = io::parse_input_format(format, "format");
+  options.dataset_path = dataset;
+  options.label_column = label_column;
+  Dataset data;
+  {
+    py::gil_scoped_release release;
+    data = load::load_dataset(options);
+  }
+  py::dict out;
+  out["values"] = to_array(std::move(data.values));
+  out["column_names"] = data.column_names;
+  out["labels"] =
+      data.labels.empty()
+          ? py::object(py::none())
+          : py::object(py::array_t<std::int64_t>(static_cast<py::ssize_t>(data.labels.size()), data.labels.data()));
+  out["ids"] = data.ids.empty()
+                   ? py::object(py::none())
+                   : py::object(py::array_t<std::uint64_t>(static_cast<py::ssize_t>(data.ids.size()), data.ids.data()));
+  out["source"] = data.source.empty() ? path : data.source;
+  return out;
+}
+
+py::array_t<double> normalized(const py::array& values, const std::string& normalization, const std::string& source,
+                               const std::vector<std::string>& column_names) {
+  const AnyMatrixView view = view_of(values);
+  const load::Normalization how = load::parse_normalization(normalization);
+  Matrix out;
+  {
+    py::gil_scoped_release release;
+    out = std::visit([&](const auto& v) { return load::normalized_matrix(v, how, source, column_names); }, view);
+  }
+  return to_array(std::move(out));
+}
+
+py::dict evaluate(const py::handle& found, const py::handle& hidden, std::size_t points, std::size_t dimensions) {
+  const std::vector<SubspaceCluster> found_clusters = from_python(found, "found");
+  const std::vector<SubspaceCluster> hidden_clusters = from_python(hidden, "truth");
+  evaluate::QualityMeasures q;
+  {
+    py::gil_scoped_release release;
+    q = evaluate::evaluate(found_clusters, hidden_clusters, points, dimensions);
+  }
+  py::dict out;
+  out["f1"] = q.f1;
+  out["f1_recall"] = q.f1_recall;
+  out["e4sc"] = q.e4sc;
+  out["rnia"] = q.rnia;
+  out["ce"] = q.ce;
+  out["coverage"] = q.coverage;
+  out["found_clusters"] = q.found_clusters;
+  out["hidden_clusters"] = q.hidden_clusters;
+  return out;
+}
+
+py::list read_cluster_text(const std::filesystem::path& path) {
+  std::vector<SubspaceCluster> clusters;
+  {
+    py::gil_scoped_release release;
+    clusters = evaluate::read_cluster_text(path);
+  }
+  return to_python(std::move(clusters));
+}
+
+// A cluster list of results.h5 (group "clusters", "raw_clusters" or "subspaces"); None when the
+// file has no such group.
+py::object read_cluster_list(const std::string& file, const std::string& group) {
+  std::optional<std::vector<SubspaceCluster>> clusters;
+  {
+    py::gil_scoped_release release;
+    const io::Hdf5File h5(file, io::Hdf5File::Mode::read);
+    if (h5.exists("/" + group)) clusters = io::read_cluster_list(h5, "/" + group);
+  }
+  if (!clusters) return py::none();
+  return to_python(std::move(*clusters));
+}
+
+py::tuple read_ground_truth(const std::filesystem::path& path, std::optional<std::size_t> dimensions,
+                            std::optional<std::size_t> points) {
+  io::GroundTruth truth;
+  {
+    py::gil_scoped_release release;
+    truth = io::read_ground_truth(path, {dimensions, points});
+  }
+  return py::make_tuple(truth.dimensions, to_python(std::move(truth.clusters)));
+}
+
+}  // namespace
+
+void bind_library(py::module_& m) {
+  m.def("config_keys", &config_keys, "Every config key of the command line (path, kind, default, help, ...).");
+  m.def("load", &load, py::arg("path"), py::arg("format") = "auto", py::arg("dataset") = "/data",
+        py::arg("label_column") = "", "Reads a data file as the command line does.");
+  m.def("normalized", &normalized, py::arg("values"), py::arg("normalization") = "minmax", py::arg("source") = "X",
+        py::arg("column_names") = std::vector<std::string>{},
+        "The values a run holds for this array: checked and normalised, column-major float64.");
+  m.def("evaluate", &evaluate, py::arg("found"), py::arg("truth"), py::arg("points"), py::arg("dimensions"));
+  m.def("read_cluster_text", &read_cluster_text, py::arg("path"));
+  m.def("read_cluster_list", &read_cluster_list, py::arg("file"), py::arg("group"));
+  m.def("read_ground_truth", &read_ground_truth, py::arg("path"), py::arg("dimensions") = py::none(),
+        py::arg("points") = py::none());
+}
+
+}  // namespace subscale::python

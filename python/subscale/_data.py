@@ -1,0 +1,114 @@
+"""Input data: numpy arrays, pandas DataFrames and the files the command line reads."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from . import _subscale
+
+
+@dataclass
+class Data:
+    """A data file as the command line reads it (see :func:`load`).
+
+    ``values`` is the n x d float64 matrix (Fortran order: one dimension's values contiguous, as the
+    library holds them), ``columns`` the dimension names (empty when the file has none),
+    ``labels`` and ``ids`` the per-point labels and ids when the file has them.
+    """
+
+    values: np.ndarray
+    columns: List[str] = field(default_factory=list)
+    labels: Optional[np.ndarray] = None
+    ids: Optional[np.ndarray] = None
+    source: str = ""
+
+    @property
+    def shape(self) -> Tuple[int, int]:
+        return self.values.shape  # type: ignore[return-value]
+
+    def __array__(self, dtype: Any = None) -> np.ndarray:
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def to_frame(self):
+        """The values as a pandas DataFrame, with the file's column names."""
+        import pandas as pd
+
+        columns = self.columns or None
+        return pd.DataFrame(self.values, columns=columns, index=self.ids)
+
+
+def load(path, format: str = "auto", dataset: str = "/data", label_column: Optional[str] = None) -> Data:
+    """Reads a data file (HDF5, CSV or ARFF) with the command line's own readers.
+
+    The same checks apply: NaN, Inf, ragged rows or a damaged file raise ``ValueError`` naming the
+    file, row and column.
+
+    >>> data = subscale.load("datasets/quickstart.h5")      # doctest: +SKIP
+    >>> data.shape
+    (1000, 20)
+    """
+    out = _subscale.load(str(path), format, dataset, label_column or "")
+    return Data(values=out["values"], columns=list(out["column_names"]), labels=out["labels"],
+                ids=out["ids"], source=out["source"])
+
+
+@dataclass
+class Matrix:
+    """What a fit reads: a 2-D float64 or float32 array, read in place by the library."""
+
+    values: np.ndarray
+    columns: List[str]
+    copied: bool  # True when the input had to be converted (dtype, strides, mixed DataFrame)
+
+
+def _is_dataframe(X: Any) -> bool:
+    return type(X).__module__.startswith("pandas") and hasattr(X, "columns") and hasattr(X, "to_numpy")
+
+
+def as_matrix(X: Any) -> Matrix:
+    """The input as an array the library reads without a copy where its layout allows.
+
+    float64 and float32 arrays of any order and any strides are read in place. Other dtypes
+    (integers, booleans, float16, a DataFrame whose columns have different dtypes or live in
+    several blocks) are converted to float64 first: that is a copy, and ``copied`` says so.
+    """
+    columns: List[str] = []
+    if isinstance(X, Data):
+        columns = list(X.columns)
+        X = X.values
+    elif _is_dataframe(X):
+        columns = [str(c) for c in X.columns]
+        frame = X
+        X = frame.to_numpy(copy=False)
+        # A frame of one float block hands out a view of it; anything else is a new array.
+        shared = (X.ndim == 2 and X.shape[1] > 0 and X.shape[0] > 0
+                  and np.shares_memory(X, frame.iloc[:, 0].to_numpy(copy=False)))
+        matrix = _as_float_array(X)
+        return Matrix(matrix.values, columns, matrix.copied or not shared)
+    if hasattr(X, "toarray") and hasattr(X, "nnz"):
+        raise TypeError("sparse matrices are not supported: subspace clustering reads every value; "
+                        "pass X.toarray()")
+    matrix = _as_float_array(X)
+    matrix.columns = columns
+    return matrix
+
+
+def _as_float_array(X: Any) -> Matrix:
+    array = np.asarray(X)
+    copied = array is not X and not isinstance(X, np.ndarray)
+    if array.dtype.kind == "c":
+        raise ValueError("Complex data not supported: pass the real part, or both parts as columns")
+    native = array.dtype.byteorder in ("=", "|") or array.dtype.isnative
+    if array.dtype not in (np.float64, np.float32) or not native:
+        array = array.astype(np.float64)  # numpy's own TypeError or ValueError for what is not a number
+        copied = True
+    if array.ndim == 2 and 0 in array.shape:  # scikit-learn's wording, which its users know
+        what = "sample" if array.shape[0] == 0 else "feature"
+        raise ValueError(f"Found array with 0 {what}(s) (shape={array.shape}) while a minimum of 1 is required: "
+                         "the data matrix is empty")
+    if array.ndim == 2 and any(s % array.itemsize for s in array.strides):
+        array = np.ascontiguousarray(array)
+        copied = True
+    return Matrix(array, [], copied)

@@ -1,0 +1,103 @@
+// The run as a library call (pipeline/library_run.hpp): the same clusters for every layout of the
+// caller's matrix, the keys that name files refused, and a cancelled run stopping with RunCancelled.
+#include "pipeline/library_run.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <thread>
+#include <vector>
+
+namespace subscale::pipeline {
+namespace {
+
+using ::testing::HasSubstr;
+
+// 400 points in 6 dimensions: a pseudo-random background and 80 points close together in {1, 4}.
+struct Sample {
+  std::size_t rows = 400, columns = 6;
+  std::vector<double> c_order, f_order;
+  Sample() : c_order(rows * columns), f_order(rows * columns) {
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t j = 0; j < columns; ++j) {
+        double value = std::fmod(std::sin(static_cast<double>(i * 131 + j * 71)) * 43758.5453, 1.0);
+        value = std::abs(value);
+        if (i < 80 && (j == 1 || j == 4)) value = 0.3 + 0.01 * value;
+        c_order[i * columns + j] = f_order[j * rows + i] = value;
+      }
+  }
+  MemoryInput c_input() const {
+    return {load::MatrixView<double>{c_order.data(), rows, columns, static_cast<std::ptrdiff_t>(columns), 1}, {}, {}};
+  }
+  MemoryInput f_input() const {
+    return {load::MatrixView<double>{f_order.data(), rows, columns, 1, static_cast<std::ptrdiff_t>(rows)}, {}, {}};
+  }
+};
+
+const std::vector<std::string> kSettings = {"epsilon=0.02", "min_points=3", "merge.min_points=10"};
+
+TEST(LibraryRun, EveryLayoutGivesTheSameClusters) {
+  const Sample sample;
+  RunControl c_control, f_control;
+  const LibraryRun c_run = run_library(kSettings, sample.c_input(), c_control);
+  const LibraryRun f_run = run_library(kSettings, sample.f_input(), f_control);
+  ASSERT_TRUE(c_run.report.consolidated.has_value());
+  ASSERT_FALSE(c_run.report.consolidated->clusters.empty());
+  EXPECT_EQ(c_run.report.consolidated->clusters, f_run.report.consolidated->clusters);
+  EXPECT_EQ(c_run.report.core.subspaces, f_run.report.core.subspaces);
+  const SubspaceCluster& strongest = c_run.report.consolidated->clusters.front();
+  EXPECT_EQ(strongest.dimensions, (std::vector<std::uint32_t>{1, 4}));
+  ASSERT_GE(strongest.points.size(), 80u);  // the hidden 80, and background points that fall in its box
+  for (std::uint32_t i = 0; i < 80; ++i) EXPECT_EQ(strongest.points[i], i);
+  EXPECT_EQ(c_control.snapshot().stage, "consolidate");
+  EXPECT_THAT(c_run.summary_json, HasSubstr("\"points\": 400"));
+  EXPECT_THAT(c_run.config_yaml, HasSubstr("epsilon: 0.02"));
+}
+
+TEST(LibraryRun, KeysThatNameFilesAreRefused) {
+  const Sample sample;
+  for (const char* key : {"input.path=data.h5", "join.path=t.h5", "checkpoint.dir=c", "output.gzip=3", "report=true"}) {
+    std::vector<std::string> overrides = kSettings;
+    overrides.emplace_back(key);
+    RunControl control;
+    EXPECT_THROW(run_library(overrides, sample.c_input(), control), UsageError) << key;
+  }
+  std::vector<std::string> sweep = {"epsilon=[0.01, 0.02]", "min_points=3"};
+  RunControl control;
+  EXPECT_THROW(run_library(sweep, sample.c_input(), control), UsageError);
+}
+
+TEST(LibraryRun, ACancelledRunStops) {
+  const Sample sample;
+  RunControl control;
+  control.cancel();
+  EXPECT_THROW(run_library(kSettings, sample.c_input(), control), RunCancelled);
+}
+
+TEST(LibraryRun, BadValuesAreNamedAsTheReadersNameThem) {
+  Sample sample;
+  sample.c_order[5 * sample.columns + 2] = std::nan("");
+  MemoryInput input = sample.c_input();
+  input.column_names = {"a", "b", "c", "d", "e", "f"};
+  RunControl control;
+  try {
+    run_library(kSettings, input, control);
+    FAIL() << "NaN accepted";
+  } catch (const InputError& error) {
+    EXPECT_THAT(error.what(), HasSubstr("X, row 6 (index 5), column 3 (c): the value is NaN"));
+  }
+}
+
+TEST(LibraryRun, PlanCountsTheRunsUnits) {
+  const Sample sample;
+  RunControl control;
+  const LibraryRun run = run_library(kSettings, sample.c_input(), control);
+  const LibraryPlan plan = plan_library(kSettings, sample.c_input());
+  EXPECT_EQ(plan.total_units, run.report.core.total_units);
+  EXPECT_EQ(plan.units_per_dimension, run.report.core.units_per_dimension);
+  EXPECT_EQ(plan.mode, "direct");
+}
+
+}  // namespace
+}  // namespace subscale::pipeline
