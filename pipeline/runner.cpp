@@ -32,6 +32,7 @@
 #include "pipeline/progress.hpp"
 #include "pipeline/report_html.hpp"
 #include "pipeline/results_writer.hpp"
+#include "pipeline/significance_steps.hpp"
 #include "pipeline/run_log.hpp"
 #include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
@@ -100,6 +101,7 @@ struct RunSettings {
   std::uint32_t merge_min_points = 0;
   bool consolidate = true;
   consolidate::ConsolidateParams consolidate_params;
+  SignificanceSettings significance;
   std::optional<std::filesystem::path> ground_truth;
   bool text_outputs = true;
   int gzip_level = 0;
@@ -222,6 +224,11 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.consolidate_params.extend_dimensions = config.boolean("consolidate.extend");
   s.consolidate_params.coverage = config.number("consolidate.coverage");
   s.consolidate_params.top_k = static_cast<std::size_t>(config.integer("consolidate.top_k"));
+  s.significance.enabled = config.boolean("significance.enabled");
+  s.consolidate_params.level_gap_floor = s.significance.enabled;
+  s.significance.test.alpha = config.number("significance.alpha");
+  s.significance.test.correction =
+      config.boolean("significance.fdr") ? significance::Correction::fdr : significance::Correction::bonferroni;
   if (config.has("ground_truth.path")) s.ground_truth = config.file_path("ground_truth.path");
   if (s.join && s.join->key_column && s.ground_truth)
     throw UsageError("join.key = " + std::to_string(*s.join->key_column) + " takes that column out of the matrix, " +
@@ -428,9 +435,19 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   std::uint64_t planned_units = 0;
   // Each step's listener call closes the previous step: its time, its one-line summary. The
   // memory budget is checked as soon as the plan knows the count, before the expensive stages.
+  const auto& sig = settings.significance;
+  std::optional<significance::Marginals> marginals;
+  std::optional<ColumnMatrix<T>> core_copy;
+  if (sig.enabled) {
+    report.significance.emplace();
+    const auto sig_start = Clock::now();
+    marginals = significance::Marginals::of(values);
+    report.significance->seconds += seconds_since(sig_start);
+    core_copy = core_values(values, settings.core.epsilon, sig, *report.significance);
+  }
   auto start = Clock::now();
   report.core = run_core(
-      values, settings.core,
+      core_copy ? *core_copy : values, settings.core,
       [&](const std::string& step, const CoreResult& so_far) {
         const double elapsed = seconds_since(start);
         if (step == "plan") {
@@ -490,6 +507,11 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   }
   report.backend = to_string(report.core.backend_used);
   log.line("subspaces   " + std::to_string(report.core.subspaces.size()) + " subspaces");
+  core_copy.reset();
+  std::optional<std::vector<SubspaceCluster>> to_merge;
+  if (sig.enabled && settings.merge && !comm.distributed())
+    to_merge = subspaces_to_merge(values, *marginals, report.core.subspaces,
+                                  std::max<std::uint32_t>(settings.merge_min_points, 2), sig, *report.significance);
 
   if (settings.merge) {
     start = Clock::now();
@@ -497,11 +519,12 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     if (comm.distributed())
       report.merge = cluster::merge_across_processes(comm, values, cluster_report.owned, params);
     else
-      report.merge = merge::merge_subspaces(values, report.core.subspaces, params);
+      report.merge = merge::merge_subspaces(values, to_merge ? *to_merge : report.core.subspaces, params);
     report.stage_seconds.emplace_back("merge", seconds_since(start));
     if (!comm.is_root()) return false;
     log.line("merge       " + std::to_string(report.merge->clusters.size()) + " clusters" +
              (comm.distributed() ? " (subspaces spread over " + std::to_string(comm.size()) + " processes)" : ""));
+    if (sig.enabled) keep_significant_merge(values, *marginals, *report.merge, sig, *report.significance);
   } else {
     if (!comm.is_root()) return false;
     log.line("merge       skipped (merge.enabled: false)");
@@ -511,11 +534,16 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     report.consolidated =
         consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params);
     report.stage_seconds.emplace_back("consolidate", seconds_since(start));
+    if (sig.enabled) keep_significant_consolidated(values, *marginals, *report.consolidated, sig, *report.significance);
     const auto& c = report.consolidated->stats;
     log.line("consolidate " + std::to_string(c.clusters) + " clusters from " + std::to_string(c.input_clusters) + " (" +
              std::to_string(c.joins) + " joins, " + std::to_string(c.rejected_joins) + " refused by the span test, " +
              std::to_string(c.extended_dimensions) + " dimensions added, " + std::to_string(c.redundant) +
              " redundant" + (c.over_top_k ? ", " + std::to_string(c.over_top_k) + " over top_k" : std::string()) + ")");
+  }
+  if (report.significance) {
+    report.stage_seconds.emplace_back("significance", report.significance->seconds);
+    for (const auto& line : significance_log_lines(*report.significance, sig)) log.line(line);
   }
   if (input.truth) {
     start = Clock::now();
