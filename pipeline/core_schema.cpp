@@ -48,18 +48,22 @@ ConfigSchema core_config_schema() {
        .choices = {"minmax", "none"}});
   key({.path = "epsilon",
        .kind = ValueKind::number,
-       .help = "1-D density radius (strict: |x - y| < epsilon)",
+       .default_value = "auto",
+       .help = "1-D density radius (strict: |x - y| < epsilon); auto: from the data's spacing (the median span of "
+               "8 consecutive values in a dimension)",
        .minimum = 0.0,
        .minimum_exclusive = true,
-       .sweepable = true,
-       .required = true});
+       .allow_auto = true,
+       .sweepable = true});
   key({.path = "min_points",
        .kind = ValueKind::integer,
-       .help = "points in a dense unit (m; SUBSCALE's tau = m - 1)",
+       .default_value = "auto",
+       .help = "points in a dense unit (m; SUBSCALE's tau = m - 1); auto: the largest m in [2, 4] whose dense units "
+               "fit the core's work budget",
        .minimum = 2.0,
        .maximum = 64.0,
-       .sweepable = true,
-       .required = true});
+       .allow_auto = true,
+       .sweepable = true});
   key({.path = "mode",
        .default_value = "auto",
        .help = "how units find their subspace: direct (from the coordinates, skipping units of one dimension), "

@@ -159,6 +159,7 @@ std::string summary_json(const RunReport& report) {
                                {"merge_kept", g.merge_kept},
                                {"consolidated_tested", g.consolidated_tested},
                                {"consolidated_kept", g.consolidated_kept},
+                               {"repeated", g.repeated},
                                {"seconds", g.seconds}};
   }
   return summary.dump(2) + "\n";

@@ -25,6 +25,7 @@
 #include "io/atomic_output.hpp"
 #include "io/ground_truth.hpp"
 #include "io/host_memory.hpp"
+#include "pipeline/automatic_parameters.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_schema.hpp"
 #include "pipeline/filter_section.hpp"
@@ -96,6 +97,8 @@ struct RunSettings {
   Precision precision = Precision::float64;
   CoreParams core;
   int threads = 0;
+  bool epsilon_auto = false, min_points_auto = false;  // resolved from the data after load
+  bool merge_epsilon_auto = false, merge_min_points_auto = false;
   bool merge = true;
   double merge_epsilon = 0;
   std::uint32_t merge_min_points = 0;
@@ -177,8 +180,10 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.filter = read_filter_section(config);
   s.normalization = load::parse_normalization(config.string("normalize"));
   s.precision = parse_precision(config.string("input.precision"), "input.precision");
-  s.core.epsilon = config.number("epsilon");
-  s.core.min_points = static_cast<std::uint32_t>(config.integer("min_points"));
+  s.epsilon_auto = config.is_auto("epsilon");
+  s.min_points_auto = config.is_auto("min_points");
+  s.core.epsilon = s.epsilon_auto ? 0.0 : config.number("epsilon");
+  s.core.min_points = s.min_points_auto ? 0 : static_cast<std::uint32_t>(config.integer("min_points"));
   // auto: direct mode, which the measurements favour everywhere (bench/RESULTS.md).
   const std::string mode = config.string("mode");
   s.core.units.mode = mode == "auto" ? TableMode::direct : parse_table_mode(mode);
@@ -213,10 +218,11 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
                   ? std::max(1, tbb::this_task_arena::max_concurrency() / std::max(1, processes_on_node))
                   : static_cast<int>(config.integer("threads"));
   s.merge = config.boolean("merge.enabled");
-  s.merge_epsilon = config.is_auto("merge.epsilon") ? s.core.epsilon : config.number("merge.epsilon");
-  s.merge_min_points = config.is_auto("merge.min_points")
-                           ? s.core.min_points
-                           : static_cast<std::uint32_t>(config.integer("merge.min_points"));
+  s.merge_epsilon_auto = config.is_auto("merge.epsilon");
+  s.merge_min_points_auto = config.is_auto("merge.min_points");
+  s.merge_epsilon = s.merge_epsilon_auto ? s.core.epsilon : config.number("merge.epsilon");
+  s.merge_min_points =
+      s.merge_min_points_auto ? s.core.min_points : static_cast<std::uint32_t>(config.integer("merge.min_points"));
   s.consolidate = config.boolean("consolidate.enabled");
   s.consolidate_params.overlap = config.number("consolidate.overlap");
   s.consolidate_params.span_fraction = config.number("consolidate.span_fraction");
@@ -413,7 +419,7 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
   report.stage_seconds.emplace_back("normalize", seconds_since(start));
   if (settings.precision == Precision::float32)
     log.line("normalize   values held as float32 (" + io::describe_bytes(input.held.bytes()) + ")");
-  validate_core_params(settings.core, input.held.points());
+  if (!settings.epsilon_auto && !settings.min_points_auto) validate_core_params(settings.core, input.held.points());
   if (settings.ground_truth) {
     io::GroundTruthOptions options;
     options.dimensions = input.held.dimensions();
@@ -421,6 +427,24 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
     input.truth = io::read_ground_truth(*settings.ground_truth, options);
   }
   return input;
+}
+
+// epsilon, min_points and merge's parameters given as auto, chosen from the held values
+// (pipeline/automatic_parameters.hpp) and written back into the config, so config.yaml repeats the run.
+void resolve_automatic_parameters(const HeldValues& held, RunSettings& settings, Config& config, RunLog& log) {
+  AutomaticInput in{settings.epsilon_auto, settings.min_points_auto, settings.merge_epsilon_auto,
+                    settings.merge_min_points_auto, settings.significance};
+  in.epsilon = settings.core.epsilon;
+  in.min_points = settings.core.min_points;
+  in.merge_epsilon = settings.merge_epsilon;
+  in.merge_min_points = settings.merge_min_points;
+  const AutomaticParameters chosen = held.visit([&](const auto& values) { return choose_parameters(values, in); });
+  settings.core.epsilon = chosen.epsilon;
+  settings.core.min_points = chosen.min_points;
+  settings.merge_epsilon = chosen.merge_epsilon;
+  settings.merge_min_points = chosen.merge_min_points;
+  for (const auto& [key, value] : chosen.resolved) config.set(key, value);
+  for (const auto& line : chosen.log_lines) log.line(line);
 }
 
 // Runs the stages after load; with several processes (or a checkpoint) the core goes through the
@@ -676,6 +700,8 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
   arena->execute([&] {
     agreed([&] {
       input = load_input(settings, log, report);
+      resolve_automatic_parameters(input->held, settings, config, log);
+      validate_core_params(settings.core, input->held.points());
       report.points = input->held.points();
       report.dimensions = input->held.dimensions();
       if (comm.is_root()) create_folder(folder);  // only now: refused input leaves nothing behind

@@ -1,10 +1,14 @@
 #include "pipeline/significance_steps.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <chrono>
 
 #include "common/phase_timer.hpp"
+#include "stages/significance/distinct_clusters.hpp"
 #include "stages/significance/heavy_ties.hpp"
 #include "stages/significance/keep_significant.hpp"
+#include "stages/significance/weak_dimensions.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -62,9 +66,20 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
                                    consolidate::ConsolidateResult& consolidated, const SignificanceSettings& settings,
                                    SignificanceReport& report) {
   const auto start = Clock::now();
+  tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
+    auto& cluster = consolidated.clusters[i];
+    cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster));
+    consolidated.sizes[i] = cluster.points.size();
+  });
   auto kept = significance::keep_significant(values, marginals, consolidated.clusters, settings.test);
   report.consolidated_tested = consolidated.clusters.size();
   report.consolidated_kept = kept.indices.size();
+  std::vector<SubspaceCluster> strongest_first;
+  for (const auto i : kept.indices) strongest_first.push_back(consolidated.clusters[i]);
+  const auto distinct = significance::distinct_clusters(strongest_first, settings.distinct_overlap);
+  report.repeated = kept.indices.size() - distinct.size();
+  kept.indices = significance::take(kept.indices, distinct);
+  kept.scores = significance::take(kept.scores, distinct);
   consolidated.clusters = significance::take(consolidated.clusters, kept.indices);
   consolidated.sizes = significance::take(consolidated.sizes, kept.indices);
   consolidated.sources = significance::take(consolidated.sources, kept.indices);
@@ -91,7 +106,8 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
                     " merge clusters significant");
   if (report.consolidated_tested > 0)
     lines.push_back("significance " + std::to_string(report.consolidated_kept) + " of " +
-                    std::to_string(report.consolidated_tested) + " consolidated clusters significant");
+                    std::to_string(report.consolidated_tested) + " consolidated clusters significant, " +
+                    std::to_string(report.repeated) + " of them repeating a stronger one");
   return lines;
 }
 

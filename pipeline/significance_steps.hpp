@@ -23,6 +23,9 @@ struct SignificanceSettings {
   // A value shared by more than this fraction of the points is the dimension's background: kept out
   // of the core's work (stages/significance/heavy_ties.hpp).
   double background_mass = 0.5;
+  // A consolidated cluster that shares this share of its points and of its dimensions with a
+  // stronger one is a piece of it (stages/significance/distinct_clusters.hpp).
+  double distinct_overlap = 0.5;
 };
 
 // What the test did at each step, for the log and summary.json.
@@ -32,6 +35,7 @@ struct SignificanceReport {
   std::uint64_t subspaces_tested = 0, subspaces_skipped = 0;  // before merge: could any cluster pass?
   std::uint64_t merge_tested = 0, merge_kept = 0;
   std::uint64_t consolidated_tested = 0, consolidated_kept = 0;
+  std::uint64_t repeated = 0;  // significant consolidated clusters dropped as pieces of stronger ones
   std::vector<significance::ClusterScore> raw_scores;  // merge's kept clusters, in their (score) order
   std::vector<significance::ClusterScore> scores;      // the run's clusters, in their (score) order
   double seconds = 0;                                  // time spent in the test, all steps

@@ -1,0 +1,69 @@
+#include "pipeline/automatic_parameters.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "stages/significance/auto_parameters.hpp"
+
+namespace subscale::pipeline {
+
+std::string exact_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+template <class T>
+AutomaticParameters choose_parameters(const ColumnMatrix<T>& values, const AutomaticInput& input) {
+  AutomaticParameters out{input.epsilon, input.min_points, input.merge_epsilon, input.merge_min_points, {}, {}};
+  const bool significance = input.significance.enabled;
+  if (input.epsilon_auto || input.min_points_auto) {
+    significance::AutoRequest request;
+    if (!input.epsilon_auto) request.epsilon = input.epsilon;
+    if (!input.min_points_auto) request.min_points = input.min_points;
+    // Without the test nothing is kept from the core, so nothing is left out of the counts either.
+    request.background_mass = significance ? input.significance.background_mass : 1.0;
+    if (const char* w = std::getenv("SUBSCALE_AUTO_WINDOW")) request.window_points = std::atoi(w);
+    if (const char* b = std::getenv("SUBSCALE_AUTO_BUDGET")) request.unit_budget = std::atof(b);
+    const auto choice = significance::choose_core_parameters(values, request);
+    out.epsilon = choice.epsilon;
+    out.min_points = choice.min_points;
+    if (input.epsilon_auto) {
+      out.resolved.emplace_back("epsilon", exact_text(out.epsilon));
+      out.log_lines.push_back("auto        epsilon = " + exact_text(out.epsilon) + ": " + choice.epsilon_reason);
+    }
+    if (input.min_points_auto) {
+      out.resolved.emplace_back("min_points", std::to_string(out.min_points));
+      out.log_lines.push_back("auto        min_points = " + std::to_string(out.min_points) + ": " +
+                              choice.min_points_reason);
+    }
+  }
+  if (input.merge_epsilon_auto) {
+    double factor = significance ? kMergeRadius : 1.0;
+    if (const char* f = std::getenv("SUBSCALE_AUTO_MERGE_RADIUS"); f && significance) factor = std::atof(f);
+    out.merge_epsilon = factor * out.epsilon;
+    if (significance) {
+      out.resolved.emplace_back("merge.epsilon", exact_text(out.merge_epsilon));
+      out.log_lines.push_back("auto        merge.epsilon = " + exact_text(out.merge_epsilon) + ": " +
+                              exact_text(factor) +
+                              " x epsilon, the radius that links a cluster's points in its subspace");
+    }
+  }
+  if (input.merge_min_points_auto) {
+    std::uint32_t m = out.min_points;
+    if (const char* f = std::getenv("SUBSCALE_AUTO_MERGE_MIN"); f && significance)
+      m = static_cast<std::uint32_t>(std::atoi(f) * out.min_points);
+    out.merge_min_points = m;
+    if (significance) {
+      out.resolved.emplace_back("merge.min_points", std::to_string(out.merge_min_points));
+      out.log_lines.push_back("auto        merge.min_points = " + std::to_string(out.merge_min_points) +
+                              ": min_points");
+    }
+  }
+  return out;
+}
+
+template AutomaticParameters choose_parameters(const ColumnMatrix<float>&, const AutomaticInput&);
+template AutomaticParameters choose_parameters(const ColumnMatrix<double>&, const AutomaticInput&);
+
+}  // namespace subscale::pipeline
