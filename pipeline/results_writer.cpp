@@ -160,7 +160,11 @@ std::string summary_json(const RunReport& report) {
                                {"consolidated_tested", g.consolidated_tested},
                                {"consolidated_kept", g.consolidated_kept},
                                {"repeated", g.repeated},
-                               {"seconds", g.seconds}};
+                               {"seconds", g.seconds},
+                               {"seconds_prepare", g.seconds_prepare},
+                               {"seconds_subspaces", g.seconds_subspaces},
+                               {"seconds_merge", g.seconds_merge},
+                               {"seconds_consolidated", g.seconds_consolidated}};
   }
   return summary.dump(2) + "\n";
 }

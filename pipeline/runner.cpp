@@ -467,6 +467,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     const auto sig_start = Clock::now();
     marginals = significance::Marginals::of(values);
     report.significance->seconds += seconds_since(sig_start);
+    report.significance->seconds_prepare += seconds_since(sig_start);
     core_copy = core_values(values, settings.core.epsilon, sig, *report.significance);
   }
   auto start = Clock::now();
@@ -534,7 +535,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   core_copy.reset();
   std::optional<std::vector<SubspaceCluster>> to_merge;
   if (sig.enabled && settings.merge && !comm.distributed())
-    to_merge = subspaces_to_merge(values, *marginals, report.core.subspaces,
+    to_merge = subspaces_to_merge(*marginals, report.core.subspaces,
                                   std::max<std::uint32_t>(settings.merge_min_points, 2), sig, *report.significance);
 
   if (settings.merge) {

@@ -28,21 +28,22 @@ std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double
     report.background_dimensions = moved.dimensions;
     report.background_values = moved.points;
   }
+  report.seconds_prepare += seconds_since(start);
   report.seconds += seconds_since(start);
   return copy;
 }
 
-template <class T>
-std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
+std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& marginals,
                                                 const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
                                                 const SignificanceSettings& settings, SignificanceReport& report) {
   const auto start = Clock::now();
-  const auto can = significance::subspaces_that_can_pass(values, marginals, subspaces, min_size, settings.test);
+  const auto can = significance::subspaces_that_can_pass(marginals, subspaces, min_size, settings.test);
   std::vector<SubspaceCluster> kept;
   for (std::size_t i = 0; i < subspaces.size(); ++i)
     if (can[i]) kept.push_back(subspaces[i]);
   report.subspaces_tested = subspaces.size();
   report.subspaces_skipped = subspaces.size() - kept.size();
+  report.seconds_subspaces += seconds_since(start);
   report.seconds += seconds_since(start);
   return kept;
 }
@@ -58,6 +59,7 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
   merge.clusters = significance::take(merge.clusters, kept.indices);
   merge.sizes = significance::take(merge.sizes, kept.indices);
   report.raw_scores = std::move(kept.scores);
+  report.seconds_merge += seconds_since(start);
   report.seconds += seconds_since(start);
 }
 
@@ -85,6 +87,7 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   consolidated.sources = significance::take(consolidated.sources, kept.indices);
   consolidated.stats.clusters = consolidated.clusters.size();
   report.scores = std::move(kept.scores);
+  report.seconds_consolidated += seconds_since(start);
   report.seconds += seconds_since(start);
 }
 
@@ -114,9 +117,6 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
 #define SUBSCALE_SIGNIFICANCE_STEPS(T)                                                                              \
   template std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>&, double, const SignificanceSettings&,  \
                                                       SignificanceReport&);                                         \
-  template std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>&, const significance::Marginals&,  \
-                                                           const std::vector<SubspaceCluster>&, std::uint32_t,      \
-                                                           const SignificanceSettings&, SignificanceReport&);       \
   template void keep_significant_merge(const ColumnMatrix<T>&, const significance::Marginals&, merge::MergeResult&, \
                                        const SignificanceSettings&, SignificanceReport&);                           \
   template void keep_significant_consolidated(const ColumnMatrix<T>&, const significance::Marginals&,               \

@@ -39,6 +39,9 @@ struct SignificanceReport {
   std::vector<significance::ClusterScore> raw_scores;  // merge's kept clusters, in their (score) order
   std::vector<significance::ClusterScore> scores;      // the run's clusters, in their (score) order
   double seconds = 0;                                  // time spent in the test, all steps
+  // ... of which: the marginals and the core's copy, the bound before merge, merge's clusters, the
+  // consolidated clusters (their dimensions checked, tested, pieces dropped).
+  double seconds_prepare = 0, seconds_subspaces = 0, seconds_merge = 0, seconds_consolidated = 0;
 };
 
 // The core's copy of the values when some dimension has a background value (none otherwise).
@@ -47,8 +50,7 @@ std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double
                                            const SignificanceSettings& settings, SignificanceReport& report);
 
 // The subspaces worth merging (those where a cluster of at least min_size points could pass).
-template <class T>
-std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
+std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& marginals,
                                                 const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
                                                 const SignificanceSettings& settings, SignificanceReport& report);
 

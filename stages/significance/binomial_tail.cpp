@@ -36,13 +36,25 @@ struct Terms {
 // Sum of terms from `from` stepping by `step` (+1 or -1) within [lo, hi], starting at the largest
 // term of that range (the terms are unimodal, so `from` is the largest when it is on the far side
 // of the mode) until they become negligible.
+// Each next term from the last by the ratio of neighbours, t(i+1) / t(i) = (n - i) / (i + 1) * p / q,
+// so only the first costs lgamma calls.
 double sum_from(const Terms& terms, std::uint64_t from, std::uint64_t lo, std::uint64_t hi, int step) {
   double sum = kNegInf;
-  for (std::uint64_t i = from;; i += static_cast<std::uint64_t>(static_cast<std::int64_t>(step))) {
-    const double term = terms.at(i);
+  double term = terms.at(from);
+  const double odds = terms.log_p - terms.log_q;
+  const auto n = static_cast<double>(terms.n);
+  for (std::uint64_t i = from;;) {
     sum = log_add(sum, term);
     if (term - sum < kNegligible && term != kNegInf) break;
     if ((step > 0 && i == hi) || (step < 0 && i == lo)) break;
+    const auto x = static_cast<double>(i);
+    if (step > 0) {
+      term += std::log((n - x) / (x + 1)) + odds;
+      ++i;
+    } else {
+      term += std::log(x / (n - x + 1)) - odds;
+      --i;
+    }
   }
   return sum;
 }

@@ -18,16 +18,14 @@ Kept keep_significant(const ColumnMatrix<T>& values, const Marginals& marginals,
   return kept;
 }
 
-template <class T>
-std::vector<bool> subspaces_that_can_pass(const ColumnMatrix<T>& values, const Marginals& marginals,
-                                          const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
-                                          const TestParams& params) {
+std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, const std::vector<SubspaceCluster>& subspaces,
+                                          std::uint32_t min_size, const TestParams& params) {
   double threshold = -std::log10(params.alpha);
   if (params.correction == Correction::fdr && !subspaces.empty())
     threshold -= std::log10(static_cast<double>(subspaces.size()));
   std::vector<char> can(subspaces.size(), 0);
   tbb::parallel_for(std::size_t{0}, subspaces.size(), [&](std::size_t i) {
-    can[i] = best_possible_score(values, marginals, subspaces[i], min_size) >= threshold ? 1 : 0;
+    can[i] = best_possible_score(marginals, subspaces[i], min_size, threshold) >= threshold ? 1 : 0;
   });
   return {can.begin(), can.end()};
 }
@@ -36,11 +34,4 @@ template Kept keep_significant(const ColumnMatrix<float>&, const Marginals&, con
                                const TestParams&);
 template Kept keep_significant(const ColumnMatrix<double>&, const Marginals&, const std::vector<SubspaceCluster>&,
                                const TestParams&);
-template std::vector<bool> subspaces_that_can_pass(const ColumnMatrix<float>&, const Marginals&,
-                                                   const std::vector<SubspaceCluster>&, std::uint32_t,
-                                                   const TestParams&);
-template std::vector<bool> subspaces_that_can_pass(const ColumnMatrix<double>&, const Marginals&,
-                                                   const std::vector<SubspaceCluster>&, std::uint32_t,
-                                                   const TestParams&);
-
 }  // namespace subscale::significance

@@ -24,10 +24,8 @@ Kept keep_significant(const ColumnMatrix<T>& values, const Marginals& marginals,
 // can[i]: whether some cluster of at least min_size points of subspaces[i] could pass (the bound
 // of subspace_bound.hpp against the Bonferroni threshold; with fdr, against the loosest threshold
 // the step-up could reach with one kept cluster per subspace).
-template <class T>
-std::vector<bool> subspaces_that_can_pass(const ColumnMatrix<T>& values, const Marginals& marginals,
-                                          const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
-                                          const TestParams& params);
+std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, const std::vector<SubspaceCluster>& subspaces,
+                                          std::uint32_t min_size, const TestParams& params);
 
 // The elements of `list` at `indices`, in that order (moved out of `list`).
 template <class V>

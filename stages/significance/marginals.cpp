@@ -14,6 +14,7 @@ Marginals Marginals::of(const ColumnMatrix<T>& values) {
   const auto d = static_cast<std::uint32_t>(values.cols());
   m.sorted_.resize(d);
   m.order_.resize(d);
+  m.ties_.resize(d);
   m.distinct_.resize(d);
   tbb::parallel_for(std::uint32_t{0}, d, [&](std::uint32_t j) { m.sort_column(j, values.col(j).data()); });
   return m;
@@ -34,6 +35,14 @@ void Marginals::sort_column(std::uint32_t dimension, const T* values) {
     distinct += (i == 0 || column[i] != column[i - 1]) ? 1 : 0;
   }
   distinct_[dimension] = distinct;
+  auto& ties = ties_[dimension];
+  ties.resize(points_);
+  for (std::uint32_t first = 0; first < points_;) {
+    std::uint32_t last = first + 1;
+    while (last < points_ && column[last] == column[first]) ++last;
+    for (std::uint32_t i = first; i < last; ++i) ties[order[i]] = last - first;
+    first = last;
+  }
 }
 
 std::pair<std::uint32_t, std::uint32_t> Marginals::range(std::uint32_t dimension, double lo, double hi) const {

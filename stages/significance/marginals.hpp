@@ -33,6 +33,8 @@ class Marginals {
   std::span<const double> sorted(std::uint32_t dimension) const { return sorted_[dimension]; }
   // Point ids in the order of sorted(dimension) (ties by id).
   std::span<const std::uint32_t> order(std::uint32_t dimension) const { return order_[dimension]; }
+  // The points that share point p's value in `dimension` (p included).
+  std::uint32_t tie_count(std::uint32_t dimension, std::uint32_t point) const { return ties_[dimension][point]; }
   // Sorted positions [first, last) of the values in [lo, hi].
   std::pair<std::uint32_t, std::uint32_t> range(std::uint32_t dimension, double lo, double hi) const;
 
@@ -43,6 +45,7 @@ class Marginals {
   std::uint32_t points_ = 0;
   std::vector<std::vector<double>> sorted_;
   std::vector<std::vector<std::uint32_t>> order_;
+  std::vector<std::vector<std::uint32_t>> ties_;  // ties_[j][p]: points with p's value in dimension j
   std::vector<std::uint32_t> distinct_;
 };
 

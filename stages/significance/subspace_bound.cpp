@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "stages/significance/binomial_tail.hpp"
@@ -42,21 +43,22 @@ double best_over_sizes(std::uint32_t n, const std::vector<double>& log_floors, d
 
 }  // namespace
 
-template <class T>
-double best_possible_score(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& subspace,
-                           std::uint32_t min_size) {
+double best_possible_score(const Marginals& marginals, const SubspaceCluster& subspace, std::uint32_t min_size,
+                           double enough_below) {
+  const double log_m = log_search_size(marginals, subspace.dimensions);
+  const auto largest = static_cast<std::uint32_t>(subspace.points.size());
+  // Without the tie floors first: they only lower the bound, and most subspaces fail without them.
+  const std::vector<double> no_floors(subspace.dimensions.size(), -std::numeric_limits<double>::infinity());
+  const double loose = best_over_sizes(marginals.points(), no_floors, log_m, min_size, largest);
+  if (loose < enough_below) return loose;
   std::vector<double> log_floors;
   log_floors.reserve(subspace.dimensions.size());
   for (const auto j : subspace.dimensions) {
     std::uint32_t smallest_tie = marginals.points();
-    for (const auto p : subspace.points) {
-      const double x = static_cast<double>(values(p, j));
-      smallest_tie = std::min(smallest_tie, marginals.count(j, x, x));
-    }
+    for (const auto p : subspace.points) smallest_tie = std::min(smallest_tie, marginals.tie_count(j, p));
     log_floors.push_back(std::log(static_cast<double>(smallest_tie) / marginals.points()));
   }
-  return best_over_sizes(marginals.points(), log_floors, log_search_size(marginals, subspace.dimensions), min_size,
-                         static_cast<std::uint32_t>(subspace.points.size()));
+  return best_over_sizes(marginals.points(), log_floors, log_m, min_size, largest);
 }
 
 double best_possible_score(std::uint32_t n, std::uint32_t d, std::uint32_t s, std::uint32_t distinct, std::uint32_t k) {
@@ -70,10 +72,5 @@ std::uint32_t smallest_passing_size(std::uint32_t n, std::uint32_t d, std::uint3
     if (best_possible_score(n, d, s, distinct, k) >= threshold) return k;
   return n + 1;
 }
-
-template double best_possible_score(const ColumnMatrix<float>&, const Marginals&, const SubspaceCluster&,
-                                    std::uint32_t);
-template double best_possible_score(const ColumnMatrix<double>&, const Marginals&, const SubspaceCluster&,
-                                    std::uint32_t);
 
 }  // namespace subscale::significance

@@ -20,9 +20,10 @@
 namespace subscale::significance {
 
 // The highest score any cluster of at least min_size points of `subspace` (S, P_S) can reach.
-template <class T>
-double best_possible_score(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& subspace,
-                           std::uint32_t min_size);
+// When the bound without tie floors is already below `enough_below`, that looser bound is returned
+// (the caller only needs to know the subspace fails).
+double best_possible_score(const Marginals& marginals, const SubspaceCluster& subspace, std::uint32_t min_size,
+                           double enough_below = 0.0);
 
 // The best score a k-point cluster can reach in s dimensions that each have `distinct` values, with
 // n points in d dimensions and no ties.

@@ -36,6 +36,8 @@ std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, const Ma
 
 namespace {
 
+constexpr std::size_t kWeakestTried = 3;
+
 // The cluster without dimensions[skip]: every point inside its box in the others.
 template <class T>
 SubspaceCluster without(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster,
@@ -57,6 +59,31 @@ SubspaceCluster without(const ColumnMatrix<T>& values, const Marginals& marginal
   return out;
 }
 
+// The positions (in cluster.dimensions) of the kWeakestTried dimensions whose box interval holds the
+// most points: the ones whose removal costs the box least. Trying only these keeps a step at a few
+// box counts where trying every dimension made clusters of 30 dimensions cost 30^3 box counts.
+template <class T>
+std::vector<std::size_t> weakest(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                 const SubspaceCluster& cluster) {
+  std::vector<std::pair<std::uint32_t, std::size_t>> by_mass;
+  for (std::size_t i = 0; i < cluster.dimensions.size(); ++i) {
+    const auto j = cluster.dimensions[i];
+    double l = std::numeric_limits<double>::infinity(), h = -l;
+    for (const auto p : cluster.points) {
+      const double x = static_cast<double>(values(p, j));
+      l = std::min(l, x), h = std::max(h, x);
+    }
+    by_mass.emplace_back(marginals.count(j, l, h), i);
+  }
+  const std::size_t tried = std::min(kWeakestTried, by_mass.size());
+  std::partial_sort(
+      by_mass.begin(), by_mass.begin() + static_cast<std::ptrdiff_t>(tried), by_mass.end(),
+      [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+  std::vector<std::size_t> positions;
+  for (std::size_t i = 0; i < tried; ++i) positions.push_back(by_mass[i].second);
+  return positions;
+}
+
 }  // namespace
 
 template <class T>
@@ -68,7 +95,7 @@ SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Margin
   while (cluster.dimensions.size() > 2) {
     double best = current;
     std::optional<SubspaceCluster> better;
-    for (std::size_t skip = 0; skip < cluster.dimensions.size(); ++skip) {
+    for (const std::size_t skip : weakest(values, marginals, cluster)) {
       auto candidate = without(values, marginals, cluster, skip);
       const double score = score_cluster(values, marginals, candidate).score;
       if (score > best) best = score, better = std::move(candidate);

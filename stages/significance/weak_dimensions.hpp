@@ -7,7 +7,8 @@
 // whole cluster in its own subspace is far more surprising than the part in one more dimension.
 // The cluster is first made every point inside its box (its points' [min, max] per dimension):
 // the box is what the test judged, and a significant box holds few points by chance. Then,
-// greedily, the dimension whose removal raises the score most is removed, the cluster then
+// greedily, the dimension whose removal raises the score most (of the three whose box intervals
+// hold the most points: the cheapest to lose) is removed, the cluster then
 // being every point inside its box in the remaining dimensions, until no removal raises the
 // score (a cluster keeps at least two dimensions).
 #include "common/dataset.hpp"
