@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 
 #include <chrono>
+#include <cmath>
 
 #include "common/phase_timer.hpp"
 #include "stages/significance/distinct_clusters.hpp"
@@ -71,6 +72,7 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
     auto& cluster = consolidated.clusters[i];
     cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster));
+    cluster = significance::widen_while_stronger(values, marginals, std::move(cluster));
     consolidated.sizes[i] = cluster.points.size();
   });
   auto kept = significance::keep_significant(values, marginals, consolidated.clusters, settings.test);
@@ -78,7 +80,8 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   report.consolidated_kept = kept.indices.size();
   std::vector<SubspaceCluster> strongest_first;
   for (const auto i : kept.indices) strongest_first.push_back(consolidated.clusters[i]);
-  const auto distinct = significance::distinct_clusters(strongest_first, settings.distinct_overlap);
+  const auto distinct = significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap,
+                                                        -std::log10(settings.test.alpha));
   report.repeated = kept.indices.size() - distinct.size();
   kept.indices = significance::take(kept.indices, distinct);
   kept.scores = significance::take(kept.scores, distinct);

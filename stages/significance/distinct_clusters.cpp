@@ -1,7 +1,13 @@
 #include "stages/significance/distinct_clusters.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <unordered_map>
+
+#include "stages/significance/binomial_tail.hpp"
+#include "stages/significance/cluster_score.hpp"
+#include "stages/significance/search_correction.hpp"
 
 namespace subscale::significance {
 namespace {
@@ -21,7 +27,38 @@ std::size_t shared(const std::vector<std::uint32_t>& a, const std::vector<std::u
 
 }  // namespace
 
-std::vector<std::size_t> distinct_clusters(const std::vector<SubspaceCluster>& clusters, double overlap) {
+template <class T>
+double score_given(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& inner,
+                   const SubspaceCluster& outer) {
+  std::vector<std::uint32_t> extra;
+  std::set_difference(inner.dimensions.begin(), inner.dimensions.end(), outer.dimensions.begin(),
+                      outer.dimensions.end(), std::back_inserter(extra));
+  std::vector<std::uint32_t> members;
+  std::set_intersection(inner.points.begin(), inner.points.end(), outer.points.begin(), outer.points.end(),
+                        std::back_inserter(members));
+  if (extra.empty() || members.empty() || outer.points.empty()) return 0.0;
+  double log_p0 = 0;
+  for (const auto j : extra) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const auto p : inner.points) {
+      const double x = static_cast<double>(values(p, j));
+      lo = std::min(lo, x), hi = std::max(hi, x);
+    }
+    std::size_t inside = 0;
+    for (const auto p : outer.points) {
+      const double x = static_cast<double>(values(p, j));
+      inside += (x >= lo && x <= hi) ? 1 : 0;
+    }
+    log_p0 += std::log(static_cast<double>(inside) / static_cast<double>(outer.points.size()));
+  }
+  const double log_p = log_binomial_upper_tail(outer.points.size(), log_p0, members.size());
+  return score_of(log_p, log_search_size(marginals, extra));
+}
+
+template <class T>
+std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                           const std::vector<SubspaceCluster>& clusters, double overlap,
+                                           double threshold) {
   std::vector<std::size_t> kept;
   std::unordered_map<std::uint32_t, std::vector<std::size_t>> holders;  // point -> positions in `kept`
   for (std::size_t c = 0; c < clusters.size(); ++c) {
@@ -33,8 +70,10 @@ std::vector<std::size_t> distinct_clusters(const std::vector<SubspaceCluster>& c
     const auto points_needed = overlap * static_cast<double>(cluster.points.size());
     const auto dims_needed = overlap * static_cast<double>(cluster.dimensions.size());
     const bool repeats = std::any_of(common.begin(), common.end(), [&](const auto& entry) {
+      const auto& parent = clusters[kept[entry.first]];
       return static_cast<double>(entry.second) >= points_needed &&
-             static_cast<double>(shared(cluster.dimensions, clusters[kept[entry.first]].dimensions)) >= dims_needed;
+             static_cast<double>(shared(cluster.dimensions, parent.dimensions)) >= dims_needed &&
+             score_given(values, marginals, cluster, parent) < threshold;
     });
     if (repeats) continue;
     for (const auto p : cluster.points) holders[p].push_back(kept.size());
@@ -42,5 +81,14 @@ std::vector<std::size_t> distinct_clusters(const std::vector<SubspaceCluster>& c
   }
   return kept;
 }
+
+template std::vector<std::size_t> distinct_clusters(const ColumnMatrix<float>&, const Marginals&,
+                                                    const std::vector<SubspaceCluster>&, double, double);
+template std::vector<std::size_t> distinct_clusters(const ColumnMatrix<double>&, const Marginals&,
+                                                    const std::vector<SubspaceCluster>&, double, double);
+template double score_given(const ColumnMatrix<float>&, const Marginals&, const SubspaceCluster&,
+                            const SubspaceCluster&);
+template double score_given(const ColumnMatrix<double>&, const Marginals&, const SubspaceCluster&,
+                            const SubspaceCluster&);
 
 }  // namespace subscale::significance

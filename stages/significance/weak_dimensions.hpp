@@ -7,8 +7,8 @@
 // whole cluster in its own subspace is far more surprising than the part in one more dimension.
 // The cluster is first made every point inside its box (its points' [min, max] per dimension):
 // the box is what the test judged, and a significant box holds few points by chance. Then,
-// greedily, the dimension whose removal raises the score most (of the three whose box intervals
-// hold the most points: the cheapest to lose) is removed, the cluster then
+// greedily, the dimension whose removal raises the score most (of the three whose removal would
+// bring the most points into the box and the three whose intervals hold the most points) is removed, the cluster then
 // being every point inside its box in the remaining dimensions, until no removal raises the
 // score (a cluster keeps at least two dimensions).
 #include "common/dataset.hpp"
@@ -19,6 +19,14 @@ namespace subscale::significance {
 
 template <class T>
 SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                     SubspaceCluster cluster);
+
+// A cluster found from a part of its points has a box narrower than the hidden cluster's in some
+// dimensions, and in many dimensions a few such cut most of its points away. The box is widened
+// to twice its points' central 90% span in every dimension (what consolidation's box does) and
+// filled with every point inside, as long as that raises the score (at most four times).
+template <class T>
+SubspaceCluster widen_while_stronger(const ColumnMatrix<T>& values, const Marginals& marginals,
                                      SubspaceCluster cluster);
 
 // The points (sorted) inside the box [lo_j, hi_j] of `dimensions`, given per dimension.
