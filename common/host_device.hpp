@@ -6,3 +6,15 @@
 #else
 #define SUBSCALE_HD inline
 #endif
+
+namespace subscale {
+
+// The span test of every walk, on the CPU and the GPU: values from lo to hi lie within epsilon of
+// each other when hi - lo < epsilon, computed in the held precision T (so both backends agree to
+// the bit).
+template <class T>
+SUBSCALE_HD bool spans_less_than(T lo, T hi, T epsilon) {
+  return hi - lo < epsilon;
+}
+
+}  // namespace subscale

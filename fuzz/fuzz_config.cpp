@@ -47,7 +47,7 @@ void read_every_key(const Config& config) {
 void apply_filter_to_a_small_table(const Config& config) {
   auto section = subscale::pipeline::read_filter_section(config);
   if (!section) return;
-  section->backend = subscale::filter::Backend::cpu;
+  section->backend = subscale::Backend::cpu;
   subscale::Dataset data;
   data.source = "fuzz";
   data.values = subscale::Matrix{{0.0, 1.0}, {0.5, -2.0}, {1.0, 3.5}};

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "common/backend.hpp"
+
 namespace subscale::gpu {
 
 struct DeviceInfo {
@@ -20,5 +22,10 @@ bool cuda_backend_built() noexcept;
 
 // Queries device 0 (or the device CUDA_VISIBLE_DEVICES exposes first).
 DeviceInfo query_device();
+
+// The one "auto" rule: the CUDA backend when it is built and a device answers, else the CPU.
+inline Backend automatic_backend() {
+  return cuda_backend_built() && query_device().available ? Backend::cuda : Backend::cpu;
+}
 
 }  // namespace subscale::gpu

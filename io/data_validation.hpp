@@ -1,5 +1,5 @@
 #pragma once
-// Checks every input reader applies (SPEC section 1) and the one way they report a bad cell:
+// Checks every input reader applies (docs/method.md §1) and the one way they report a bad cell:
 // an InputError that names the file, the row and the column as a user sees them, what is wrong
 // and what to do about it.
 #include <cstdint>

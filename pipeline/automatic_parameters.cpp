@@ -63,6 +63,26 @@ AutomaticParameters choose_parameters(const ColumnMatrix<T>& values, const Autom
   return out;
 }
 
+void resolve_automatic_parameters(const HeldValues& held, RunSettings& settings, Config& config, RunLog& log) {
+  AutomaticInput in;
+  in.epsilon_auto = settings.epsilon_auto;
+  in.min_points_auto = settings.min_points_auto;
+  in.merge_epsilon_auto = settings.merge_epsilon_auto;
+  in.merge_min_points_auto = settings.merge_min_points_auto;
+  in.significance = settings.significance;
+  in.epsilon = settings.core.epsilon;
+  in.min_points = settings.core.min_points;
+  in.merge_epsilon = settings.merge_epsilon;
+  in.merge_min_points = settings.merge_min_points;
+  const AutomaticParameters chosen = held.visit([&](const auto& values) { return choose_parameters(values, in); });
+  settings.core.epsilon = chosen.epsilon;
+  settings.core.min_points = chosen.min_points;
+  settings.merge_epsilon = chosen.merge_epsilon;
+  settings.merge_min_points = chosen.merge_min_points;
+  for (const auto& [key, value] : chosen.resolved) config.set(key, value);
+  for (const auto& line : chosen.log_lines) log.line(line);
+}
+
 template AutomaticParameters choose_parameters(const ColumnMatrix<float>&, const AutomaticInput&);
 template AutomaticParameters choose_parameters(const ColumnMatrix<double>&, const AutomaticInput&);
 

@@ -23,8 +23,7 @@ std::optional<FilterSection> read_filter_section(const Config& config) {
   if (section.where.IsNull()) return std::nullopt;
   const std::string backend = config.string("filter.backend");
   if (backend == "auto")
-    section.backend =
-        gpu::cuda_backend_built() && gpu::query_device().available ? filter::Backend::cuda : filter::Backend::cpu;
+    section.backend = gpu::automatic_backend();
   else
     section.backend = filter::parse_backend(backend);
   return section;

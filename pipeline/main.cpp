@@ -8,17 +8,18 @@
 #include <functional>
 #include <iostream>
 
-#include "cluster/communicator.hpp"
-#include "cluster/mpi_session.hpp"
 #include "common/error.hpp"
-#include "pipeline/config_subcommand.hpp"
+#include "distributed/communicator.hpp"
+#include "distributed/mpi_session.hpp"
+#include "pipeline/commands/config_subcommand.hpp"
+#include "pipeline/commands/evaluate_command.hpp"
+#include "pipeline/commands/filter_command.hpp"
+#include "pipeline/commands/hash_command.hpp"
+#include "pipeline/commands/join_command.hpp"
+#include "pipeline/commands/plan_command.hpp"
+#include "pipeline/commands/report_command.hpp"
+#include "pipeline/commands/run_command.hpp"
 #include "pipeline/core_schema.hpp"
-#include "pipeline/evaluate_command.hpp"
-#include "pipeline/filter_command.hpp"
-#include "pipeline/hash_command.hpp"
-#include "pipeline/join_command.hpp"
-#include "pipeline/report_command.hpp"
-#include "pipeline/runner.hpp"
 
 namespace {
 
@@ -44,14 +45,14 @@ CLI::App* add_config_command(CLI::App& app, const std::string& name, const std::
 
 // A failure in a job of several processes: an error every process holds (agreed) is printed once,
 // by the root, and the job ends in order; any other ends the whole job from here.
-int report_failure(const subscale::cluster::MpiSession& session) {
-  const subscale::cluster::Communicator comm = subscale::cluster::Communicator::world();
+int report_failure(const subscale::distributed::MpiSession& session) {
+  const subscale::distributed::Communicator comm = subscale::distributed::Communicator::world();
   if (!session.active() || !comm.distributed())
     return subscale::pipeline::report_current_exception("lower memory.host_bytes or set partitions.count");
   try {
     throw;
   } catch (const std::exception& error) {
-    if (subscale::cluster::error_was_agreed(error)) {
+    if (subscale::distributed::error_was_agreed(error)) {
       if (!comm.is_root()) {
         const auto* known = dynamic_cast<const subscale::Error*>(&error);
         return known ? static_cast<int>(known->code()) : 1;
@@ -63,7 +64,7 @@ int report_failure(const subscale::cluster::MpiSession& session) {
   std::fprintf(stderr, "subscale: process %d of %d failed:\n", comm.rank(), comm.size());
   const int code = subscale::pipeline::report_current_exception("lower memory.host_bytes or set partitions.count");
   std::fflush(stderr);
-  subscale::cluster::MpiSession::abort_job(code);
+  subscale::distributed::MpiSession::abort_job(code);
   return code;
 }
 
@@ -76,7 +77,7 @@ int main(int argc, char** argv) {
   H5dont_atexit();
   // Started before anything else: under mpirun or srun it also gives each process of a node its
   // own GPU, which must happen before CUDA starts.
-  subscale::cluster::MpiSession session(argc, argv);
+  subscale::distributed::MpiSession session(argc, argv);
   CLI::App app{
       "subscale: density-based subspace clustering (SUBSCALE) for high-dimensional data.\n"
       "Finds every subspace in which groups of points are dense, then the clusters in each."};

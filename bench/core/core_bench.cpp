@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     Dataset data = load::load_dataset(load_options);
     load::normalize(data, load::Normalization::minmax);
     const HeldValues held = HeldValues::hold(std::move(data.values), parse_precision(precision, "--precision"), file);
-    pipeline::CoreParams params;
+    CoreParams params;
     params.epsilon = epsilon;
     params.min_points = min_points;
     params.units.mode = parse_table_mode(mode);
@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
     params.units.device_resolve_chunk = resolve_chunk;
     params.units.device_walk_lanes = walk_lanes;
     params.units.device_subspace_capacity = subspace_capacity;
-    params.backend = backend == "cuda" ? pipeline::Backend::cuda : pipeline::Backend::cpu;
-    if (params.backend == pipeline::Backend::cuda) {
+    params.backend = backend == "cuda" ? subscale::Backend::cuda : subscale::Backend::cpu;
+    if (params.backend == subscale::Backend::cuda) {
       // Create the CUDA context before the clock starts: a once-per-process cost, reported apart.
       const auto start = std::chrono::steady_clock::now();
       const auto device = gpu::query_device();
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
-    pipeline::CoreResult result;
+    CoreResult result;
     arena.execute([&] { held.visit([&](const auto& values) { result = pipeline::run_core(values, params); }); });
     std::fprintf(stderr, "values held as %s (%zu bytes)\n", to_string(held.precision()), held.bytes());
     const auto& t = result.timings;

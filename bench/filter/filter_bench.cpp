@@ -1,4 +1,4 @@
-// Times the filter stage (SPEC 12) on generated data, GPU and CPU in the same run:
+// Times the filter stage (docs/stages.md §4) on generated data, GPU and CPU in the same run:
 //   q6:      TPC-H Q6 at scale factor --sf (SF 10 = 60 M rows): the fused kernel with the columns
 //            already on the device, the same plus the host-to-device copy, the general (bitmap)
 //            path, the id compactions, and the CPU backend; the bytes of the four columns over
@@ -25,9 +25,9 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "datasets/generators/filter_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/filter/filter.hpp"
-#include "stages/filter/filter_generators.hpp"
 
 #if defined(SUBSCALE_WITH_CUDA)
 #include "gpu/device_buffer.hpp"
@@ -178,7 +178,7 @@ void q6(const Args& args, bool gpu) {
   const double copy = copy_bandwidth(bytes, args.repeats);
   std::printf("device-to-device copy of the same bytes: %.1f GB/s (read + write)\n", copy / 1e9);
   sf::FilterOptions fused;
-  fused.backend = sf::Backend::cuda;
+  fused.backend = subscale::Backend::cuda;
   fused.want_ids = false;
   const Measured g = measure("q6 cuda fused", table, predicate, aggregate, fused, args.repeats, device_select);
   const bool same = g.last.aggregate->scaled == c.last.aggregate->scaled && g.last.selected == c.last.selected;
@@ -254,7 +254,7 @@ void run_string_cases(const std::string& title, const sf::ColumnTable& table, co
     if (!gpu) continue;
     for (const auto layout : layouts) {
       sf::FilterOptions o;
-      o.backend = sf::Backend::cuda;
+      o.backend = subscale::Backend::cuda;
       o.want_ids = false;
       o.string_layout = layout;
       const Measured m = measure(title + " " + c.name + " " + sf::to_string(layout), table, predicate, sf::Aggregate{},

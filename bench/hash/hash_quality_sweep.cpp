@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "datasets/generators/hash_input_generator.hpp"
 #include "gpu/hash/hash_function_id.hpp"
-#include "stages/hash/hash_input_generator.hpp"
 #include "stages/hash/hash_quality.hpp"
 #include "stages/hash/hash_rows.hpp"
 

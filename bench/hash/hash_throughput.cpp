@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "datasets/generators/hash_input_generator.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/hash/hash_function_id.hpp"
-#include "stages/hash/hash_input_generator.hpp"
 #include "stages/hash/hash_rows.hpp"
 #if defined(SUBSCALE_WITH_CUDA)
 #include "gpu/device_buffer.hpp"

@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "datasets/generators/join_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/join/hash_join.hpp"
-#include "stages/join/join_generators.hpp"
 
 namespace sj = subscale::join;
 
@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
       for (const auto& backend_name : backends) {
         sj::JoinOptions options;
         options.backend = sj::parse_backend(backend_name);
-        if (options.backend == sj::Backend::cuda && !device.available) {
+        if (options.backend == subscale::Backend::cuda && !device.available) {
           std::printf("%-8s %-5s skipped: %s\n", dist.c_str(), backend_name.c_str(), device.reason.c_str());
           continue;
         }

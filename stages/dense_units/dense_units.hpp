@@ -1,5 +1,5 @@
 #pragma once
-// Stage dense_units (SPEC 4-6): enumerates every dense unit, gives it a signature, and finds the
+// Stage dense_units (docs/method.md §4-§7): enumerates every dense unit, gives it a signature, and finds the
 // units that occur in two or more dimensions through a signature table cut into partitions of the
 // signature space. The result never depends on the number of partitions, the scheme, the backend
 // or the number of threads.

@@ -1,5 +1,5 @@
 #pragma once
-// The subspaces stage (SPEC 7) on the device, fed by the GPU resolver chunk by chunk: each unit's
+// The subspaces stage (docs/method.md §8) on the device, fed by the GPU resolver chunk by chunk: each unit's
 // dimension set D(U) is looked up in a table of the subspaces seen so far, and the unit's points
 // are ORed into that subspace's bitmap over the point ids. The units never leave the device;
 // only the (S, P_S) pairs do, once, at the end.

@@ -112,7 +112,7 @@ struct DirectWalker {
           lo = v < lo ? v : lo;
           hi = v > hi ? v : hi;
         }
-        if (hi - lo < space.epsilon) kept |= std::uint64_t{1} << bit;
+        if (spans_less_than(lo, hi, space.epsilon)) kept |= std::uint64_t{1} << bit;
       }
       scratch.mask(level, w) = shared ? scratch.or_across_lanes(kept) : kept;
     }
@@ -127,7 +127,7 @@ struct DirectWalker {
     std::uint64_t close = 0;
     for (std::uint32_t b = 0; b < count; ++b) {
       const T gap = other[base + b] - first[base + b];
-      close |= static_cast<std::uint64_t>((gap < 0 ? -gap : gap) < space.epsilon) << b;
+      close |= static_cast<std::uint64_t>(spans_less_than(T{0}, gap < 0 ? -gap : gap, space.epsilon)) << b;
     }
     return close;
   }
@@ -213,7 +213,7 @@ struct DirectWalker {
           lo = v < lo ? v : lo;
           hi = v > hi ? v : hi;
         }
-        return hi - lo < space.epsilon;
+        return spans_less_than(lo, hi, space.epsilon);
       };
       bool below = false;
       for (std::uint64_t bits = candidates & below_j; bits != 0 && !below; bits &= bits - 1)
@@ -276,7 +276,7 @@ struct DirectWalker {
           const T hi = __shfl_sync(kAll, dim < 32 ? high[0] : high[1], dim % 32);
           if ((candidates >> dim & 1) == 0) continue;
           const T v = row[dim];
-          if ((v > hi ? v : hi) - (v < lo ? v : lo) < space.epsilon) kept |= std::uint64_t{1} << dim;
+          if (spans_less_than(v < lo ? v : lo, v > hi ? v : hi, space.epsilon)) kept |= std::uint64_t{1} << dim;
         }
         return kept;
       };
@@ -346,7 +346,7 @@ struct DirectWalker {
       const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       auto holds = [&](std::uint32_t l) {
         const T v = row[dims[l]];
-        return (v > hi[l] ? v : hi[l]) - (v < lo[l] ? v : lo[l]) < space.epsilon;
+        return spans_less_than(v < lo[l] ? v : lo[l], v > hi[l] ? v : hi[l], space.epsilon);
       };
       bool below = false;
       for (std::uint32_t l = 0; l < lower && !below; ++l) below = holds(l);
@@ -396,7 +396,8 @@ struct DirectWalker {
           const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(candidates));
           const std::uint32_t dim = w * 64 + bit;
           const T v = row[dim];
-          if ((v > hi[dim] ? v : hi[dim]) - (v < lo[dim] ? v : lo[dim]) < space.epsilon) out |= std::uint64_t{1} << bit;
+          if (spans_less_than(v < lo[dim] ? v : lo[dim], v > hi[dim] ? v : hi[dim], space.epsilon))
+            out |= std::uint64_t{1} << bit;
         }
         return out;
       };

@@ -1,5 +1,5 @@
 #pragma once
-// The filter's aggregate (SPEC 12): sum, count, min or max of an expression of columns over the
+// The filter's aggregate (docs/stages.md §4): sum, count, min or max of an expression of columns over the
 // selected rows, computed in the same pass as the selection. An expression of exact columns
 // (integers, dates, decimals) and decimal constants is evaluated in integers on the scaled values,
 // so TPC-H Q6's sum(l_extendedprice * l_discount) is exact (scale 2 + 2 = 4) and the CPU and GPU

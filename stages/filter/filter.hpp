@@ -1,5 +1,5 @@
 #pragma once
-// Stage filter (SPEC 12): the rows of a column table that satisfy a predicate, as ascending row
+// Stage filter (docs/stages.md §4): the rows of a column table that satisfy a predicate, as ascending row
 // ids, and optionally an aggregate over those rows computed in the same pass. The CPU backend
 // (oneTBB) and the CUDA backend select the same rows and give the same exact aggregates.
 #include <cstdint>
@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "common/backend.hpp"
 #include "stages/filter/aggregate.hpp"
 #include "stages/filter/column_table.hpp"
 #include "stages/filter/predicate.hpp"
 
 namespace subscale::filter {
 
-enum class Backend { cpu, cuda };
 Backend parse_backend(const std::string& name);  // cpu | cuda
 std::string to_string(Backend backend);
 

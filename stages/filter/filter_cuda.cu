@@ -1,4 +1,4 @@
-// The CUDA backend of the filter (SPEC 12). The selection is a bitmap of 32-row words: a warp
+// The CUDA backend of the filter (docs/stages.md §4). The selection is a bitmap of 32-row words: a warp
 // evaluates 32 consecutive rows and its ballot is the word. Two ways to a bitmap:
 //   - fused: when the predicate is an AND of numeric ranges (TPC-H Q6's shape), one kernel reads
 //     the columns once, evaluates every range, evaluates the aggregate's expression on the rows

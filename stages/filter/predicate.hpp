@@ -1,5 +1,5 @@
 #pragma once
-// The compiled form of a filter's `where:` (SPEC 12): a tree of and/or/not over leaves, stored
+// The compiled form of a filter's `where:` (docs/stages.md §4): a tree of and/or/not over leaves, stored
 // flat (indices, not pointers) so that it copies to a device as plain arrays. Numeric leaves on
 // exact columns (integers, dates, decimals) hold inclusive int64 bounds on the stored values, so
 // "x < 0.065" on a decimal of scale 2 becomes "x <= 6" without any rounding doubt; on float

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/backend.hpp"
 #include "common/error.hpp"
 
 namespace subscale::hash_stage {
@@ -20,15 +21,11 @@ struct RowTableView {
   std::size_t word_count() const { return rows * static_cast<std::size_t>(row_words); }
 };
 
-// Where the hashing runs. Both give the same bits.
-enum class Backend { cpu, cuda };
-
+// Where the hashing runs (common/backend.hpp): both give the same bits.
 inline Backend parse_backend(std::string_view name, std::string_view where = "backend") {
   if (name == "cpu") return Backend::cpu;
   if (name == "cuda" || name == "gpu") return Backend::cuda;
   throw UsageError(std::string(where) + ": unknown backend '" + std::string(name) + "'; valid: cpu, cuda");
 }
-
-inline std::string_view backend_name(Backend b) { return b == Backend::cpu ? "cpu" : "cuda"; }
 
 }  // namespace subscale::hash_stage

@@ -1,5 +1,5 @@
 #pragma once
-// Stage join (SPEC 11): the equi-join of two relations R and S on a 64-bit key, as radix
+// Stage join (docs/stages.md §3): the equi-join of two relations R and S on a 64-bit key, as radix
 // partitioning followed by build (R) and probe (S) per partition. The result is the multiset of
 // (R row, S row) pairs with r_keys[R row] == s_keys[S row], the same as a sort-merge join's,
 // duplicates and skew included. Backends: cpu (oneTBB) and cuda, behind the same call.

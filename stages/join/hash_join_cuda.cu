@@ -237,8 +237,9 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
                        std::to_string(sj::kMaxJoinRows) + " are supported: join smaller pieces");
   sj::validate(settings.layout);
   // Memory planning comes first: nothing is allocated for a join that cannot fit.
-  const sj::JoinMemoryPlan memory = sj::plan_join_memory(r_keys.size(), s_keys.size(), settings, sj::Backend::cuda);
-  sj::require_fits(memory, r_keys.size(), s_keys.size(), settings.memory_budget_bytes, sj::Backend::cuda);
+  const sj::JoinMemoryPlan memory =
+      sj::plan_join_memory(r_keys.size(), s_keys.size(), settings, subscale::Backend::cuda);
+  sj::require_fits(memory, r_keys.size(), s_keys.size(), settings.memory_budget_bytes, subscale::Backend::cuda);
   const auto n_r = static_cast<std::uint32_t>(r_keys.size());
   const auto n_s = static_cast<std::uint32_t>(s_keys.size());
   const std::uint32_t partitions = settings.layout.partitions();

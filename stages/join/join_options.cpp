@@ -18,8 +18,6 @@ void validate(const JoinOptions& options) {
   if (options.probe_chunk == 0) throw UsageError("join.probe_chunk must be at least 1 S tuple per work item");
 }
 
-std::string to_string(Backend backend) { return backend == Backend::cuda ? "cuda" : "cpu"; }
-
 Backend parse_backend(const std::string& text) {
   if (text == "cpu") return Backend::cpu;
   if (text == "cuda") return Backend::cuda;

@@ -4,11 +4,10 @@
 #include <cstdint>
 #include <string>
 
+#include "common/backend.hpp"
 #include "stages/join/join_hash.hpp"
 
 namespace subscale::join {
-
-enum class Backend { cpu, cuda };
 
 struct JoinOptions {
   Backend backend = Backend::cpu;
@@ -29,7 +28,6 @@ inline constexpr std::uint64_t kMaxJoinRows = 0xFFFFFFFEull;
 // Throws UsageError naming the first invalid field.
 void validate(const JoinOptions& options);
 
-std::string to_string(Backend backend);
 Backend parse_backend(const std::string& text);  // "cpu" | "cuda"; UsageError otherwise
 std::string to_string(JoinHash hash);
 JoinHash parse_join_hash(const std::string& text);

@@ -1,6 +1,6 @@
 // The core's results against references: a brute force over every m-subset agrees with exact
 // mode, and signature mode agrees with exact mode under every partitioning, scheme, signature
-// width, key scheme and thread count (SPEC 6: results never depend on them).
+// width, key scheme and thread count (docs/method.md §6: results never depend on them).
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
@@ -12,8 +12,6 @@
 
 namespace subscale {
 namespace {
-
-using pipeline::CoreParams;
 
 CoreParams params_for(double eps, std::uint32_t m, TableMode mode) {
   CoreParams params;
@@ -76,7 +74,7 @@ TEST(CoreEquivalence, SignatureModeMatchesExactModeUnderEveryVariant) {
         params.units.scheme = v.scheme;
         params.units.partitions = v.partitions;
         tbb::task_arena arena(v.threads);
-        pipeline::CoreResult result;
+        CoreResult result;
         arena.execute([&] { result = pipeline::run_core(values, params); });
         EXPECT_EQ(subspaces_text(result.subspaces), exact)
             << "seed=" << seed << " m=" << m << " bits=" << v.bits << " keys=" << to_string(v.keys)

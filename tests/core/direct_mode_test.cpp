@@ -20,9 +20,6 @@
 namespace subscale {
 namespace {
 
-using pipeline::CoreParams;
-using pipeline::CoreResult;
-
 CoreParams params_for(double eps, std::uint32_t m, TableMode mode) {
   CoreParams params;
   params.epsilon = eps;

@@ -18,8 +18,6 @@
 namespace subscale {
 namespace {
 
-using pipeline::CoreParams;
-
 constexpr double kEps = 0.1;
 
 CoreParams params_for(TableMode mode, std::uint32_t m = 3) {

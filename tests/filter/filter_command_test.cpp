@@ -1,6 +1,6 @@
 // `subscale filter`: a table in HDF5 (or generated) in, the selected row ids, the aggregate and
 // optionally the selected rows out (HDF5 + JSON), and nothing written on a config or input error.
-#include "pipeline/filter_command.hpp"
+#include "pipeline/commands/filter_command.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "common/error.hpp"
-#include "stages/filter/filter_generators.hpp"
+#include "datasets/generators/filter_generators.hpp"
 #include "tests/filter/filter_test_util.hpp"
 
 namespace subscale::filter {

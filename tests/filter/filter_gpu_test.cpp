@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "datasets/generators/filter_generators.hpp"
 #include "gpu/device_info.hpp"
-#include "stages/filter/filter_generators.hpp"
 #include "tests/filter/filter_test_util.hpp"
 #include "tests/skip_without_gpu.hpp"
 

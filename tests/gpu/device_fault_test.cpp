@@ -98,12 +98,12 @@ SweepOutcome sweep_allocation_faults(const std::function<std::string()>& stage, 
 }
 
 std::string core_on_gpu(const Matrix& values, TableMode mode, std::vector<std::string>* notes = nullptr) {
-  pipeline::CoreParams params;
+  CoreParams params;
   params.epsilon = 0.03;
   params.min_points = 3;
   params.units.mode = mode;
-  params.backend = pipeline::Backend::cuda;
-  const pipeline::CoreResult result = pipeline::run_core(values, params);
+  params.backend = subscale::Backend::cuda;
+  const CoreResult result = pipeline::run_core(values, params);
   if (notes) notes->insert(notes->end(), result.dense_units.notes.begin(), result.dense_units.notes.end());
   return subspaces_text(result.subspaces);
 }
@@ -155,7 +155,7 @@ TEST(DeviceFaults, JoinStopsWithExit4) {
   sweep_allocation_faults(
       [&] {
         join::JoinOptions options;
-        options.backend = join::Backend::cuda;
+        options.backend = subscale::Backend::cuda;
         options.sort_output = true;
         const join::JoinPairs pairs = join::hash_join(r, s, options);
         std::string text;
@@ -180,7 +180,7 @@ TEST(DeviceFaults, FilterStopsWithExit4) {
   sweep_allocation_faults(
       [&] {
         filter::FilterOptions options;
-        options.backend = filter::Backend::cuda;
+        options.backend = subscale::Backend::cuda;
         const filter::FilterResult result = filter::run_filter(table, predicate, filter::Aggregate{}, options);
         std::string text;
         for (const auto id : result.ids) text += std::to_string(id) + " ";

@@ -19,10 +19,6 @@
 namespace subscale {
 namespace {
 
-using pipeline::Backend;
-using pipeline::CoreParams;
-using pipeline::CoreResult;
-
 CoreParams direct_params(double eps, std::uint32_t m) {
   CoreParams params;
   params.epsilon = eps;

@@ -17,9 +17,6 @@
 namespace subscale {
 namespace {
 
-using pipeline::Backend;
-using pipeline::CoreParams;
-
 TEST(Float32Gpu, Density1dEqualsCpu) {
   SKIP_WITHOUT_GPU();
   for (std::uint64_t seed : {1u, 2u}) {

@@ -17,9 +17,6 @@
 namespace subscale {
 namespace {
 
-using pipeline::Backend;
-using pipeline::CoreParams;
-
 std::string subspaces_with(const Matrix& values, CoreParams params, Backend backend) {
   params.backend = backend;
   return subspaces_text(pipeline::run_core(values, params).subspaces);

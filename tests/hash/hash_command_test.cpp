@@ -1,6 +1,6 @@
 // `subscale hash`: reads an HDF5 table, writes the hashes (HDF5) and the figures (JSON), and
 // refuses bad configs and inputs with the documented errors.
-#include "pipeline/hash_command.hpp"
+#include "pipeline/commands/hash_command.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "stages/hash/hash_input_generator.hpp"
+#include "datasets/generators/hash_input_generator.hpp"
 
 namespace subscale::hash_stage {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <vector>
 
+#include "datasets/generators/hash_input_generator.hpp"
 #include "gpu/device_info.hpp"
-#include "stages/hash/hash_input_generator.hpp"
 #include "stages/hash/hash_rows.hpp"
 #include "tests/skip_without_gpu.hpp"
 #if defined(SUBSCALE_WITH_CUDA)

@@ -8,7 +8,7 @@
 #include <set>
 #include <vector>
 
-#include "stages/hash/hash_input_generator.hpp"
+#include "datasets/generators/hash_input_generator.hpp"
 #include "stages/hash/hash_quality_json.hpp"
 #include "stages/hash/hash_rows.hpp"
 

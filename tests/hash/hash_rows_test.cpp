@@ -5,8 +5,8 @@
 
 #include <vector>
 
+#include "datasets/generators/hash_input_generator.hpp"
 #include "gpu/device_info.hpp"
-#include "stages/hash/hash_input_generator.hpp"
 
 namespace subscale::hash_stage {
 namespace {

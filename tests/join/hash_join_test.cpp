@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
-#include "stages/join/join_generators.hpp"
+#include "datasets/generators/join_generators.hpp"
 #include "stages/join/join_memory.hpp"
 #include "stages/join/probe_plan.hpp"
 #include "tests/join/sort_merge_join.hpp"

@@ -1,6 +1,6 @@
 // `subscale join`: two HDF5 tables in, the pairs or S's rows with R's columns out (HDF5 + JSON),
 // and the documented errors for bad configs and inputs.
-#include "pipeline/join_command.hpp"
+#include "pipeline/commands/join_command.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "datasets/generators/join_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "io/hdf5_file.hpp"
-#include "stages/join/join_generators.hpp"
 #include "tests/join/sort_merge_join.hpp"
 
 namespace subscale::pipeline {

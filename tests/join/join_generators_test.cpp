@@ -1,4 +1,4 @@
-#include "stages/join/join_generators.hpp"
+#include "datasets/generators/join_generators.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <unordered_set>
 
 #include "common/error.hpp"
-#include "stages/join/zipf_sampler.hpp"
+#include "datasets/generators/zipf_sampler.hpp"
 
 namespace subscale::join {
 namespace {

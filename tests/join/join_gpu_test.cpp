@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "datasets/generators/join_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/join/hash_join.hpp"
-#include "stages/join/join_generators.hpp"
 #include "stages/join/join_memory.hpp"
 #include "stages/join/radix_partition.hpp"
 #include "tests/join/sort_merge_join.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
-#include "stages/join/join_generators.hpp"
+#include "datasets/generators/join_generators.hpp"
 #include "stages/join/radix_layout.hpp"
 
 namespace subscale::join {

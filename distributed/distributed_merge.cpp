@@ -1,0 +1,67 @@
+#include "distributed/distributed_merge.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <exception>
+
+#include "distributed/subspace_pairs.hpp"
+
+namespace subscale::distributed {
+namespace {
+
+constexpr std::size_t kCounters = 7;
+
+std::array<std::uint64_t, kCounters> counters_of(const merge::MergeStats& s) {
+  return {s.subspaces,   s.points_visited, s.distance_computations, s.clusters,
+          s.core_points, s.border_points,  s.noise_points};
+}
+
+}  // namespace
+
+template <class T>
+std::optional<merge::MergeResult> merge_across_processes(const Communicator& comm, const ColumnMatrix<T>& values,
+                                                         const std::vector<SubspaceCluster>& owned,
+                                                         const merge::MergeParams& params) {
+  merge::MergeResult mine;
+  std::exception_ptr failure;
+  try {
+    mine = merge::merge_subspaces(values, owned, params);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  comm.agree(failure);
+  std::array<std::uint64_t, kCounters> totals{};
+  const auto counters = counters_of(mine.stats);
+  for (std::size_t c = 0; c < kCounters; ++c) totals[c] = comm.sum(counters[c]);
+  const std::vector<Bytes> parts = comm.gather(encode_clusters(mine.clusters));
+  if (!comm.is_root()) return std::nullopt;
+  merge::MergeResult all;
+  for (const Bytes& part : parts) {
+    std::vector<SubspaceCluster> clusters = decode_clusters(part);
+    std::move(clusters.begin(), clusters.end(), std::back_inserter(all.clusters));
+  }
+  std::sort(all.clusters.begin(), all.clusters.end(), [](const SubspaceCluster& a, const SubspaceCluster& b) {
+    return a.dimensions != b.dimensions ? a.dimensions < b.dimensions : a.points < b.points;
+  });
+  all.sizes.reserve(all.clusters.size());
+  for (const auto& cluster : all.clusters) all.sizes.push_back(cluster.points.size());
+  merge::MergeStats& s = all.stats;
+  s.subspaces = totals[0];
+  s.points_visited = totals[1];
+  s.distance_computations = totals[2];
+  s.clusters = totals[3];
+  s.core_points = totals[4];
+  s.border_points = totals[5];
+  s.noise_points = totals[6];
+  return all;
+}
+
+template std::optional<merge::MergeResult> merge_across_processes(const Communicator&, const Matrix32&,
+                                                                  const std::vector<SubspaceCluster>&,
+                                                                  const merge::MergeParams&);
+template std::optional<merge::MergeResult> merge_across_processes(const Communicator&, const Matrix&,
+                                                                  const std::vector<SubspaceCluster>&,
+                                                                  const merge::MergeParams&);
+
+}  // namespace subscale::distributed

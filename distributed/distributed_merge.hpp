@@ -1,0 +1,19 @@
+#pragma once
+// The merge stage spread over the processes: each clusters the subspaces it owns after the
+// exchange, and the root gathers the clusters into merge's order (dimensions, then points) and sums
+// the counters, which is what one process clustering every subspace would have produced.
+#include <optional>
+#include <vector>
+
+#include "distributed/communicator.hpp"
+#include "stages/merge/merge.hpp"
+
+namespace subscale::distributed {
+
+// The whole merge result on the root; nothing elsewhere.
+template <class T>
+std::optional<merge::MergeResult> merge_across_processes(const Communicator& comm, const ColumnMatrix<T>& values,
+                                                         const std::vector<SubspaceCluster>& owned,
+                                                         const merge::MergeParams& params);
+
+}  // namespace subscale::distributed

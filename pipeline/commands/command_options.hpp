@@ -1,0 +1,20 @@
+#pragma once
+// What `subscale run` and `subscale plan` take from the command line.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace subscale::pipeline {
+
+struct CommandOptions {
+  std::filesystem::path config_file;
+  std::vector<std::string> overrides;  // key=value
+  std::optional<std::filesystem::path> out;
+  bool quiet = false;
+  std::optional<std::filesystem::path> resume;  // run: continue the checkpoint in this folder
+  int processes = 0;                            // plan: processes to plan for (0: this job's)
+  std::string placement;                        // cluster runs: where this process runs (host, GPU)
+};
+
+}  // namespace subscale::pipeline

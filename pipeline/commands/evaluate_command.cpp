@@ -1,0 +1,189 @@
+#include "pipeline/commands/evaluate_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "common/error.hpp"
+#include "io/atomic_output.hpp"
+#include "io/cluster_list_hdf5.hpp"
+#include "io/ground_truth.hpp"
+#include "pipeline/commands/config_subcommand.hpp"
+#include "stages/evaluate/cluster_text.hpp"
+
+namespace subscale::pipeline {
+
+namespace {
+
+nlohmann::json measures_json(const evaluate::QualityMeasures& m) {
+  return {{"found_clusters", m.found_clusters},
+          {"hidden_clusters", m.hidden_clusters},
+          {"f1", m.f1},
+          {"f1_recall", m.f1_recall},
+          {"e4sc", m.e4sc},
+          {"rnia", m.rnia},
+          {"ce", m.ce},
+          {"coverage", m.coverage}};
+}
+
+void print_side_by_side(std::ostream& out, const evaluate::QualityMeasures& found,
+                        const evaluate::QualityMeasures& raw) {
+  char line[128];
+  out << "quality against " << found.hidden_clusters << " hidden clusters\n";
+  std::snprintf(line, sizeof line, "  %-9s %12s %12s   %s\n", "measure", "found", "raw", "best");
+  out << line;
+  std::snprintf(line, sizeof line, "  %-9s %12zu %12zu\n", "clusters", found.found_clusters, raw.found_clusters);
+  out << line;
+  const auto row = [&](const char* name, double a, double b, const char* best) {
+    std::snprintf(line, sizeof line, "  %-9s %12.4f %12.4f   %s\n", name, a, b, best);
+    out << line;
+  };
+  row("F1", found.f1, raw.f1, "1");
+  row("F1-R", found.f1_recall, raw.f1_recall, "1");
+  row("E4SC", found.e4sc, raw.e4sc, "1");
+  row("RNIA", found.rnia, raw.rnia, "0");
+  row("CE", found.ce, raw.ce, "0");
+  row("coverage", found.coverage, raw.coverage, "");
+}
+
+void check_dimensions(const std::vector<SubspaceCluster>& found, const std::filesystem::path& file,
+                      const std::filesystem::path& truth_file, std::size_t truth_dimensions) {
+  for (std::size_t c = 0; c < found.size(); ++c) {
+    if (!found[c].dimensions.empty() && found[c].dimensions.back() >= truth_dimensions) {
+      throw InputError("cluster file '" + file.string() + "': cluster " + std::to_string(c + 1) +
+                       " lives in dimension " + std::to_string(found[c].dimensions.back()) + ", but '" +
+                       truth_file.string() + "' has " + std::to_string(truth_dimensions) +
+                       " dimensions; do the two files belong to the same data set?");
+    }
+  }
+}
+
+}  // namespace
+
+evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& given, std::ostream& out) {
+  EvaluateCommandOptions options = given;
+  std::vector<SubspaceCluster> found, raw;
+  bool have_found = false, have_raw = false;
+  if (std::filesystem::is_directory(options.found)) {
+    // A run folder: its clusters, and merge's raw clusters when consolidation wrote them; from the
+    // text files, or from results.h5 when the run was told not to write them (output.text: false).
+    const std::filesystem::path folder = options.found;
+    options.found = folder / "clusters.txt";
+    if (!std::filesystem::exists(options.found) && std::filesystem::exists(folder / "results.h5")) {
+      options.found = folder / "results.h5";
+      const io::Hdf5File results(options.found.string(), io::Hdf5File::Mode::read);
+      if (!results.exists("/clusters"))
+        throw InputError("'" + options.found.string() + "' holds no clusters (the run had merge.enabled: false)");
+      found = io::read_cluster_list(results, "/clusters");
+      have_found = true;
+      if (!options.raw && results.exists("/raw_clusters")) {
+        raw = io::read_cluster_list(results, "/raw_clusters");
+        have_raw = true;
+        options.raw = options.found.string() + ":/raw_clusters";
+      }
+    }
+    if (!have_found && !std::filesystem::exists(options.found))
+      throw InputError("'" + folder.string() +
+                       "' is a folder without clusters.txt or results.h5; give a clusters file or a run folder");
+    if (!have_found && !options.raw && std::filesystem::exists(folder / "clusters_raw.txt"))
+      options.raw = folder / "clusters_raw.txt";
+  }
+  if (!have_found) found = evaluate::read_cluster_text(options.found);
+  if (options.raw && !have_raw) raw = evaluate::read_cluster_text(*options.raw);
+  io::GroundTruthOptions read_options;
+  read_options.dimensions = options.dimensions;
+  read_options.points = options.points;
+  const io::GroundTruth truth = io::read_ground_truth(options.truth, read_options);
+
+  std::size_t points = 0;
+  if (options.points) {
+    points = *options.points;
+  } else {
+    // Without the data's size, the largest id seen stands in for it (only coverage depends on it).
+    for (const auto* list : std::initializer_list<const std::vector<SubspaceCluster>*>{&found, &raw, &truth.clusters})
+      for (const auto& c : *list)
+        if (!c.points.empty()) points = std::max<std::size_t>(points, c.points.back() + std::size_t{1});
+  }
+  check_dimensions(found, options.found, options.truth, truth.dimensions);
+  if (options.raw) check_dimensions(raw, *options.raw, options.truth, truth.dimensions);
+  if (points == 0)
+    throw InputError("neither '" + options.found.string() + "' nor '" + options.truth.string() +
+                     "' names a point; give --points");
+
+  const evaluate::QualityMeasures m = evaluate::evaluate(found, truth.clusters, points, truth.dimensions);
+  std::optional<evaluate::QualityMeasures> raw_measures;
+  if (options.raw) raw_measures = evaluate::evaluate(raw, truth.clusters, points, truth.dimensions);
+  out << "found:  " << options.found.string() << " (" << found.size() << " clusters)\n";
+  if (options.raw) out << "raw:    " << options.raw->string() << " (" << raw.size() << " clusters)\n";
+  out << "truth:  " << options.truth.string() << " (" << truth.clusters.size() << " hidden clusters, "
+      << truth.dimensions << " dimensions)\n";
+  out << "points: " << points << (options.points ? "" : " (the largest point id + 1; give --points for the data's n)")
+      << "\n";
+  if (raw_measures)
+    print_side_by_side(out, m, *raw_measures);
+  else
+    evaluate::print_quality_table(out, m);
+
+  if (!options.json.empty()) {
+    nlohmann::json json{{"found", options.found.string()},
+                        {"truth", options.truth.string()},
+                        {"points", points},
+                        {"dimensions", truth.dimensions}};
+    json.update(measures_json(m));
+    if (raw_measures) {
+      json["raw"] = measures_json(*raw_measures);
+      json["raw"]["file"] = options.raw->string();
+    }
+    io::write_text_file(options.json, json.dump(2) + "\n");
+  }
+  return m;
+}
+
+void add_evaluate_command(CLI::App& app) {
+  struct Arguments {
+    EvaluateCommandOptions options;
+    std::size_t points = 0;
+    std::size_t dimensions = 0;
+    std::filesystem::path raw;
+  };
+  auto args = std::make_shared<Arguments>();
+  CLI::App* command =
+      app.add_subcommand("evaluate", "Score found clusters against hidden ones (F1, F1-R, E4SC, RNIA, CE, coverage)");
+  command
+      ->add_option("--found", args->options.found,
+                   "clusters in the text form {d1, d2}-[p1, p2], one a line; or a run folder (its clusters.txt, "
+                   "and clusters_raw.txt beside it when present; its results.h5 when the text files are absent)")
+      ->required()
+      ->check(CLI::ExistingPath);
+  command->add_option("--raw", args->raw, "merge's raw clusters (a run's clusters_raw.txt), scored beside --found")
+      ->check(CLI::ExistingFile);
+  command->add_option("--truth", args->options.truth, "ground truth in the OpenSubspace .true format")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--points", args->points, "number of points in the data (default: the largest id + 1)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--dims", args->dimensions, "number of dimensions, for .true files without a DIM= line")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--json", args->options.json, "also write the measures to this JSON file");
+  command->callback([args, command] {
+    if (command->count("--points")) args->options.points = args->points;
+    if (command->count("--dims")) args->options.dimensions = args->dimensions;
+    if (command->count("--raw")) args->options.raw = args->raw;
+    try {
+      run_evaluate_command(args->options, std::cout);
+      std::cout.flush();
+    } catch (...) {
+      const int code = report_current_exception("evaluate a smaller clusters file");
+      std::fflush(stdout);
+      std::exit(code);
+    }
+  });
+}
+
+}  // namespace subscale::pipeline

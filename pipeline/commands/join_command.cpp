@@ -1,0 +1,284 @@
+#include "pipeline/commands/join_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "common/error.hpp"
+#include "datasets/generators/join_generators.hpp"
+#include "gpu/device_info.hpp"
+#include "io/atomic_output.hpp"
+#include "io/hdf5_child_read.hpp"
+#include "io/hdf5_file.hpp"
+#include "pipeline/commands/config_subcommand.hpp"
+#include "pipeline/join_table_reader.hpp"
+#include "stages/join/hash_join.hpp"
+#include "stages/join/join_memory.hpp"
+
+namespace subscale::pipeline {
+
+ConfigSchema join_command_schema() {
+  using enum ValueKind;
+  ConfigSchema s;
+  for (const std::string side : {"r", "s"}) {
+    const std::string role = side == "r" ? "R (the build side: its columns are attached)"
+                                         : "S (the probe side: its rows are kept, in order)";
+    s.add(
+        config_key(side + ".file", path, "", "HDF5 file of table " + role + "; not needed with generate.distribution"));
+    s.add(config_key(side + ".key", string, "/ids", "1-D integer dataset with the join key of table " + side));
+    s.add(config_key(side + ".data", string, "/data",
+                     "1-D or 2-D (rows, columns) numeric dataset of table " + side + "'s columns; \"\" for none"));
+  }
+  s.add(
+      one_of(config_key("generate.distribution", string, "none",
+                        "instead of files, seeded key columns (output.mode=pairs): uniform (with generate.overlap) or "
+                        "zipf (S skewed by generate.alpha over R's keys)"),
+             {"none", "uniform", "zipf"}));
+  s.add(ranged(config_key("generate.r_rows", integer, "1000000", "rows of the generated R"), 0, 4294967294.0));
+  s.add(ranged(config_key("generate.s_rows", integer, "1000000", "rows of the generated S"), 0, 4294967294.0));
+  s.add(ranged(config_key("generate.overlap", number, "1.0", "uniform: fraction of S rows whose key is in R"), 0, 1));
+  s.add(ranged(config_key("generate.alpha", number, "1.0", "zipf: the skew (0 = uniform)"), 0));
+  s.add(config_key("generate.unique_r", boolean, "true", "R's keys form a primary key (false: duplicates in R)"));
+  s.add(ranged(config_key("generate.seed", integer, "1", "seed of the generated keys"), 0));
+  s.add(one_of(config_key("join.backend", string, "auto", "cpu, cuda, or auto (cuda when a device is usable)"),
+               {"cpu", "cuda"}, true));
+  s.add(one_of(config_key("join.hash", string, "fmix64", "hash the partitions and buckets come from"),
+               {"fmix64", "fnv1a64"}));
+  s.add(
+      automatic(ranged(config_key("join.radix_bits", integer, "auto", "bits per radix pass (fan-out 2^bits)"), 1, 11)));
+  s.add(automatic(ranged(config_key("join.passes", integer, "auto", "radix passes"), 1, 4)));
+  s.add(ranged(config_key("join.probe_chunk", integer, "4096", "at most this many S rows per probe work item"), 1,
+               4294967295.0));
+  s.add(
+      automatic(config_key("join.memory_budget", bytes, "auto",
+                           "working memory of the backend (device for cuda), e.g. 8GiB; auto = most of what is free")));
+  s.add(one_of(config_key("output.mode", string, "attach",
+                          "attach: S's rows with R's columns (/data, /ids, /labels); pairs: /r_row and /s_row"),
+               {"attach", "pairs"}));
+  auto out = config_key("output.file", path, "", "HDF5 file for the result");
+  out.required = true;
+  s.add(out);
+  s.add(config_key("output.json", path, "", "JSON summary; default: output.file with the extension .json"));
+  return s;
+}
+
+namespace {
+
+struct LabelsOfS {
+  bool present = false;
+  std::vector<std::int64_t> values;
+};
+
+LabelsOfS read_labels_beside_here(const std::filesystem::path& path, const std::string& data_dataset,
+                                  std::size_t rows) {
+  LabelsOfS labels;
+  const io::Hdf5File file(path.string(), io::Hdf5File::Mode::read);
+  const auto slash = data_dataset.find_last_of('/');
+  const std::string group = slash == std::string::npos ? std::string() : data_dataset.substr(0, slash);
+  const std::string path_of_labels = group + "/labels";
+  if (!file.exists(path_of_labels)) return labels;
+  labels.values = file.read<std::int64_t>(path_of_labels).data;
+  if (labels.values.size() != rows)
+    throw InputError(file.path() + ":" + path_of_labels + ": " + std::to_string(labels.values.size()) + " labels for " +
+                     std::to_string(rows) + " rows");
+  labels.present = true;
+  return labels;
+}
+
+// libhdf5 runs in a child process (io/hdf5_child_read.hpp): a damaged input file cannot crash the join.
+LabelsOfS read_labels_beside(const std::filesystem::path& path, const std::string& data_dataset, std::size_t rows) {
+  return io::read_hdf5_in_child<LabelsOfS>(
+      path.string(), [&] { return read_labels_beside_here(path, data_dataset, rows); },
+      [](io::ChildStreamWriter& out, const LabelsOfS& labels) {
+        out.put<std::uint8_t>(labels.present);
+        out.put_vector(labels.values);
+      },
+      [&](io::ChildStreamReader& in) {
+        LabelsOfS labels;
+        labels.present = in.get<std::uint8_t>() != 0;
+        labels.values = in.get_vector<std::int64_t>();
+        if (labels.present && labels.values.size() != rows)
+          throw InputError(path.string() + ": the process reading the labels sent a wrong count; the file is damaged");
+        return labels;
+      });
+}
+
+join::JoinOptions join_options(const Config& config) {
+  join::JoinOptions o;
+  if (config.is_auto("join.backend"))
+    o.backend = gpu::automatic_backend();
+  else
+    o.backend = join::parse_backend(config.string("join.backend"));
+  o.hash = join::parse_join_hash(config.string("join.hash"));
+  o.radix_bits = config.is_auto("join.radix_bits") ? 0 : static_cast<int>(config.integer("join.radix_bits"));
+  o.passes = config.is_auto("join.passes") ? 0 : static_cast<int>(config.integer("join.passes"));
+  o.probe_chunk = static_cast<std::uint32_t>(config.integer("join.probe_chunk"));
+  o.memory_budget_bytes = config.is_auto("join.memory_budget") ? 0 : config.bytes("join.memory_budget");
+  o.sort_output = true;  // a file with a defined order: by S row, then R row
+  join::validate(o);
+  return o;
+}
+
+nlohmann::json timings_json(const join::JoinTimings& t) {
+  return {{"transfer_in_s", t.transfer_in_seconds},
+          {"partition_s", t.partition_seconds},
+          {"probe_s", t.probe_seconds},
+          {"transfer_out_s", t.transfer_out_seconds},
+          {"join_s", t.join_seconds()},
+          {"partitions", t.partitions},
+          {"work_items", t.work_items},
+          {"prebuilt_tables", t.prebuilt_tables},
+          {"output_batches", t.output_batches}};
+}
+
+template <class T>
+std::vector<std::uint64_t> shape_of(const std::vector<T>& v) {
+  return {static_cast<std::uint64_t>(v.size())};
+}
+
+}  // namespace
+
+JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
+  const join::JoinOptions options = join_options(config);
+  const std::string mode = config.string("output.mode");
+  const std::string distribution = config.string("generate.distribution");
+  const bool generated = distribution != "none";
+  if (generated && mode == "attach")
+    throw UsageError(config.source_name() +
+                     ": generated inputs have keys only; set output.mode=pairs, or give r.file and s.file");
+  if (generated && (config.has("r.file") || config.has("s.file")))
+    throw UsageError(config.source_name() + ": r.file/s.file and generate.distribution are both set; keep one");
+  if (!generated && (!config.has("r.file") || !config.has("s.file")))
+    throw UsageError(config.source_name() + ": set r.file and s.file (HDF5 tables), or generate.distribution");
+
+  join::ColumnTable r, s;
+  LabelsOfS s_labels;
+  std::string source;
+  if (generated) {
+    const auto r_rows = static_cast<std::uint64_t>(config.integer("generate.r_rows"));
+    const auto s_rows = static_cast<std::uint64_t>(config.integer("generate.s_rows"));
+    const auto seed = static_cast<std::uint64_t>(config.integer("generate.seed"));
+    join::JoinRelations keys = distribution == "uniform"
+                                   ? join::generate_uniform({.r_rows = r_rows,
+                                                             .s_rows = s_rows,
+                                                             .overlap = config.number("generate.overlap"),
+                                                             .r_unique = config.boolean("generate.unique_r"),
+                                                             .seed = seed})
+                                   : join::generate_zipf({.r_rows = r_rows,
+                                                          .s_rows = s_rows,
+                                                          .alpha = config.number("generate.alpha"),
+                                                          .zipf_r = !config.boolean("generate.unique_r"),
+                                                          .seed = seed});
+    r.keys = std::move(keys.r_keys);
+    s.keys = std::move(keys.s_keys);
+    source = "generated " + distribution + " keys (seed " + std::to_string(seed) + ")";
+  } else {
+    const bool attach = mode == "attach";
+    auto table = [&](const std::string& name) {
+      return read_join_table({.path = config.file_path(name + ".file"),
+                              .key_dataset = config.string(name + ".key"),
+                              .data_dataset = attach ? config.string(name + ".data") : "",
+                              .path_setting = name + ".file",
+                              .key_setting = name + ".key",
+                              .data_setting = name + ".data",
+                              .column_prefix = name});
+    };
+    r = table("r");
+    s = table("s");
+    if (attach && !config.string("s.data").empty())
+      s_labels = read_labels_beside(config.file_path("s.file"), config.string("s.data"), s.rows());
+    source = config.file_path("r.file").string() + " (R) and " + config.file_path("s.file").string() + " (S)";
+  }
+
+  join::JoinTimings timings;
+  const auto start = std::chrono::steady_clock::now();
+  const join::JoinPairs pairs = join::hash_join(r.keys, s.keys, options, &timings);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const join::JoinSettings settings = join::resolve_settings(options, r.rows());
+
+  JoinCommandResult result;
+  result.output_file = config.file_path("output.file");
+  result.json_file = config.has("output.json") ? config.file_path("output.json")
+                                               : std::filesystem::path(result.output_file).replace_extension(".json");
+  result.rows = pairs.size();
+  for (const auto& file : {result.output_file, result.json_file})
+    if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+
+  std::string layout;
+  for (int bits : settings.layout.pass_bits) {
+    if (!layout.empty()) layout += '+';
+    layout += std::to_string(bits);
+  }
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "join: %s, |R| = %zu, |S| = %zu, %s backend, hash %s, radix %s bits (%u partitions)\n"
+                "pairs: %zu; time %.4g s (partitioning %.4g s, build+probe %.4g s, transfers %.4g s)\n",
+                source.c_str(), r.rows(), s.rows(), std::string(backend_name(options.backend)).c_str(),
+                join::to_string(options.hash).c_str(), layout.c_str(), settings.layout.partitions(), pairs.size(),
+                seconds, timings.partition_seconds, timings.probe_seconds,
+                timings.transfer_in_seconds + timings.transfer_out_seconds);
+  out << line;
+
+  nlohmann::json json = {{"command", "join"},
+                         {"source", source},
+                         {"r_rows", r.rows()},
+                         {"s_rows", s.rows()},
+                         {"mode", mode},
+                         {"backend", std::string(backend_name(options.backend))},
+                         {"hash", join::to_string(options.hash)},
+                         {"pass_bits", settings.layout.pass_bits},
+                         {"pairs", pairs.size()},
+                         {"seconds", seconds},
+                         {"timings", timings_json(timings)}};
+  {
+    io::AtomicOutput output(result.output_file);
+    {
+      io::Hdf5File file(output.temporary_path().string(), io::Hdf5File::Mode::create_truncate);
+      file.write("/r_row", pairs.r_rows);
+      file.write("/s_row", pairs.s_rows);
+      if (mode == "attach") {
+        const join::ColumnTable joined = join::gather_joined_rows(s, r, pairs);
+        const std::size_t columns = joined.columns.size();
+        std::vector<double> matrix(joined.rows() * columns);
+        for (std::size_t c = 0; c < columns; ++c)
+          for (std::size_t i = 0; i < joined.rows(); ++i) matrix[i * columns + c] = joined.columns[c][i];
+        file.write("/data", {static_cast<std::uint64_t>(joined.rows()), static_cast<std::uint64_t>(columns)},
+                   matrix.data());
+        file.write("/ids", joined.keys);
+        std::string names;
+        for (const auto& name : joined.names) {
+          if (!names.empty()) names += ',';
+          names += name;
+        }
+        file.write_string_attribute("/data", "column_names", names);
+        if (s_labels.present) {
+          std::vector<std::int64_t> labels(pairs.size());
+          for (std::size_t i = 0; i < pairs.size(); ++i) labels[i] = s_labels.values[pairs.s_rows[i]];
+          file.write("/labels", labels);
+        }
+        json["columns"] = joined.names;
+      }
+      file.write_string_attribute("/r_row", "source", source);
+      file.close();  // a full disk shows here, naming the file; nothing is renamed into place
+    }
+    io::write_text_file(result.json_file, json.dump(2) + "\n");
+    output.commit();  // the HDF5 file appears last, once everything else is written
+  }
+  out << "wrote " << result.output_file.string() << " and " << result.json_file.string() << "\n";
+  return result;
+}
+
+void add_join_command(CLI::App& app) {
+  add_config_subcommand(
+      app, "join", "Join two tables on a key: matching row pairs, or S's rows with R's columns attached",
+      "configs/join_quickstart.yaml", "join.backend=cpu output.mode=pairs", join_command_schema(),
+      [](const Config& config) { run_join_command(config, std::cout); },
+      "join smaller tables or use output.mode=pairs");
+}
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,165 @@
+#include "pipeline/commands/plan_command.hpp"
+
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "common/error.hpp"
+#include "common/phase_timer.hpp"
+#include "distributed/communicator.hpp"
+#include "distributed/distributed_core.hpp"
+#include "distributed/work_split.hpp"
+#include "io/host_memory.hpp"
+#include "pipeline/config.hpp"
+#include "pipeline/core_pipeline.hpp"
+#include "pipeline/core_schema.hpp"
+#include "pipeline/input_loading.hpp"
+#include "pipeline/log_format.hpp"
+#include "pipeline/memory_advice.hpp"
+#include "pipeline/run_log.hpp"
+#include "pipeline/run_settings.hpp"
+#include "stages/dense_units/direct_memory_plan.hpp"
+#include "stages/dense_units/direct_units.hpp"
+#include "stages/dense_units/partition_plan.hpp"
+
+namespace subscale::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void print_units_per_dimension(const UnitPlan& plan) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_count;
+  for (std::uint32_t j = 0; j < plan.dimensions(); ++j) by_count.emplace_back(plan.units_in_dimension(j), j);
+  std::sort(by_count.rbegin(), by_count.rend());
+  std::printf("dense units per dimension (largest %zu of %u):\n", std::min<std::size_t>(10, by_count.size()),
+              plan.dimensions());
+  for (std::size_t i = 0; i < std::min<std::size_t>(10, by_count.size()); ++i)
+    std::printf("  dimension %-6u %20llu\n", by_count[i].second, static_cast<unsigned long long>(by_count[i].first));
+  std::printf("total dense units: %llu (%s)\n", static_cast<unsigned long long>(plan.total_units()),
+              format_count(plan.total_units()).c_str());
+  std::printf("largest window: %u points\n", plan.largest_window());
+}
+
+// Direct mode has no table: the plan gives the units as an upper bound of the work and the walk's
+// nodes and multi-dimension units as estimated from a sample of windows.
+template <class T>
+void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, const Density1dResult& density,
+                       const RunSettings& settings) {
+  const DirectSpace space(values, plan, density, settings.core.epsilon);
+  const auto start = Clock::now();
+  const DirectWalkEstimate estimate = estimate_direct_walk(space, plan);
+  const double seconds = seconds_since(start);
+  std::printf("mode: direct (the units above bound the work; the walk skips subtrees of one dimension)\n");
+  std::printf("walk %s: %s nodes, %s units in >= 2 dimensions (%s units sampled in %.2f s)\n",
+              estimate.exact ? "counted" : "estimated",
+              format_count(static_cast<std::uint64_t>(estimate.nodes)).c_str(),
+              format_count(static_cast<std::uint64_t>(estimate.multi_units)).c_str(),
+              format_count(estimate.sampled_units).c_str(), seconds);
+  const DirectMemoryPlan memory = plan_direct_memory(space, estimate);
+  std::printf(
+      "host memory: %s of values and orders, plus %llu bytes per subspace found, twice while the threads' "
+      "tables merge: %s subspaces %s (%s)",
+      format_bytes(static_cast<double>(memory.values_bytes)).c_str(),
+      static_cast<unsigned long long>(memory.bytes_per_subspace), format_count(memory.subspaces_at_least).c_str(),
+      memory.exact ? "in all" : "found in the sample", io::describe_bytes(memory.table_bytes_at_least()).c_str());
+  if (!memory.exact)
+    std::printf(", at most %s (%s)", format_count(memory.subspaces_at_most).c_str(),
+                io::describe_bytes(memory.table_bytes_at_most()).c_str());
+  std::printf("\n");
+  if (const std::string note = direct_memory_note(settings, memory); !note.empty()) std::printf("%s\n", note.c_str());
+}
+
+// How a cluster run (or a checkpointed one) would cut the work, and what each process holds.
+void print_cluster_plan(const UnitPlan& plan, const RunSettings& settings, int processes, std::size_t partitions) {
+  const auto p = static_cast<std::uint64_t>(processes);
+  const std::uint64_t total = plan.total_units();
+  const std::uint64_t n = plan.points(), d = plan.dimensions();
+  const bool checkpoint = settings.checkpoint.has_value();
+  std::uint64_t units =
+      checkpoint ? (settings.checkpoint->units > 0 ? settings.checkpoint->units : distributed::kUnitsPerProcess * p)
+                 : p;
+  std::printf("cluster: %d process(es)%s\n", processes,
+              checkpoint ? (", checkpoint in " + settings.checkpoint->folder.string()).c_str() : "");
+  // Each process holds the matrix (and direct mode a row-major copy), density1d's orders and windows,
+  // and its share's subspaces.
+  const double value_bytes = settings.precision == Precision::float32 ? 4 : 8;
+  const double inputs = static_cast<double>(n * d) * (2 * value_bytes + 4 + 4);
+  const double per_subspace = static_cast<double>((d + 63) / 64 + (n + 63) / 64) * 8;
+  if (settings.core.units.mode == TableMode::direct) {
+    const distributed::WorkSplit split = distributed::direct_split(total, static_cast<std::uint32_t>(units));
+    std::printf(
+        "  direct walk cut into %u work unit(s) of about %s units (%llu interleaved slices each), "
+        "%s unit(s) and about %s units per process\n",
+        split.units, format_count(total / split.units).c_str(),
+        static_cast<unsigned long long>(split.slices / split.units), std::to_string((split.units + p - 1) / p).c_str(),
+        format_count(total / p).c_str());
+  } else {
+    const std::uint64_t count = std::max<std::uint64_t>(partitions, units);
+    std::printf(
+        "  %llu partition(s) of the signature space, one work unit each: %llu per process; a process "
+        "enumerates every unit once per partition it takes (%s units), keeps about %s each time\n",
+        static_cast<unsigned long long>(count), static_cast<unsigned long long>((count + p - 1) / p),
+        format_count(total * ((count + p - 1) / p)).c_str(), format_count(total / count).c_str());
+    std::printf("  host table per partition: %s\n",
+                format_bytes(static_cast<double>(total / count) * kHostBytesPerUnit).c_str());
+  }
+  std::printf(
+      "  memory per process: %s of matrix, orders and windows (on its GPU too when the core runs there), "
+      "plus %.0f bytes per subspace it holds (twice while the subspaces are exchanged)\n",
+      format_bytes(inputs).c_str(), per_subspace);
+}
+
+}  // namespace
+
+void plan_command(const CommandOptions& options) {
+  Config config = Config::load_file(options.config_file, options.overrides, core_config_schema());
+  if (!config.sweep_keys().empty())
+    throw UsageError("plan takes one configuration; the config has sweep lists (" + config.sweep_keys()[0] +
+                     "); pick one value with an override, e.g. " + config.sweep_keys()[0] + "=...");
+  const distributed::Communicator comm = distributed::Communicator::world();
+  if (!comm.is_root()) return;  // one plan is enough; the root prints it for the whole job
+  const int processes = options.processes > 0 ? options.processes : comm.size();
+  RunSettings settings = read_settings(config);
+  RunLog log(options.quiet);
+  for (const auto& note : settings.memory_notes) std::printf("%s\n", note.c_str());
+  RunReport report;
+  tbb::task_arena arena(settings.threads);
+  arena.execute([&] {
+    LoadedInput input = load_input(settings, log, report);
+    std::printf("values: %zu points x %zu dimensions held as %s: %zu bytes (%s)\n", input.held.points(),
+                input.held.dimensions(), to_string(input.held.precision()), input.held.bytes(),
+                format_bytes(static_cast<double>(input.held.bytes())).c_str());
+    const Density1dResult density = input.held.visit([&](const auto& values) {
+      return run_density1d(values, {settings.core.epsilon, settings.core.min_points});
+    });
+    const UnitPlan plan(density, settings.core.min_points);
+    check_memory_budget(settings, plan.total_units(), largest_window_units(plan));
+    print_units_per_dimension(plan);
+    if (settings.core.units.mode == TableMode::direct) {
+      input.held.visit([&](const auto& values) { print_direct_plan(values, plan, density, settings); });
+      if (processes > 1 || settings.checkpoint) print_cluster_plan(plan, settings, processes, 1);
+      return;
+    }
+    const SignatureKeys keys = make_signature_keys(plan.points(), settings.core.units.keys, settings.core.units.seed);
+    if (const std::string note = partition_memory_note(settings, plan.total_units()); !note.empty())
+      std::printf("%s\n", note.c_str());
+    const PartitionPlan partitions =
+        plan_partitions(plan, density, keys, fit_partitions_to_host_bytes(settings.core.units, plan.total_units()));
+    const double per_partition = static_cast<double>(plan.total_units()) / static_cast<double>(partitions.count());
+    std::printf("partitions: %zu (%s), about %s units and %s of host table each (budget %s)\n", partitions.count(),
+                to_string(partitions.scheme), format_count(static_cast<std::uint64_t>(per_partition)).c_str(),
+                format_bytes(per_partition * kHostBytesPerUnit).c_str(),
+                format_bytes(static_cast<double>(settings.core.units.host_bytes)).c_str());
+    for (std::size_t p = 0; p < partitions.count() && p < 16; ++p)
+      std::printf("  partition %-4zu from signature %llu\n", p, static_cast<unsigned long long>(partitions.lower[p]));
+    if (partitions.count() > 16) std::printf("  ... %zu more\n", partitions.count() - 16);
+    std::printf("false-match probability (%u-bit signatures): %.3g\n", settings.core.units.signature_bits,
+                false_match_probability(plan.total_units(), settings.core.units.signature_bits,
+                                        settings.core.units.keys, settings.core.min_points));
+    if (processes > 1 || settings.checkpoint) print_cluster_plan(plan, settings, processes, partitions.count());
+  });
+}
+
+}  // namespace subscale::pipeline

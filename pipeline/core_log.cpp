@@ -1,0 +1,58 @@
+#include "pipeline/core_log.hpp"
+
+#include <algorithm>
+
+#include "common/phase_timer.hpp"
+#include "pipeline/log_format.hpp"
+#include "pipeline/memory_advice.hpp"
+
+namespace subscale::pipeline {
+
+double CoreStepLog::seconds_in_step() const { return seconds_since(start_); }
+
+void CoreStepLog::step(const std::string& step, const CoreResult& so_far) {
+  const double elapsed = seconds_since(start_);
+  if (step == "plan") {
+    report_.stage_seconds.emplace_back("density1d", elapsed);
+    std::uint64_t clusters = 0;
+    for (const auto& d : so_far.density.dimensions) clusters += d.clusters;
+    log_.line("density1d   " + std::to_string(clusters) + " 1-D clusters over " + std::to_string(dimensions_) +
+              " dimensions" + (so_far.density1d_on_gpu ? " (on the GPU)" : ""));
+  } else if (step == "dense_units") {
+    report_.stage_seconds.emplace_back("plan", elapsed);
+    planned_units_ = so_far.total_units;
+    check_memory_budget(settings_, planned_units_, so_far.largest_window_units);
+    log_.line("plan        " + format_count(planned_units_) + " dense units");
+    if (so_far.direct_memory)
+      if (const std::string note = direct_memory_note(settings_, *so_far.direct_memory); !note.empty()) log_.line(note);
+    if (const std::string note = partition_memory_note(settings_, planned_units_); !note.empty()) log_.line(note);
+    const ProgressDisplay display = log_.quiet()           ? ProgressDisplay::none
+                                    : stderr_is_terminal() ? ProgressDisplay::bar
+                                                           : ProgressDisplay::lines;
+    bar_.emplace("dense_units", planned_units_, display, settings_.progress_seconds,
+                 [this](const std::string& line) { log_.line(line); });
+  } else if (step == "subspaces") {
+    bar_.reset();
+    report_.stage_seconds.emplace_back("dense_units", elapsed);
+    const auto& du = so_far.dense_units;
+    if (settings_.core.units.mode == TableMode::direct)
+      log_.line("dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions (direct), " +
+                format_count(du.walk_nodes) + " nodes walked for " + format_count(planned_units_) + " units, " +
+                format_count(static_cast<std::uint64_t>(static_cast<double>(du.distinct_multi_units) /
+                                                        std::max(elapsed, 1e-9))) +
+                " multi-dimension units/s on " + backend_name(so_far.backend_used));
+    else
+      log_.line(
+          "dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions, " +
+          std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + "), " +
+          format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units_) / std::max(elapsed, 1e-9))) +
+          " units/s on " + backend_name(so_far.backend_used));
+    if (du.partition_splits > 0)
+      log_.line("dense_units " + std::to_string(du.partition_splits) +
+                " partition(s) overflowed the device table and were split and redone");
+    for (const auto& note : du.notes) log_.line("dense_units " + note);
+  }
+  start_ = std::chrono::steady_clock::now();
+}
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,113 @@
+#include "pipeline/single_run.hpp"
+
+#include <tbb/task_arena.h>
+
+#include <cstring>
+
+#include "common/parallel_release.hpp"
+#include "io/atomic_output.hpp"
+#include "pipeline/automatic_parameters.hpp"
+#include "pipeline/input_loading.hpp"
+#include "pipeline/run_folder.hpp"
+#include "pipeline/run_log.hpp"
+#include "pipeline/run_settings.hpp"
+#include "pipeline/run_stages.hpp"
+
+namespace subscale::pipeline {
+namespace {
+
+SweepRow sweep_row(const RunReport& report) {
+  SweepRow row;
+  row.dense_units = report.core.total_units;
+  row.subspaces = report.core.subspaces.size();
+  if (report.consolidated) {
+    row.clusters = report.consolidated->clusters.size();
+    row.raw_clusters = report.merge->clusters.size();
+  } else if (report.merge) {
+    row.clusters = report.merge->clusters.size();
+  }
+  row.quality = report.quality;
+  row.raw_quality = report.raw_quality;
+  for (const auto& [stage, seconds] : report.stage_seconds) row.seconds += seconds;
+  return row;
+}
+
+void release_lists(RunReport& report) {
+  release_in_parallel(report.core.subspaces);
+  if (report.merge) release_in_parallel(report.merge->clusters);
+  if (report.consolidated) release_in_parallel(report.consolidated->clusters);
+}
+
+}  // namespace
+
+SingleRun run_one(Config config, const std::filesystem::path& folder, const CommandOptions& options,
+                  const distributed::Communicator& comm) {
+  RunLog log(options.quiet || !comm.is_root());
+  RunSettings settings;
+  std::optional<LoadedInput> input;
+  RunReport report;
+  std::optional<tbb::task_arena> arena;
+  auto agreed = [&](auto&& step) {
+    std::exception_ptr failure;
+    try {
+      step();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    comm.agree(failure);
+  };
+  agreed([&] {
+    settings = read_settings(config, options.resume, comm.local_size());
+    arena.emplace(settings.threads);
+  });
+  // signature.seed: auto is drawn by each process; the root's draw is the job's, or the processes'
+  // signatures (and so their partitions) would not agree.
+  if (comm.distributed()) {
+    std::uint64_t seed = settings.core.units.seed;
+    const distributed::Bytes bytes = comm.broadcast(distributed::Bytes(
+        reinterpret_cast<const std::uint8_t*>(&seed), reinterpret_cast<const std::uint8_t*>(&seed + 1)));
+    std::memcpy(&seed, bytes.data(), sizeof seed);
+    settings.core.units.seed = seed;
+    config.set("signature.seed", std::to_string(seed));
+    if (settings.checkpoint) settings.checkpoint->identity = checkpoint_identity(config, settings.core.units.mode);
+  }
+  report.config_source = config.source_name();
+  report.input_path = settings.load.path;
+  report.seed = settings.core.units.seed;
+  report.threads = settings.threads;
+  for (const auto& note : settings.memory_notes) log.line(note);
+  if (comm.distributed()) {
+    const std::vector<distributed::Bytes> placements =
+        comm.gather(distributed::Bytes(options.placement.begin(), options.placement.end()));
+    for (const auto& placement : placements) log.line("cluster     " + std::string(placement.begin(), placement.end()));
+  }
+  arena->execute([&] {
+    agreed([&] {
+      input = load_input(settings, log, report);
+      resolve_automatic_parameters(input->held, settings, config, log);
+      validate_core_params(settings.core, input->held.points());
+      report.points = input->held.points();
+      report.dimensions = input->held.dimensions();
+      if (comm.is_root()) create_folder(folder);  // only now: refused input leaves nothing behind
+    });
+    try {
+      if (run_stages(settings, *input, log, report, comm)) write_run_folder(folder, config, settings, report, log);
+    } catch (const std::exception& error) {
+      if (comm.is_root()) {
+        log.line(std::string("error: ") + error.what());
+        try {
+          io::write_text_file(folder / "log.txt", log.text());
+        } catch (const std::exception&) {
+          // A full disk fails this too; the first error is the one to report.
+        }
+      }
+      throw;
+    }
+  });
+  if (comm.is_root()) io::write_text_file(folder / "log.txt", log.text());
+  SingleRun run{sweep_row(report), folder};
+  arena->execute([&] { release_lists(report); });
+  return run;
+}
+
+}  // namespace subscale::pipeline
