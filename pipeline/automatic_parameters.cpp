@@ -63,7 +63,7 @@ AutomaticParameters choose_parameters(const ColumnMatrix<T>& values, const Autom
   return out;
 }
 
-void resolve_automatic_parameters(const HeldValues& held, RunSettings& settings, Config& config, RunLog& log) {
+std::vector<std::string> resolve_automatic_parameters(const HeldValues& held, RunSettings& settings, Config& config) {
   AutomaticInput in;
   in.epsilon_auto = settings.epsilon_auto;
   in.min_points_auto = settings.min_points_auto;
@@ -80,7 +80,7 @@ void resolve_automatic_parameters(const HeldValues& held, RunSettings& settings,
   settings.merge_epsilon = chosen.merge_epsilon;
   settings.merge_min_points = chosen.merge_min_points;
   for (const auto& [key, value] : chosen.resolved) config.set(key, value);
-  for (const auto& line : chosen.log_lines) log.line(line);
+  return chosen.log_lines;
 }
 
 template AutomaticParameters choose_parameters(const ColumnMatrix<float>&, const AutomaticInput&);

@@ -11,7 +11,6 @@
 #include "common/dataset.hpp"
 #include "common/held_values.hpp"
 #include "pipeline/config.hpp"
-#include "pipeline/run_log.hpp"
 #include "pipeline/run_settings.hpp"
 #include "pipeline/significance_steps.hpp"
 
@@ -43,8 +42,8 @@ template <class T>
 AutomaticParameters choose_parameters(const ColumnMatrix<T>& values, const AutomaticInput& input);
 
 // The run's auto values chosen from the held values, written into `settings` and back into
-// `config` (so config.yaml repeats the run), each with its log line.
-void resolve_automatic_parameters(const HeldValues& held, RunSettings& settings, Config& config, RunLog& log);
+// `config` (so config.yaml repeats the run); returns a line for each choice saying why.
+std::vector<std::string> resolve_automatic_parameters(const HeldValues& held, RunSettings& settings, Config& config);
 
 // A double as YAML text that reads back to the same value.
 std::string exact_text(double value);

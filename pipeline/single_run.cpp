@@ -84,7 +84,7 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
   arena->execute([&] {
     agreed([&] {
       input = load_input(settings, log, report);
-      resolve_automatic_parameters(input->held, settings, config, log);
+      for (const auto& line : resolve_automatic_parameters(input->held, settings, config)) log.line(line);
       validate_core_params(settings.core, input->held.points());
       report.points = input->held.points();
       report.dimensions = input->held.dimensions();
