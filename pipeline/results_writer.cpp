@@ -157,6 +157,7 @@ std::string summary_json(const RunReport& report) {
                                {"subspaces_skipped", g.subspaces_skipped},
                                {"merge_tested", g.merge_tested},
                                {"merge_kept", g.merge_kept},
+                               {"merge_candidates", g.merge_candidates},
                                {"consolidated_tested", g.consolidated_tested},
                                {"consolidated_kept", g.consolidated_kept},
                                {"repeated", g.repeated},

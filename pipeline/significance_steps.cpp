@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 
 #include "common/phase_timer.hpp"
 #include "stages/significance/distinct_clusters.hpp"
@@ -54,9 +55,13 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
                             merge::MergeResult& merge, const SignificanceSettings& settings,
                             SignificanceReport& report) {
   const auto start = Clock::now();
-  auto kept = significance::keep_significant(values, marginals, merge.clusters, settings.test);
+  std::size_t budget = settings.consolidation_budget;
+  if (const char* b = std::getenv("SUBSCALE_BUDGET_B")) budget = std::strtoull(b, nullptr, 10);
+  auto candidates = significance::consolidation_candidates(values, marginals, merge.clusters, settings.test, budget);
+  auto& kept = candidates.kept;
   report.merge_tested = merge.clusters.size();
-  report.merge_kept = kept.indices.size();
+  report.merge_kept = candidates.significant;
+  report.merge_candidates = kept.indices.size() - candidates.significant;
   merge.clusters = significance::take(merge.clusters, kept.indices);
   merge.sizes = significance::take(merge.sizes, kept.indices);
   report.raw_scores = std::move(kept.scores);
@@ -109,7 +114,8 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
                     " subspaces skipped before merge: no cluster of theirs could pass (" + test + ")");
   if (report.merge_tested > 0)
     lines.push_back("significance " + std::to_string(report.merge_kept) + " of " + std::to_string(report.merge_tested) +
-                    " merge clusters significant");
+                    " merge clusters significant, " + std::to_string(report.merge_candidates) +
+                    " more passed to consolidation as parts of possible clusters");
   if (report.consolidated_tested > 0)
     lines.push_back("significance " + std::to_string(report.consolidated_kept) + " of " +
                     std::to_string(report.consolidated_tested) + " consolidated clusters significant, " +

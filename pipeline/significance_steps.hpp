@@ -26,6 +26,9 @@ struct SignificanceSettings {
   // A consolidated cluster that shares this share of its points and of its dimensions with a
   // stronger one is a piece of it (stages/significance/distinct_clusters.hpp).
   double distinct_overlap = 0.5;
+  // Merge clusters not significant on their own passed to consolidation at most
+  // (stages/significance/keep_significant.hpp, consolidation_candidates).
+  std::size_t consolidation_budget = 2000;
 };
 
 // What the test did at each step, for the log and summary.json.
@@ -34,6 +37,7 @@ struct SignificanceReport {
   std::uint64_t background_values = 0;                        // (point, dimension) values kept from the core
   std::uint64_t subspaces_tested = 0, subspaces_skipped = 0;  // before merge: could any cluster pass?
   std::uint64_t merge_tested = 0, merge_kept = 0;
+  std::uint64_t merge_candidates = 0;  // not significant alone, passed to consolidation as possible parts
   std::uint64_t consolidated_tested = 0, consolidated_kept = 0;
   std::uint64_t repeated = 0;  // significant consolidated clusters dropped as pieces of stronger ones
   std::vector<significance::ClusterScore> raw_scores;  // merge's kept clusters, in their (score) order

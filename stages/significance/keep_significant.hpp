@@ -21,6 +21,23 @@ template <class T>
 Kept keep_significant(const ColumnMatrix<T>& values, const Marginals& marginals,
                       const std::vector<SubspaceCluster>& clusters, const TestParams& params);
 
+// Merge's clusters worth consolidating: the significant ones (strongest first), then, up to
+// `budget` more, those not yet significant whose raw p-value passes a Bonferroni test over the
+// clusters tested alone, the closest to significance first. A cluster of s dimensions comes out of
+// merge as projections, each with a part of its points and so far weaker than the cluster it will
+// be joined into; dropping every projection that is not significant on its own loses the small
+// clusters (a 40-point cluster in 3 of 25 dimensions among 1,500 points: its 2-D projections
+// hold 22 points each). The budget bounds consolidation's work where merge finds hundreds of
+// thousands of chance clusters. `significant` says how many of the kept lead the list.
+struct Candidates {
+  Kept kept;
+  std::size_t significant = 0;
+};
+template <class T>
+Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                    const std::vector<SubspaceCluster>& clusters, const TestParams& params,
+                                    std::size_t budget);
+
 // can[i]: whether some cluster of at least min_size points of subspaces[i] could pass (the bound
 // of subspace_bound.hpp against the Bonferroni threshold; with fdr, against the loosest threshold
 // the step-up could reach with one kept cluster per subspace).
