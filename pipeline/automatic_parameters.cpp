@@ -1,7 +1,6 @@
 #include "pipeline/automatic_parameters.hpp"
 
 #include <cstdio>
-#include <cstdlib>
 
 #include "stages/significance/auto_parameters.hpp"
 
@@ -23,8 +22,6 @@ AutomaticParameters choose_parameters(const ColumnMatrix<T>& values, const Autom
     if (!input.min_points_auto) request.min_points = input.min_points;
     // Without the test nothing is kept from the core, so nothing is left out of the counts either.
     request.background_mass = significance ? input.significance.background_mass : 1.0;
-    if (const char* w = std::getenv("SUBSCALE_AUTO_WINDOW")) request.window_points = std::atoi(w);
-    if (const char* b = std::getenv("SUBSCALE_AUTO_BUDGET")) request.unit_budget = std::atof(b);
     const auto choice = significance::choose_core_parameters(values, request);
     out.epsilon = choice.epsilon;
     out.min_points = choice.min_points;
@@ -39,8 +36,7 @@ AutomaticParameters choose_parameters(const ColumnMatrix<T>& values, const Autom
     }
   }
   if (input.merge_epsilon_auto) {
-    double factor = significance ? kMergeRadius : 1.0;
-    if (const char* f = std::getenv("SUBSCALE_AUTO_MERGE_RADIUS"); f && significance) factor = std::atof(f);
+    const double factor = significance ? kMergeRadius : 1.0;
     out.merge_epsilon = factor * out.epsilon;
     if (significance) {
       out.resolved.emplace_back("merge.epsilon", exact_text(out.merge_epsilon));
@@ -50,10 +46,7 @@ AutomaticParameters choose_parameters(const ColumnMatrix<T>& values, const Autom
     }
   }
   if (input.merge_min_points_auto) {
-    std::uint32_t m = out.min_points;
-    if (const char* f = std::getenv("SUBSCALE_AUTO_MERGE_MIN"); f && significance)
-      m = static_cast<std::uint32_t>(std::atoi(f) * out.min_points);
-    out.merge_min_points = m;
+    out.merge_min_points = out.min_points;
     if (significance) {
       out.resolved.emplace_back("merge.min_points", std::to_string(out.merge_min_points));
       out.log_lines.push_back("auto        merge.min_points = " + std::to_string(out.merge_min_points) +

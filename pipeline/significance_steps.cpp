@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 
 #include "common/phase_timer.hpp"
 #include "stages/significance/distinct_clusters.hpp"
@@ -55,9 +54,8 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
                             merge::MergeResult& merge, const SignificanceSettings& settings,
                             SignificanceReport& report) {
   const auto start = Clock::now();
-  std::size_t budget = settings.consolidation_budget;
-  if (const char* b = std::getenv("SUBSCALE_BUDGET_B")) budget = std::strtoull(b, nullptr, 10);
-  auto candidates = significance::consolidation_candidates(values, marginals, merge.clusters, settings.test, budget);
+  auto candidates = significance::consolidation_candidates(values, marginals, merge.clusters, settings.test,
+                                                           settings.consolidation_budget);
   auto& kept = candidates.kept;
   report.merge_tested = merge.clusters.size();
   report.merge_kept = candidates.significant;
