@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "stages/significance/binomial_tail.hpp"
+#include "stages/significance/point_range.hpp"
 #include "stages/significance/search_correction.hpp"
 
 namespace subscale::significance {
@@ -22,14 +23,9 @@ template <class T>
 Box box_of(const ColumnMatrix<T>& values, const SubspaceCluster& cluster) {
   Box box;
   for (const auto j : cluster.dimensions) {
-    const T* column = values.col(j).data();
-    T lo = std::numeric_limits<T>::infinity(), hi = -std::numeric_limits<T>::infinity();
-    for (const auto p : cluster.points) {
-      lo = std::min(lo, column[p]);
-      hi = std::max(hi, column[p]);
-    }
-    box.lo.push_back(static_cast<double>(lo));
-    box.hi.push_back(static_cast<double>(hi));
+    const auto range = range_of(values, cluster.points, j);
+    box.lo.push_back(range.lo);
+    box.hi.push_back(range.hi);
   }
   return box;
 }

@@ -7,6 +7,7 @@
 
 #include "stages/significance/binomial_tail.hpp"
 #include "stages/significance/cluster_score.hpp"
+#include "stages/significance/point_range.hpp"
 #include "stages/significance/search_correction.hpp"
 
 namespace subscale::significance {
@@ -39,15 +40,10 @@ double score_given(const ColumnMatrix<T>& values, const Marginals& marginals, co
   if (extra.empty() || members.empty() || outer.points.empty()) return 0.0;
   double log_p0 = 0;
   for (const auto j : extra) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (const auto p : inner.points) {
-      const double x = static_cast<double>(values(p, j));
-      lo = std::min(lo, x), hi = std::max(hi, x);
-    }
+    const auto range = range_of(values, inner.points, j);
     std::size_t inside = 0;
     for (const auto p : outer.points) {
-      const double x = static_cast<double>(values(p, j));
-      inside += (x >= lo && x <= hi) ? 1 : 0;
+      inside += range.holds(static_cast<double>(values(p, j))) ? 1 : 0;
     }
     log_p0 += std::log(static_cast<double>(inside) / static_cast<double>(outer.points.size()));
   }

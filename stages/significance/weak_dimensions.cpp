@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "stages/significance/cluster_score.hpp"
+#include "stages/significance/point_range.hpp"
 
 namespace subscale::significance {
 
@@ -50,13 +51,9 @@ SubspaceCluster without(const ColumnMatrix<T>& values, const Marginals& marginal
   for (std::size_t i = 0; i < cluster.dimensions.size(); ++i) {
     if (i == skip) continue;
     const auto j = cluster.dimensions[i];
-    double l = std::numeric_limits<double>::infinity(), h = -l;
-    for (const auto p : cluster.points) {
-      const double x = static_cast<double>(values(p, j));
-      l = std::min(l, x), h = std::max(h, x);
-    }
+    const auto range = range_of(values, cluster.points, j);
     out.dimensions.push_back(j);
-    lo.push_back(l), hi.push_back(h);
+    lo.push_back(range.lo), hi.push_back(range.hi);
   }
   out.points = points_in_box(values, marginals, out.dimensions, lo, hi);
   return out;
@@ -70,14 +67,12 @@ template <class T>
 std::vector<std::size_t> weakest(const ColumnMatrix<T>& values, const Marginals& marginals,
                                  const SubspaceCluster& cluster) {
   const std::size_t s = cluster.dimensions.size();
-  std::vector<double> lo(s, std::numeric_limits<double>::infinity()), hi(s, -std::numeric_limits<double>::infinity());
+  std::vector<double> lo(s), hi(s);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges(s);
   std::vector<std::size_t> by_width(s);
   for (std::size_t i = 0; i < s; ++i) {
-    for (const auto p : cluster.points) {
-      const double x = static_cast<double>(values(p, cluster.dimensions[i]));
-      lo[i] = std::min(lo[i], x), hi[i] = std::max(hi[i], x);
-    }
+    const auto range = range_of(values, cluster.points, cluster.dimensions[i]);
+    lo[i] = range.lo, hi[i] = range.hi;
     ranges[i] = marginals.range(cluster.dimensions[i], lo[i], hi[i]);
     by_width[i] = i;
   }

@@ -12,24 +12,9 @@
 namespace subscale::significance {
 namespace {
 
+using testing::nearest;
 using testing::plant;
 using testing::uniform_noise;
-
-// The k nearest points to `center` in the (max-norm) subspace, center included: what a search for
-// dense places would report in pure noise.
-SubspaceCluster nearest(const Matrix& m, const std::vector<std::uint32_t>& dims, std::uint32_t center, std::size_t k) {
-  std::vector<std::pair<double, std::uint32_t>> by_distance;
-  for (std::uint32_t i = 0; i < m.rows(); ++i) {
-    double d = 0;
-    for (const auto j : dims) d = std::max(d, std::abs(m(i, j) - m(center, j)));
-    by_distance.emplace_back(d, i);
-  }
-  std::partial_sort(by_distance.begin(), by_distance.begin() + static_cast<std::ptrdiff_t>(k), by_distance.end());
-  SubspaceCluster c{dims, {}};
-  for (std::size_t i = 0; i < k; ++i) c.points.push_back(by_distance[i].second);
-  std::sort(c.points.begin(), c.points.end());
-  return c;
-}
 
 TEST(ClusterScore, PlantedClusterIsKept) {
   Matrix m = uniform_noise(500, 10, 1);

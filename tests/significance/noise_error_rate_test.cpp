@@ -14,19 +14,7 @@
 namespace subscale::significance {
 namespace {
 
-SubspaceCluster nearest(const Matrix& m, const std::vector<std::uint32_t>& dims, std::uint32_t center, std::size_t k) {
-  std::vector<std::pair<double, std::uint32_t>> by_distance;
-  for (std::uint32_t i = 0; i < m.rows(); ++i) {
-    double d = 0;
-    for (const auto j : dims) d = std::max(d, std::abs(m(i, j) - m(center, j)));
-    by_distance.emplace_back(d, i);
-  }
-  std::partial_sort(by_distance.begin(), by_distance.begin() + static_cast<std::ptrdiff_t>(k), by_distance.end());
-  SubspaceCluster c{dims, {}};
-  for (std::size_t i = 0; i < k; ++i) c.points.push_back(by_distance[i].second);
-  std::sort(c.points.begin(), c.points.end());
-  return c;
-}
+using testing::nearest;
 
 // Integer levels with a skewed distribution: level l with weight 1 / (l + 1).
 Matrix skewed_levels(std::size_t n, std::size_t d, std::uint64_t seed) {
