@@ -14,7 +14,6 @@
 #include "distributed/work_split.hpp"
 #include "io/host_memory.hpp"
 #include "pipeline/automatic_parameters.hpp"
-#include "pipeline/automatic_parameters.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_pipeline.hpp"
 #include "pipeline/core_schema.hpp"
