@@ -121,6 +121,9 @@ ConfigSchema core_config_schema() {
        .default_value = "auto",
        .help = "CPU threads (auto: all cores, shared out among the processes of a cluster run on one node)",
        .minimum = 1.0,
+       // Each thread costs a stack and a share of every per-thread buffer; far more threads than
+       // any machine has cores only slows the run (and a million of them exhausts memory).
+       .maximum = 4096.0,
        .allow_auto = true});
   key({.path = "merge.enabled",
        .kind = ValueKind::boolean,

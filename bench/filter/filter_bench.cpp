@@ -4,8 +4,9 @@
 //            path, the id compactions, and the CPU backend; the bytes of the four columns over
 //            the time, against a device-to-device cudaMemcpy of the same bytes (read + write).
 //   strings: --strings N strings: equality and prefix; contains with naive, KMP and BMH on random
-//            text and on text full of partial matches; the regex automaton against RE2 on the
-//            CPU; lane refill against a lane per string and a warp per string on Zipf lengths.
+//            text and on text full of partial matches; the regex automaton on the GPU against the
+//            CPU backend; lane refill against a lane per string and a warp per string on Zipf
+//            lengths.
 // Each case runs --repeats times after one untimed warm-up; the median is printed (and every
 // run goes to --json FILE). GPU times are the kernels' (CUDA events); "h2d" is the column upload.
 //

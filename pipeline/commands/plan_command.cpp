@@ -22,6 +22,7 @@
 #include "pipeline/memory_advice.hpp"
 #include "pipeline/run_log.hpp"
 #include "pipeline/run_settings.hpp"
+#include "pipeline/workload_warnings.hpp"
 #include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/dense_units/partition_plan.hpp"
@@ -53,6 +54,8 @@ void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, cons
   const auto start = Clock::now();
   const DirectWalkEstimate estimate = estimate_direct_walk(space, plan);
   const double seconds = seconds_since(start);
+  const TimeEstimate time =
+      estimate_time(static_cast<double>(plan.total_units()), static_cast<double>(estimate.sampled_units), seconds);
   std::printf("mode: direct (the units above bound the work; the walk skips subtrees of one dimension)\n");
   std::printf("walk %s: %s nodes, %s units in >= 2 dimensions (%s units sampled in %.2f s)\n",
               estimate.exact ? "counted" : "estimated",
@@ -71,6 +74,7 @@ void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, cons
                 io::describe_bytes(memory.table_bytes_at_most()).c_str());
   std::printf("\n");
   if (const std::string note = direct_memory_note(settings, memory); !note.empty()) std::printf("%s\n", note.c_str());
+  std::printf("%s\n", time.text.c_str());
 }
 
 // How a cluster run (or a checkpointed one) would cut the work, and what each process holds.
@@ -151,6 +155,9 @@ void plan_command(const CommandOptions& options) {
     for (const auto& line : resolve_automatic_parameters(input.held, settings, config))
       std::printf("%s\n", line.c_str());
     validate_core_params(settings.core, input.held.points());
+    for (const auto& warning :
+         workload_warnings(input.held, settings.core.epsilon, settings.normalization == load::Normalization::minmax))
+      std::printf("%s\n", warning.c_str());
     std::optional<UnitPlan> unit_plan;
     std::optional<Density1dResult> densities;
     input.held.visit([&](const auto& held) {

@@ -54,7 +54,7 @@ struct AggregateResult {
   std::int64_t scaled = 0;  // exact: the value times 10^scale
   double value = 0;         // the value as a double (also for exact results)
   std::uint64_t rows = 0;   // rows aggregated
-  bool empty = false;       // min or max of no rows: no value
+  bool empty = false;       // sum, min or max of no rows: no value (SQL's NULL)
 
   std::string text() const;  // exact: decimal text; else %.17g
 };
