@@ -48,18 +48,22 @@ ConfigSchema core_config_schema() {
        .choices = {"minmax", "none"}});
   key({.path = "epsilon",
        .kind = ValueKind::number,
-       .help = "1-D density radius (strict: |x - y| < epsilon)",
+       .default_value = "auto",
+       .help = "1-D density radius (strict: |x - y| < epsilon); auto: from the data's spacing (the median span of "
+               "8 consecutive values in a dimension)",
        .minimum = 0.0,
        .minimum_exclusive = true,
-       .sweepable = true,
-       .required = true});
+       .allow_auto = true,
+       .sweepable = true});
   key({.path = "min_points",
        .kind = ValueKind::integer,
-       .help = "points in a dense unit (m; SUBSCALE's tau = m - 1)",
+       .default_value = "auto",
+       .help = "points in a dense unit (m; SUBSCALE's tau = m - 1); auto: the largest m in [2, 4] whose dense units "
+               "fit the core's work budget",
        .minimum = 2.0,
        .maximum = 64.0,
-       .sweepable = true,
-       .required = true});
+       .allow_auto = true,
+       .sweepable = true});
   key({.path = "mode",
        .default_value = "auto",
        .help = "how units find their subspace: direct (from the coordinates, skipping units of one dimension), "
@@ -188,6 +192,26 @@ ConfigSchema core_config_schema() {
        .help = "keep only the top_k clusters by interest (points x dimensions); 0 keeps all",
        .minimum = 0.0,
        .sweepable = true});
+  // The significance test (stages/significance): every candidate against the data's own marginals,
+  // corrected for the search; false gives the published method's output unchanged.
+  key({.path = "significance.enabled",
+       .kind = ValueKind::boolean,
+       .default_value = "true",
+       .help = "keep only clusters denser than the data's own per-dimension distributions predict, strongest "
+               "first (false: every cluster merge and consolidation find, as the published method)"});
+  key({.path = "significance.alpha",
+       .kind = ValueKind::number,
+       .default_value = "0.01",
+       .help = "the test's level: the chance that any reported cluster is a chance cluster (with fdr: the "
+               "expected share of chance clusters among those reported)",
+       .minimum = 0.0,
+       .minimum_exclusive = true,
+       .maximum = 1.0,
+       .sweepable = true});
+  key({.path = "significance.fdr",
+       .kind = ValueKind::boolean,
+       .default_value = "false",
+       .help = "correct with Benjamini-Hochberg (controls the false discovery rate) instead of Bonferroni"});
   key({.path = "ground_truth.path", .kind = ValueKind::path, .help = "hidden clusters (.true) to evaluate against"});
   key({.path = "progress.interval",
        .kind = ValueKind::number,

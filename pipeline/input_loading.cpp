@@ -109,7 +109,7 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
   report.stage_seconds.emplace_back("normalize", seconds_since(start));
   if (settings.precision == Precision::float32)
     log.line("normalize   values held as float32 (" + io::describe_bytes(input.held.bytes()) + ")");
-  validate_core_params(settings.core, input.held.points());
+  if (!settings.epsilon_auto && !settings.min_points_auto) validate_core_params(settings.core, input.held.points());
   if (settings.ground_truth) {
     io::GroundTruthOptions options;
     options.dimensions = input.held.dimensions();

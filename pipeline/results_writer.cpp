@@ -17,6 +17,25 @@ double fullest_over_mean(const std::vector<PartitionFill>& partitions) {
   return sum ? static_cast<double>(fullest) * static_cast<double>(partitions.size()) / static_cast<double>(sum) : 0;
 }
 
+void write_score_list(io::Hdf5File& file, const std::string& group,
+                      const std::vector<significance::ClusterScore>& scores, int gzip_level) {
+  std::vector<double> score, log10_p;
+  for (const auto& s : scores) score.push_back(s.score), log10_p.push_back(s.log10_p);
+  file.write(group + "/score", score, gzip_level);
+  file.write(group + "/log10_p", log10_p, gzip_level);
+}
+
+// The significance scores beside the cluster lists they belong to, in the lists' order.
+void write_scores(io::Hdf5File& file, const RunReport& report, int gzip_level) {
+  const auto& sig = *report.significance;
+  if (report.consolidated) {
+    write_score_list(file, "/clusters", sig.scores, gzip_level);
+    write_score_list(file, "/raw_clusters", sig.raw_scores, gzip_level);
+  } else if (report.merge) {
+    write_score_list(file, "/clusters", sig.raw_scores, gzip_level);
+  }
+}
+
 }  // namespace
 
 void write_results_hdf5(const std::filesystem::path& path, const RunReport& report, int gzip_level) {
@@ -41,6 +60,7 @@ void write_results_hdf5(const std::filesystem::path& path, const RunReport& repo
       io::write_cluster_list(file, "/clusters", report.merge->clusters, gzip_level);
       file.write("/clusters/sizes", report.merge->sizes, gzip_level);
     }
+    if (report.significance) write_scores(file, report, gzip_level);
     // 1-D clusters: one row of labels (by point id) per dimension.
     const auto& dims = report.core.density.dimensions;
     std::vector<std::int32_t> labels;
@@ -138,6 +158,24 @@ std::string summary_json(const RunReport& report) {
                               {"redundant", c.redundant},
                               {"over_top_k", c.over_top_k},
                               {"clusters", c.clusters}};
+  }
+  if (report.significance) {
+    const auto& g = *report.significance;
+    summary["significance"] = {{"background_dimensions", g.background_dimensions},
+                               {"background_values", g.background_values},
+                               {"subspaces_tested", g.subspaces_tested},
+                               {"subspaces_skipped", g.subspaces_skipped},
+                               {"merge_tested", g.merge_tested},
+                               {"merge_kept", g.merge_kept},
+                               {"merge_candidates", g.merge_candidates},
+                               {"consolidated_tested", g.consolidated_tested},
+                               {"consolidated_kept", g.consolidated_kept},
+                               {"repeated", g.repeated},
+                               {"seconds", g.seconds},
+                               {"seconds_prepare", g.seconds_prepare},
+                               {"seconds_subspaces", g.seconds_subspaces},
+                               {"seconds_merge", g.seconds_merge},
+                               {"seconds_consolidated", g.seconds_consolidated}};
   }
   return summary.dump(2) + "\n";
 }

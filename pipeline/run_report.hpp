@@ -9,6 +9,7 @@
 
 #include "common/subspace_cluster.hpp"
 #include "pipeline/core_pipeline.hpp"
+#include "pipeline/significance_steps.hpp"
 #include "stages/consolidate/consolidate.hpp"
 #include "stages/evaluate/quality_measures.hpp"
 #include "stages/merge/merge.hpp"
@@ -30,6 +31,7 @@ struct RunReport {
   CoreResult core;
   std::optional<merge::MergeResult> merge;
   std::optional<consolidate::ConsolidateResult> consolidated;  // set: the run's clusters; merge's stay as raw
+  std::optional<SignificanceReport> significance;              // set when significance.enabled
   std::optional<evaluate::QualityMeasures> quality;            // of the run's clusters (consolidated when set)
   std::optional<evaluate::QualityMeasures> raw_quality;        // of merge's clusters, when consolidated is set
   std::vector<std::pair<std::string, double>> stage_seconds;   // in run order

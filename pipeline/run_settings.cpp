@@ -83,8 +83,10 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.filter = read_filter_section(config);
   s.normalization = load::parse_normalization(config.string("normalize"));
   s.precision = parse_precision(config.string("input.precision"), "input.precision");
-  s.core.epsilon = config.number("epsilon");
-  s.core.min_points = static_cast<std::uint32_t>(config.integer("min_points"));
+  s.epsilon_auto = config.is_auto("epsilon");
+  s.min_points_auto = config.is_auto("min_points");
+  s.core.epsilon = s.epsilon_auto ? 0.0 : config.number("epsilon");
+  s.core.min_points = s.min_points_auto ? 0 : static_cast<std::uint32_t>(config.integer("min_points"));
   // auto: direct mode, which the measurements favour everywhere (bench/RESULTS.md).
   const std::string mode = config.string("mode");
   s.core.units.mode = mode == "auto" ? TableMode::direct : parse_table_mode(mode);
@@ -119,10 +121,11 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
                   ? std::max(1, tbb::this_task_arena::max_concurrency() / std::max(1, processes_on_node))
                   : static_cast<int>(config.integer("threads"));
   s.merge = config.boolean("merge.enabled");
-  s.merge_epsilon = config.is_auto("merge.epsilon") ? s.core.epsilon : config.number("merge.epsilon");
-  s.merge_min_points = config.is_auto("merge.min_points")
-                           ? s.core.min_points
-                           : static_cast<std::uint32_t>(config.integer("merge.min_points"));
+  s.merge_epsilon_auto = config.is_auto("merge.epsilon");
+  s.merge_min_points_auto = config.is_auto("merge.min_points");
+  s.merge_epsilon = s.merge_epsilon_auto ? s.core.epsilon : config.number("merge.epsilon");
+  s.merge_min_points =
+      s.merge_min_points_auto ? s.core.min_points : static_cast<std::uint32_t>(config.integer("merge.min_points"));
   s.consolidate = config.boolean("consolidate.enabled");
   s.consolidate_params.overlap = config.number("consolidate.overlap");
   s.consolidate_params.span_fraction = config.number("consolidate.span_fraction");
@@ -130,6 +133,11 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.consolidate_params.extend_dimensions = config.boolean("consolidate.extend");
   s.consolidate_params.coverage = config.number("consolidate.coverage");
   s.consolidate_params.top_k = static_cast<std::size_t>(config.integer("consolidate.top_k"));
+  s.significance.enabled = config.boolean("significance.enabled");
+  s.significance.test.alpha = config.number("significance.alpha");
+  s.significance.test.correction =
+      config.boolean("significance.fdr") ? significance::Correction::fdr : significance::Correction::bonferroni;
+  s.consolidate_params.level_gap_floor = s.significance.enabled;
   if (config.has("ground_truth.path")) s.ground_truth = config.file_path("ground_truth.path");
   if (s.join && s.join->key_column && s.ground_truth)
     throw UsageError("join.key = " + std::to_string(*s.join->key_column) + " takes that column out of the matrix, " +

@@ -15,6 +15,7 @@
 #include "pipeline/config.hpp"
 #include "pipeline/core_pipeline.hpp"
 #include "pipeline/filter_section.hpp"
+#include "pipeline/significance_steps.hpp"
 #include "stages/consolidate/consolidate.hpp"
 #include "stages/join/attach_columns.hpp"
 #include "stages/load/load.hpp"
@@ -42,11 +43,14 @@ struct RunSettings {
   Precision precision = Precision::float64;
   CoreParams core;
   int threads = 0;
+  bool epsilon_auto = false, min_points_auto = false;  // resolved from the data after load
+  bool merge_epsilon_auto = false, merge_min_points_auto = false;
   bool merge = true;
   double merge_epsilon = 0;
   std::uint32_t merge_min_points = 0;
   bool consolidate = true;
   consolidate::ConsolidateParams consolidate_params;
+  SignificanceSettings significance;
   std::optional<std::filesystem::path> ground_truth;
   bool text_outputs = true;
   int gzip_level = 0;

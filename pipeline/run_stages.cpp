@@ -8,6 +8,7 @@
 #include "distributed/distributed_core.hpp"
 #include "distributed/distributed_merge.hpp"
 #include "pipeline/core_log.hpp"
+#include "pipeline/significance_steps.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -23,9 +24,20 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   distributed::ClusterCoreReport cluster_report;
   const bool use_cluster = comm.distributed() || settings.checkpoint.has_value();
   CoreStepLog core_log(settings, static_cast<std::size_t>(values.cols()), log, report);
+  const auto& sig = settings.significance;
+  std::optional<significance::Marginals> marginals;
+  std::optional<ColumnMatrix<T>> core_copy;
+  if (sig.enabled) {
+    report.significance.emplace();
+    const auto sig_start = Clock::now();
+    marginals = significance::Marginals::of(values);
+    report.significance->seconds += seconds_since(sig_start);
+    report.significance->seconds_prepare += seconds_since(sig_start);
+    core_copy = core_values(values, settings.core.epsilon, sig, *report.significance);
+  }
   observer.stage("density1d");
   report.core = run_core(
-      values, settings.core,
+      core_copy ? *core_copy : values, settings.core,
       [&](const std::string& step, const CoreResult& so_far) {
         core_log.step(step, so_far);
         observer.stage(step, step == "dense_units" ? so_far.total_units : 0);
@@ -50,6 +62,11 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   }
   report.backend = backend_name(report.core.backend_used);
   log.line("subspaces   " + std::to_string(report.core.subspaces.size()) + " subspaces");
+  core_copy.reset();
+  std::optional<std::vector<SubspaceCluster>> to_merge;
+  if (sig.enabled && settings.merge && !comm.distributed())
+    to_merge = subspaces_to_merge(*marginals, report.core.subspaces,
+                                  std::max<std::uint32_t>(settings.merge_min_points, 2), sig, *report.significance);
 
   auto start = Clock::now();
   if (settings.merge) {
@@ -58,11 +75,12 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     if (comm.distributed())
       report.merge = distributed::merge_across_processes(comm, values, cluster_report.owned, params);
     else
-      report.merge = merge::merge_subspaces(values, report.core.subspaces, params);
+      report.merge = merge::merge_subspaces(values, to_merge ? *to_merge : report.core.subspaces, params);
     report.stage_seconds.emplace_back("merge", seconds_since(start));
     if (!comm.is_root()) return false;
     log.line("merge       " + std::to_string(report.merge->clusters.size()) + " clusters" +
              (comm.distributed() ? " (subspaces spread over " + std::to_string(comm.size()) + " processes)" : ""));
+    if (sig.enabled) keep_significant_merge(values, *marginals, *report.merge, sig, *report.significance);
   } else {
     if (!comm.is_root()) return false;
     log.line("merge       skipped (merge.enabled: false)");
@@ -73,11 +91,16 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     report.consolidated =
         consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params);
     report.stage_seconds.emplace_back("consolidate", seconds_since(start));
+    if (sig.enabled) keep_significant_consolidated(values, *marginals, *report.consolidated, sig, *report.significance);
     const auto& c = report.consolidated->stats;
     log.line("consolidate " + std::to_string(c.clusters) + " clusters from " + std::to_string(c.input_clusters) + " (" +
              std::to_string(c.joins) + " joins, " + std::to_string(c.rejected_joins) + " refused by the span test, " +
              std::to_string(c.extended_dimensions) + " dimensions added, " + std::to_string(c.redundant) +
              " redundant" + (c.over_top_k ? ", " + std::to_string(c.over_top_k) + " over top_k" : std::string()) + ")");
+  }
+  if (report.significance) {
+    report.stage_seconds.emplace_back("significance", report.significance->seconds);
+    for (const auto& line : significance_log_lines(*report.significance, sig)) log.line(line);
   }
   if (input.truth) {
     observer.stage("evaluate");

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/parallel_release.hpp"
+#include "pipeline/automatic_parameters.hpp"
 #include "pipeline/checkpoint_precheck.hpp"
 #include "pipeline/input_loading.hpp"
 #include "pipeline/run_folder.hpp"
@@ -86,6 +87,8 @@ SingleRun run_one(Config config, const RunDestination& destination, const Comman
   arena->execute([&] {
     agreed([&] {
       input = load_input(settings, log, report);
+      for (const auto& line : resolve_automatic_parameters(input->held, settings, config)) log.line(line);
+      validate_core_params(settings.core, input->held.points());
       report.points = input->held.points();
       report.dimensions = input->held.dimensions();
       if (!comm.is_root()) return;

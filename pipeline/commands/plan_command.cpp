@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
@@ -12,6 +13,7 @@
 #include "distributed/distributed_core.hpp"
 #include "distributed/work_split.hpp"
 #include "io/host_memory.hpp"
+#include "pipeline/automatic_parameters.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_pipeline.hpp"
 #include "pipeline/core_schema.hpp"
@@ -117,6 +119,21 @@ void print_cluster_plan(const UnitPlan& plan, const RunSettings& settings, int p
 
 }  // namespace
 
+// The values the core reads: with the significance test, a copy without background ties where some
+// dimension has them (pipeline/significance_steps.hpp); otherwise the held values themselves.
+template <class T>
+std::optional<ColumnMatrix<T>> core_copy_for_plan(const ColumnMatrix<T>& values, const RunSettings& settings) {
+  if (!settings.significance.enabled) return std::nullopt;
+  SignificanceReport report;
+  auto copy = core_values(values, settings.core.epsilon, settings.significance, report);
+  if (report.background_dimensions > 0)
+    std::printf(
+        "significance %llu values in %u dimensions share a value with more than half of the points: kept "
+        "out of the core's work\n",
+        static_cast<unsigned long long>(report.background_values), report.background_dimensions);
+  return copy;
+}
+
 void plan_command(const CommandOptions& options) {
   Config config = Config::load_file(options.config_file, options.overrides, core_config_schema());
   if (!config.sweep_keys().empty())
@@ -135,17 +152,26 @@ void plan_command(const CommandOptions& options) {
     std::printf("values: %zu points x %zu dimensions held as %s: %zu bytes (%s)\n", input.held.points(),
                 input.held.dimensions(), to_string(input.held.precision()), input.held.bytes(),
                 format_bytes(static_cast<double>(input.held.bytes())).c_str());
+    for (const auto& line : resolve_automatic_parameters(input.held, settings, config))
+      std::printf("%s\n", line.c_str());
+    validate_core_params(settings.core, input.held.points());
     for (const auto& warning :
          workload_warnings(input.held, settings.core.epsilon, settings.normalization == load::Normalization::minmax))
       std::printf("%s\n", warning.c_str());
-    const Density1dResult density = input.held.visit([&](const auto& values) {
-      return run_density1d(values, {settings.core.epsilon, settings.core.min_points});
+    std::optional<UnitPlan> unit_plan;
+    std::optional<Density1dResult> densities;
+    input.held.visit([&](const auto& held) {
+      const auto copy = core_copy_for_plan(held, settings);
+      const auto& values = copy ? *copy : held;
+      densities = run_density1d(values, {settings.core.epsilon, settings.core.min_points});
+      unit_plan.emplace(*densities, settings.core.min_points);
+      check_memory_budget(settings, unit_plan->total_units(), largest_window_units(*unit_plan));
+      print_units_per_dimension(*unit_plan);
+      if (settings.core.units.mode == TableMode::direct) print_direct_plan(values, *unit_plan, *densities, settings);
     });
-    const UnitPlan plan(density, settings.core.min_points);
-    check_memory_budget(settings, plan.total_units(), largest_window_units(plan));
-    print_units_per_dimension(plan);
+    const UnitPlan& plan = *unit_plan;
+    const Density1dResult& density = *densities;
     if (settings.core.units.mode == TableMode::direct) {
-      input.held.visit([&](const auto& values) { print_direct_plan(values, plan, density, settings); });
       if (processes > 1 || settings.checkpoint) print_cluster_plan(plan, settings, processes, 1);
       return;
     }

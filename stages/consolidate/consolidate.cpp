@@ -74,9 +74,24 @@ void check_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceClu
   }
 }
 
+// Per dimension: (max - min) / (distinct values - 1), or 0 with one value.
+template <class T>
+std::vector<T> level_gaps(const ColumnSorter<T>& columns, std::size_t dimensions) {
+  std::vector<T> gaps(dimensions, T(0));
+  const auto n = static_cast<std::uint32_t>(columns.points());
+  if (n == 0) return gaps;
+  for (std::uint32_t k = 0; k < dimensions; ++k) {
+    std::uint32_t distinct = 1;
+    for (std::uint32_t r = 1; r < n; ++r) distinct += columns.value_at(k, r) != columns.value_at(k, r - 1) ? 1 : 0;
+    if (distinct > 1) gaps[k] = (columns.value_at(k, n - 1) - columns.value_at(k, 0)) / static_cast<T>(distinct - 1);
+  }
+  return gaps;
+}
+
 template <class T>
 std::vector<WorkingCluster<T>> working_clusters(const ColumnSorter<T>& columns,
-                                                const std::vector<SubspaceCluster>& clusters, double fraction) {
+                                                const std::vector<SubspaceCluster>& clusters, double fraction,
+                                                const std::vector<T>& floors) {
   std::vector<WorkingCluster<T>> out(clusters.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, clusters.size()), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
@@ -86,6 +101,7 @@ std::vector<WorkingCluster<T>> working_clusters(const ColumnSorter<T>& columns,
         out[c].columns.push_back(columns.rank_set(out[c].points, k));
         out[c].reference_span =
             std::max(out[c].reference_span, central_span_of(columns, out[c].columns.back(), k, fraction).width());
+        if (!floors.empty()) out[c].reference_span = std::max(out[c].reference_span, floors[k]);
       }
     }
   });
@@ -104,7 +120,9 @@ ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std:
   ConsolidateStats& stats = result.stats;
   stats.input_clusters = clusters.size();
   const ColumnSorter<T> columns(values);
-  std::vector<WorkingCluster<T>> working = working_clusters(columns, clusters, params.span_fraction);
+  const std::vector<T> floors =
+      params.level_gap_floor ? level_gaps(columns, static_cast<std::size_t>(values.cols())) : std::vector<T>{};
+  std::vector<WorkingCluster<T>> working = working_clusters(columns, clusters, params.span_fraction, floors);
   std::erase_if(working, [](const WorkingCluster<T>& c) { return c.points.empty() || c.dimensions.empty(); });
 
   JoinCounters counters;

@@ -45,6 +45,11 @@ struct ConsolidateParams {
   bool extend_dimensions = true;  // step 2
   double coverage = 0.8;          // redundancy: dropped when covered to at least this fraction, in (0, 1]
   std::size_t top_k = 0;          // keep the top_k most interesting clusters; 0 keeps all
+  // The reference span is at least the dimension's level gap ((max - min) / (distinct values - 1)):
+  // on integer-level data a projection whose points share one level has span 0, and any
+  // dimension it could join would fail the test. Set with significance (pipeline); false keeps
+  // the published behaviour. On continuous data the gap is about 1/n and changes nothing.
+  bool level_gap_floor = false;
   // Step 1a (gather_join.hpp) before the pairwise rounds; false tries every pair of the input
   // (the cost grows with the square of the input clusters). Not a config key: for comparisons.
   bool gather = true;

@@ -425,3 +425,34 @@ TEST(Consolidate, ABusySceneComesBackAsItsClusters) {
 
 }  // namespace
 }  // namespace subscale::consolidate
+
+namespace subscale::consolidate {
+namespace {
+
+// Integer levels: a cluster whose points share one level in each of its two dimensions (span 0)
+// and lie on two neighbouring levels in a third. Without a floor its reference span is 0 and the
+// third dimension can never be added; with level_gap_floor the level gap is the floor.
+TEST(Consolidate, LevelGapFloorLetsTiedProjectionsJoin) {
+  constexpr int kPoints = 200, kLevels = 20;
+  subscale::Matrix values(kPoints, 4);
+  for (int i = 0; i < kPoints; ++i)
+    for (int j = 0; j < 4; ++j) values(i, j) = static_cast<double>((i * (7 + 2 * j) + 3 * j) % kLevels) / (kLevels - 1);
+  std::vector<std::uint32_t> members;
+  for (std::uint32_t i = 0; i < 40; ++i) {
+    values(i, 0) = 5.0 / (kLevels - 1);
+    values(i, 1) = 9.0 / (kLevels - 1);
+    values(i, 2) = (i % 2 ? 12.0 : 13.0) / (kLevels - 1);
+    members.push_back(i);
+  }
+  const std::vector<subscale::SubspaceCluster> input{{{0, 1}, members}};
+  ConsolidateParams floored;
+  floored.level_gap_floor = true;
+  const ConsolidateResult with = consolidate_clusters(values, input, floored);
+  ASSERT_EQ(with.clusters.size(), 1U);
+  EXPECT_EQ(with.clusters[0].dimensions, (std::vector<std::uint32_t>{0, 1, 2}));
+  const ConsolidateResult without = consolidate_clusters(values, input, {});
+  for (const auto& c : without.clusters) EXPECT_NE(c.dimensions, (std::vector<std::uint32_t>{0, 1, 2}));
+}
+
+}  // namespace
+}  // namespace subscale::consolidate

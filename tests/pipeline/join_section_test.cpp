@@ -91,7 +91,9 @@ class JoinSection : public subscale::testing::CliTest {
 
   fs::path config(const std::string& input, const std::string& extra = "") {
     return write("config.yaml",
-                 "input:\n  path: " + input + "\nepsilon: 0.01\nmin_points: 3\njoin:\n  path: features.h5\n" + extra);
+                 "input:\n  path: " + input +
+                     "\nepsilon: 0.01\nmin_points: 3\nsignificance:\n  enabled: false\njoin:\n  path: features.h5\n" +
+                     extra);
   }
 
   Outcome run_into(const fs::path& config_file, const std::string& name, const std::string& overrides = "") {

@@ -1,0 +1,51 @@
+#pragma once
+// epsilon and min_points chosen from the data (`epsilon: auto`, `min_points: auto`).
+//
+// epsilon: the 1-D radius at which a typical point's window holds `window_points` points: the
+// median, over every dimension and sorted position, of the span of `window_points` consecutive
+// values (spans of zero, inside a tie group, are left out: a window always holds its whole tie
+// group whatever epsilon is; values of a background group, heavy_ties.hpp, are left out as well).
+// So epsilon follows the data's own spacing: a tenth of the radius on ten times the points, the
+// level gap on integer-level data, wider where a dimension is sparse.
+// min_points: the largest m in [2, 4] whose dense units (sum over windows of C(w - 1, m - 1), what
+// `plan` counts) stay within `unit_budget` on the values the core reads. A window of w tied points
+// holds C(w - 1, m - 1) units: on tie-heavy data a smaller m is what keeps the core tractable.
+// When even m = 2 exceeds the budget with epsilon auto, epsilon is halved until it fits.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common/dataset.hpp"
+
+namespace subscale::significance {
+
+struct AutoRequest {
+  std::optional<double> epsilon;            // given: kept; absent: chosen
+  std::optional<std::uint32_t> min_points;  // likewise
+  std::uint32_t window_points = 8;
+  double unit_budget = 2e8;
+  double background_mass = 0.5;  // values shared by more than this share are left out (heavy_ties.hpp)
+};
+
+struct AutoChoice {
+  double epsilon = 0;
+  std::uint32_t min_points = 0;
+  double dense_units = 0;  // planned at the chosen values, on the core's values
+  std::string epsilon_reason, min_points_reason;
+};
+
+// `values`: the normalised values as held (before background ties are spread).
+template <class T>
+AutoChoice choose_core_parameters(const ColumnMatrix<T>& values, const AutoRequest& request);
+
+// The median span of `window_points` consecutive values (see above); 1 when there is none.
+template <class T>
+double median_window_span(const ColumnMatrix<T>& values, std::uint32_t window_points, double background_mass);
+
+// Sum over every dimension and window of C(w - 1, m - 1) with strict windows x[h] - x[i] < epsilon,
+// values of background groups not counted (the core's copy moves them apart). As a double: an
+// estimate that cannot overflow.
+template <class T>
+double planned_units(const ColumnMatrix<T>& values, double epsilon, std::uint32_t min_points, double background_mass);
+
+}  // namespace subscale::significance

@@ -1,0 +1,36 @@
+#pragma once
+// One hidden cluster, one reported cluster.
+//
+// After consolidation a hidden cluster can still come out as a few significant pieces: a part of
+// its points in a part of its subspace, or its points in its subspace plus one dimension where a
+// part of them happens to share a common value. Each piece is significant (it is a part of a real
+// cluster) but says nothing the strongest piece does not. Taken strongest first, a cluster B that
+// shares at least `overlap` of its points and of its dimensions with a kept cluster A is dropped,
+// unless it is significant GIVEN A: among A's points, B's box in the dimensions A lacks holds more
+// of them than the masses of those intervals among A's points predict (the same binomial test and
+// search correction, with A's points as the population). That keeps a cluster nested in another
+// (150 points dense in 16 dimensions inside 300 dense in 10 of them) and drops the pieces. Clusters
+// that share points but lie in mostly different subspaces are both kept.
+#include <cstdint>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+#include "stages/significance/marginals.hpp"
+
+namespace subscale::significance {
+
+// `clusters` strongest first; returns the indices kept, in that order. overlap in (0, 1];
+// threshold: the score a nested cluster needs given its parent (-log10 alpha).
+template <class T>
+std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                           const std::vector<SubspaceCluster>& clusters, double overlap,
+                                           double threshold);
+
+// The score of `inner` given `outer`: the test of inner's box in the dimensions outer lacks, among
+// outer's points. 0 when inner adds no dimension.
+template <class T>
+double score_given(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& inner,
+                   const SubspaceCluster& outer);
+
+}  // namespace subscale::significance

@@ -1,0 +1,66 @@
+#include "stages/significance/keep_significant.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "stages/significance/subspace_bound.hpp"
+
+namespace subscale::significance {
+
+template <class T>
+Kept keep_significant(const ColumnMatrix<T>& values, const Marginals& marginals,
+                      const std::vector<SubspaceCluster>& clusters, const TestParams& params) {
+  const auto scores = score_clusters(values, marginals, clusters);
+  Kept kept;
+  kept.indices = kept_by_score(scores, params);
+  for (const auto i : kept.indices) kept.scores.push_back(scores[i]);
+  return kept;
+}
+
+template <class T>
+Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                    const std::vector<SubspaceCluster>& clusters, const TestParams& params,
+                                    std::size_t budget) {
+  const auto scores = score_clusters(values, marginals, clusters);
+  Candidates out;
+  out.kept.indices = kept_by_score(scores, params);
+  out.significant = out.kept.indices.size();
+  std::vector<bool> taken(scores.size(), false);
+  for (const auto i : out.kept.indices) taken[i] = true;
+  const double weak =
+      std::log10(params.alpha) - std::log10(static_cast<double>(std::max<std::size_t>(clusters.size(), 1)));
+  std::vector<std::size_t> others;
+  for (std::size_t i = 0; i < scores.size(); ++i)
+    if (!taken[i] && scores[i].log10_p <= weak) others.push_back(i);
+  const auto corrected = [&](std::size_t i) { return scores[i].log10_p + scores[i].log10_search; };
+  std::stable_sort(others.begin(), others.end(),
+                   [&](std::size_t a, std::size_t b) { return corrected(a) < corrected(b); });
+  if (others.size() > budget) others.resize(budget);
+  out.kept.indices.insert(out.kept.indices.end(), others.begin(), others.end());
+  for (const auto i : out.kept.indices) out.kept.scores.push_back(scores[i]);
+  return out;
+}
+
+std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, const std::vector<SubspaceCluster>& subspaces,
+                                          std::uint32_t min_size, const TestParams& params) {
+  double threshold = -std::log10(params.alpha);
+  if (params.correction == Correction::fdr && !subspaces.empty())
+    threshold -= std::log10(static_cast<double>(subspaces.size()));
+  std::vector<char> can(subspaces.size(), 0);
+  tbb::parallel_for(std::size_t{0}, subspaces.size(), [&](std::size_t i) {
+    can[i] = best_possible_score(marginals, subspaces[i], min_size, threshold) >= threshold ? 1 : 0;
+  });
+  return {can.begin(), can.end()};
+}
+
+template Candidates consolidation_candidates(const ColumnMatrix<float>&, const Marginals&,
+                                             const std::vector<SubspaceCluster>&, const TestParams&, std::size_t);
+template Candidates consolidation_candidates(const ColumnMatrix<double>&, const Marginals&,
+                                             const std::vector<SubspaceCluster>&, const TestParams&, std::size_t);
+template Kept keep_significant(const ColumnMatrix<float>&, const Marginals&, const std::vector<SubspaceCluster>&,
+                               const TestParams&);
+template Kept keep_significant(const ColumnMatrix<double>&, const Marginals&, const std::vector<SubspaceCluster>&,
+                               const TestParams&);
+}  // namespace subscale::significance

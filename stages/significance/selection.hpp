@@ -1,0 +1,35 @@
+#pragma once
+// Which scored candidates are significant.
+//
+// bonferroni (the default): a candidate passes when its corrected p-value (raw p-value times its
+// family size, search_correction.hpp) is at most alpha; the chance that any cluster of pure noise
+// passes is then at most alpha. fdr: Benjamini-Hochberg on the same weighted family: with the
+// candidates sorted by corrected p-value, the first r pass, r the largest rank with corrected
+// p-value <= alpha * r; the expected share of false clusters among those reported is then at most
+// alpha (for positively dependent tests, which nested and overlapping boxes are).
+#include <cstdint>
+#include <vector>
+
+#include "stages/significance/cluster_score.hpp"
+
+namespace subscale::significance {
+
+enum class Correction { bonferroni, fdr };
+
+struct TestParams {
+  double alpha = 0.01;
+  Correction correction = Correction::bonferroni;
+};
+
+// significance.correction's text: "bonferroni" or "fdr"; anything else is a UsageError.
+Correction parse_correction(const std::string& text);
+const char* to_string(Correction correction);
+
+// keep[i] is true where scores[i] passes.
+std::vector<bool> significant(const std::vector<ClusterScore>& scores, const TestParams& params);
+
+// The indices of the kept candidates, strongest (highest score) first; ties by index, so the order
+// does not depend on the number of threads.
+std::vector<std::size_t> kept_by_score(const std::vector<ClusterScore>& scores, const TestParams& params);
+
+}  // namespace subscale::significance

@@ -1,0 +1,76 @@
+#include "stages/significance/subspace_bound.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "stages/significance/binomial_tail.hpp"
+#include "stages/significance/cluster_score.hpp"
+#include "stages/significance/search_correction.hpp"
+
+namespace subscale::significance {
+namespace {
+
+// ln of the bound's tail for size k given the per-dimension floors (natural logs of masses).
+double log_tail_bound(std::uint32_t n, const std::vector<double>& log_floors, std::uint32_t k) {
+  const double log_share = std::log(static_cast<double>(k) / static_cast<double>(n));
+  double log_q = 0;
+  for (const double f : log_floors) log_q += std::max(log_share, f);
+  return log_binomial_upper_tail(n, log_q, k);
+}
+
+// The sizes to try: |P_S| and the two next to k* when it lies in [min_size, largest).
+std::vector<std::uint32_t> sizes_to_try(std::uint32_t n, std::size_t s, std::uint32_t min_size, std::uint32_t largest) {
+  std::vector<std::uint32_t> sizes{largest};
+  if (s >= 2) {
+    const double sd = static_cast<double>(s);
+    const double k_star = static_cast<double>(n) * std::exp(-sd / (sd - 1));
+    for (const double k : {std::floor(k_star), std::ceil(k_star)})
+      if (k >= min_size && k < largest) sizes.push_back(static_cast<std::uint32_t>(k));
+  }
+  return sizes;
+}
+
+double best_over_sizes(std::uint32_t n, const std::vector<double>& log_floors, double log_m, std::uint32_t min_size,
+                       std::uint32_t largest) {
+  if (largest < std::max<std::uint32_t>(min_size, 1)) return 0.0;
+  double best = 0;
+  for (const auto k : sizes_to_try(n, log_floors.size(), min_size, largest))
+    best = std::max(best, score_of(log_tail_bound(n, log_floors, k), log_m));
+  return best;
+}
+
+}  // namespace
+
+double best_possible_score(const Marginals& marginals, const SubspaceCluster& subspace, std::uint32_t min_size,
+                           double enough_below) {
+  const double log_m = log_search_size(marginals, subspace.dimensions);
+  const auto largest = static_cast<std::uint32_t>(subspace.points.size());
+  // Without the tie floors first: they only lower the bound, and most subspaces fail without them.
+  const std::vector<double> no_floors(subspace.dimensions.size(), -std::numeric_limits<double>::infinity());
+  const double loose = best_over_sizes(marginals.points(), no_floors, log_m, min_size, largest);
+  if (loose < enough_below) return loose;
+  std::vector<double> log_floors;
+  log_floors.reserve(subspace.dimensions.size());
+  for (const auto j : subspace.dimensions) {
+    std::uint32_t smallest_tie = marginals.points();
+    for (const auto p : subspace.points) smallest_tie = std::min(smallest_tie, marginals.tie_count(j, p));
+    log_floors.push_back(std::log(static_cast<double>(smallest_tie) / marginals.points()));
+  }
+  return best_over_sizes(marginals.points(), log_floors, log_m, min_size, largest);
+}
+
+double best_possible_score(std::uint32_t n, std::uint32_t d, std::uint32_t s, std::uint32_t distinct, std::uint32_t k) {
+  const std::vector<double> no_floors(s, -std::numeric_limits<double>::infinity());
+  return best_over_sizes(n, no_floors, log_search_size(d, s, distinct), k, k);
+}
+
+std::uint32_t smallest_passing_size(std::uint32_t n, std::uint32_t d, std::uint32_t s, std::uint32_t distinct,
+                                    double threshold) {
+  for (std::uint32_t k = 2; k <= n; ++k)
+    if (best_possible_score(n, d, s, distinct, k) >= threshold) return k;
+  return n + 1;
+}
+
+}  // namespace subscale::significance

@@ -1,0 +1,37 @@
+#pragma once
+// Before merge: can any cluster of a subspace's points pass the test at all?
+//
+// A cluster P ⊆ P_S of k points in S (the statistic is k = |P|, cluster_score.hpp) has a box that
+// holds its own k points, so f_j >= k / n in every dimension of S; and the box holds each
+// member's whole tie group, so f_j >= t_j, the smallest mass of a single value among the
+// subspace's points in dimension j. Its p-value is therefore at least P(Binomial(n, q(k)) >= k)
+// with q(k) = prod_j max(k / n, t_j): the tail grows with q. The best case over the cluster sizes
+// k in [min_size, |P_S|] decides. ln P(Bin(n, q) >= k) behaves as -k ((s-1) ln(n/k) - 1) for
+// s >= 2 (and falls with k wherever the floors t_j hold q fixed), which falls with k up to
+// k* = n e^{-s/(s-1)} and rises after; so the bound is taken at |P_S| and, when k* lies in the
+// range, at the sizes next to k*. A subspace where even the best case fails need not be merged:
+// none of its clusters could be kept.
+#include <cstdint>
+
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+#include "stages/significance/marginals.hpp"
+
+namespace subscale::significance {
+
+// The highest score any cluster of at least min_size points of `subspace` (S, P_S) can reach.
+// When the bound without tie floors is already below `enough_below`, that looser bound is returned
+// (the caller only needs to know the subspace fails).
+double best_possible_score(const Marginals& marginals, const SubspaceCluster& subspace, std::uint32_t min_size,
+                           double enough_below = 0.0);
+
+// The best score a k-point cluster can reach in s dimensions that each have `distinct` values, with
+// n points in d dimensions and no ties.
+double best_possible_score(std::uint32_t n, std::uint32_t d, std::uint32_t s, std::uint32_t distinct, std::uint32_t k);
+
+// The smallest k (>= 2) whose best_possible_score reaches `threshold` (-log10 alpha), or n + 1 when
+// none does.
+std::uint32_t smallest_passing_size(std::uint32_t n, std::uint32_t d, std::uint32_t s, std::uint32_t distinct,
+                                    double threshold);
+
+}  // namespace subscale::significance

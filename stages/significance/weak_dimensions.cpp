@@ -1,0 +1,180 @@
+#include "stages/significance/weak_dimensions.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <optional>
+
+#include "stages/significance/cluster_score.hpp"
+#include "stages/significance/point_range.hpp"
+
+namespace subscale::significance {
+
+template <class T>
+std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                         const std::vector<std::uint32_t>& dimensions, const std::vector<double>& lo,
+                                         const std::vector<double>& hi) {
+  // Scan the dimension whose interval holds the fewest points, check the others.
+  std::size_t narrowest = 0;
+  std::pair<std::uint32_t, std::uint32_t> best{0, marginals.points()};
+  for (std::size_t i = 0; i < dimensions.size(); ++i) {
+    const auto r = marginals.range(dimensions[i], lo[i], hi[i]);
+    if (r.second - r.first < best.second - best.first) best = r, narrowest = i;
+  }
+  std::vector<std::uint32_t> inside;
+  const auto order = marginals.order(dimensions[narrowest]);
+  for (std::uint32_t pos = best.first; pos < best.second; ++pos) {
+    const std::uint32_t p = order[pos];
+    bool in = true;
+    for (std::size_t i = 0; i < dimensions.size() && in; ++i) {
+      const double x = static_cast<double>(values(p, dimensions[i]));
+      in = x >= lo[i] && x <= hi[i];
+    }
+    if (in) inside.push_back(p);
+  }
+  std::sort(inside.begin(), inside.end());
+  return inside;
+}
+
+namespace {
+
+constexpr std::size_t kWeakestTried = 3;
+constexpr int kMaxWidenings = 4;
+
+// The cluster without dimensions[skip]: every point inside its box in the others.
+template <class T>
+SubspaceCluster without(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster,
+                        std::size_t skip) {
+  SubspaceCluster out;
+  std::vector<double> lo, hi;
+  for (std::size_t i = 0; i < cluster.dimensions.size(); ++i) {
+    if (i == skip) continue;
+    const auto j = cluster.dimensions[i];
+    const auto range = range_of(values, cluster.points, j);
+    out.dimensions.push_back(j);
+    lo.push_back(range.lo), hi.push_back(range.hi);
+  }
+  out.points = points_in_box(values, marginals, out.dimensions, lo, hi);
+  return out;
+}
+
+// The positions (in cluster.dimensions) of the kWeakestTried dimensions whose removal would bring
+// the most points into the box (points inside it in every other dimension). Such a point lies in
+// the interval of the narrowest dimension unless that is the one it fails, so scanning the two
+// narrowest intervals finds them all. Trying only these keeps a step at a few box counts.
+template <class T>
+std::vector<std::size_t> weakest(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                 const SubspaceCluster& cluster) {
+  const std::size_t s = cluster.dimensions.size();
+  std::vector<double> lo(s), hi(s);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges(s);
+  std::vector<std::size_t> by_width(s);
+  for (std::size_t i = 0; i < s; ++i) {
+    const auto range = range_of(values, cluster.points, cluster.dimensions[i]);
+    lo[i] = range.lo, hi[i] = range.hi;
+    ranges[i] = marginals.range(cluster.dimensions[i], lo[i], hi[i]);
+    by_width[i] = i;
+  }
+  std::sort(by_width.begin(), by_width.end(), [&](std::size_t a, std::size_t b) {
+    return ranges[a].second - ranges[a].first < ranges[b].second - ranges[b].first;
+  });
+  std::vector<std::uint32_t> gain(s, 0);
+  for (std::size_t pass = 0; pass < std::min<std::size_t>(2, s); ++pass) {
+    const std::size_t scanned = by_width[pass];
+    const auto order = marginals.order(cluster.dimensions[scanned]);
+    for (std::uint32_t pos = ranges[scanned].first; pos < ranges[scanned].second; ++pos) {
+      const std::uint32_t p = order[pos];
+      std::size_t failed = s, fails = 0;
+      for (std::size_t i = 0; i < s && fails < 2; ++i) {
+        const double x = static_cast<double>(values(p, cluster.dimensions[i]));
+        if (x < lo[i] || x > hi[i]) failed = i, ++fails;
+      }
+      // The first pass sees every point that fails one dimension other than its own; the second
+      // adds those that fail only the first pass's dimension.
+      if (fails == 1 && (pass == 0 || failed == by_width[0])) ++gain[failed];
+    }
+  }
+  std::vector<std::size_t> by_gain(s), positions;
+  std::iota(by_gain.begin(), by_gain.end(), std::size_t{0});
+  std::stable_sort(by_gain.begin(), by_gain.end(), [&](std::size_t a, std::size_t b) { return gain[a] > gain[b]; });
+  for (std::size_t i = 0; i < std::min(kWeakestTried, s) && gain[by_gain[i]] > 0; ++i) positions.push_back(by_gain[i]);
+  // And the dimensions whose intervals hold the most points: they add the least to the box and
+  // their share of the search correction, whatever their removal brings in.
+  for (std::size_t i = 0; i < std::min(kWeakestTried, s); ++i)
+    if (std::find(positions.begin(), positions.end(), by_width[s - 1 - i]) == positions.end())
+      positions.push_back(by_width[s - 1 - i]);
+  return positions;
+}
+
+// The cluster's box widened in every dimension to twice its points' central 90% span about that
+// span's centre (what consolidation's box does), filled with every point inside. A cluster found
+// from a part of its points has a box narrower than the cluster in some dimensions; in 16
+// dimensions a few such cut most of its points away.
+template <class T>
+SubspaceCluster widened(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster) {
+  std::vector<double> lo, hi, column;
+  for (const auto j : cluster.dimensions) {
+    column.clear();
+    for (const auto p : cluster.points) column.push_back(static_cast<double>(values(p, j)));
+    std::sort(column.begin(), column.end());
+    const std::size_t last = column.size() - 1;
+    const double low = column[static_cast<std::size_t>(0.05 * static_cast<double>(last))];
+    const double high = column[static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(last)))];
+    const double centre = (low + high) / 2, width = high - low;
+    lo.push_back(std::min(column.front(), centre - width));
+    hi.push_back(std::max(column.back(), centre + width));
+  }
+  return {cluster.dimensions, points_in_box(values, marginals, cluster.dimensions, lo, hi)};
+}
+
+}  // namespace
+
+template <class T>
+SubspaceCluster widen_while_stronger(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                     SubspaceCluster cluster) {
+  if (cluster.points.empty()) return cluster;
+  double current = score_cluster(values, marginals, cluster).score;
+  for (int step = 0; step < kMaxWidenings; ++step) {
+    auto candidate = widened(values, marginals, cluster);
+    const double score = score_cluster(values, marginals, candidate).score;
+    if (score <= current) break;
+    cluster = std::move(candidate);
+    current = score;
+  }
+  return cluster;
+}
+
+template <class T>
+SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                     SubspaceCluster cluster) {
+  if (cluster.points.empty()) return cluster;
+  cluster = without(values, marginals, cluster, cluster.dimensions.size());  // every point of its box
+  double current = score_cluster(values, marginals, cluster).score;
+  while (cluster.dimensions.size() > 2) {
+    double best = current;
+    std::optional<SubspaceCluster> better;
+    for (const std::size_t skip : weakest(values, marginals, cluster)) {
+      auto candidate = without(values, marginals, cluster, skip);
+      const double score = score_cluster(values, marginals, candidate).score;
+      if (score > best) best = score, better = std::move(candidate);
+    }
+    if (!better) break;
+    cluster = std::move(*better);
+    current = best;
+  }
+  return cluster;
+}
+
+template SubspaceCluster drop_weak_dimensions(const ColumnMatrix<float>&, const Marginals&, SubspaceCluster);
+template SubspaceCluster widen_while_stronger(const ColumnMatrix<float>&, const Marginals&, SubspaceCluster);
+template SubspaceCluster widen_while_stronger(const ColumnMatrix<double>&, const Marginals&, SubspaceCluster);
+template SubspaceCluster drop_weak_dimensions(const ColumnMatrix<double>&, const Marginals&, SubspaceCluster);
+template std::vector<std::uint32_t> points_in_box(const ColumnMatrix<float>&, const Marginals&,
+                                                  const std::vector<std::uint32_t>&, const std::vector<double>&,
+                                                  const std::vector<double>&);
+template std::vector<std::uint32_t> points_in_box(const ColumnMatrix<double>&, const Marginals&,
+                                                  const std::vector<std::uint32_t>&, const std::vector<double>&,
+                                                  const std::vector<double>&);
+
+}  // namespace subscale::significance

@@ -1,0 +1,38 @@
+#pragma once
+// A cluster stands in the subspace where it is most significant.
+//
+// Consolidation can carry a part of a hidden cluster into one dimension too many: on skewed or
+// integer-level data a few dozen of its points share a common value somewhere else, the span test
+// passes for them, and the cluster is cut down to those points. The test sees the difference: the
+// whole cluster in its own subspace is far more surprising than the part in one more dimension.
+// The cluster is first made every point inside its box (its points' [min, max] per dimension):
+// the box is what the test judged, and a significant box holds few points by chance. Then,
+// greedily, the dimension whose removal raises the score most (of the three whose removal would
+// bring the most points into the box and the three whose intervals hold the most points) is removed, the cluster then
+// being every point inside its box in the remaining dimensions, until no removal raises the
+// score (a cluster keeps at least two dimensions).
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+#include "stages/significance/marginals.hpp"
+
+namespace subscale::significance {
+
+template <class T>
+SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                     SubspaceCluster cluster);
+
+// A cluster found from a part of its points has a box narrower than the hidden cluster's in some
+// dimensions, and in many dimensions a few such cut most of its points away. The box is widened
+// to twice its points' central 90% span in every dimension (what consolidation's box does) and
+// filled with every point inside, as long as that raises the score (at most four times).
+template <class T>
+SubspaceCluster widen_while_stronger(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                     SubspaceCluster cluster);
+
+// The points (sorted) inside the box [lo_j, hi_j] of `dimensions`, given per dimension.
+template <class T>
+std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                         const std::vector<std::uint32_t>& dimensions, const std::vector<double>& lo,
+                                         const std::vector<double>& hi);
+
+}  // namespace subscale::significance

@@ -1,0 +1,129 @@
+// A run with the significance test (on by default) and automatic parameters: a config holding only
+// input.path runs, says what it chose and why, writes the resolved values into config.yaml (which
+// repeats the run exactly), and reports every cluster's score, strongest first; with
+// significance.enabled false none of it appears.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/pipeline/cli_test_fixture.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using subscale::testing::read_text;
+using subscale::testing::source_root;
+
+std::vector<double> read_doubles(const fs::path& file_path, const std::string& path) {
+  std::vector<double> values;
+  const hid_t file = H5Fopen(file_path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0 || H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0) {
+    if (file >= 0) H5Fclose(file);
+    return values;
+  }
+  const hid_t dataset = H5Dopen2(file, path.c_str(), H5P_DEFAULT);
+  const hid_t space = H5Dget_space(dataset);
+  hsize_t count = 0;
+  H5Sget_simple_extent_dims(space, &count, nullptr);
+  values.resize(count);
+  if (count > 0) H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  H5Sclose(space);
+  H5Dclose(dataset);
+  H5Fclose(file);
+  return values;
+}
+
+bool has_dataset(const fs::path& file_path, const std::string& path) {
+  const hid_t file = H5Fopen(file_path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const bool found = H5Lexists(file, "/clusters", H5P_DEFAULT) > 0 && H5Lexists(file, path.c_str(), H5P_DEFAULT) > 0;
+  H5Fclose(file);
+  return found;
+}
+
+std::size_t lines_of(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+class SignificanceRun : public subscale::testing::CliTest {
+ protected:
+  // The quickstart data with nothing but its path and its ground truth.
+  fs::path minimal_config() {
+    const fs::path data = source_root() / "datasets";
+    return write("minimal.yaml", "input:\n  path: " + (data / "quickstart.h5").string() +
+                                     "\nground_truth:\n  path: " + (data / "quickstart.true").string() + "\n");
+  }
+  fs::path run_into(const fs::path& config, const std::string& name, const std::string& extra = "") {
+    const auto outcome =
+        run("run " + config.string() + " " + extra + " --out " + (folder_ / name).string() + " -q", name + ".log");
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+    return folder_ / name;
+  }
+};
+
+TEST_F(SignificanceRun, OnlyInputPathFindsTheHiddenClusters) {
+  const fs::path out = run_into(minimal_config(), "auto");
+  const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
+  EXPECT_EQ(summary["evaluation"]["found_clusters"].get<int>(), 5);
+  EXPECT_GE(summary["evaluation"]["e4sc"].get<double>(), 0.95);  // reached: 1.000
+  EXPECT_GE(summary["evaluation"]["f1"].get<double>(), 0.95);    // reached: 1.000
+  const auto& sig = summary["significance"];
+  EXPECT_GT(sig["subspaces_skipped"].get<int>(), 0);
+  EXPECT_LT(sig["merge_kept"].get<int>(), sig["merge_tested"].get<int>());
+  EXPECT_EQ(sig["consolidated_kept"].get<int>() - sig["repeated"].get<int>(), 5);
+
+  const std::string log = read_text(out / "log.txt");
+  for (const char* line : {"auto        epsilon = ", "auto        min_points = ", "auto        merge.epsilon = ",
+                           "auto        merge.min_points = ", "significance "})
+    EXPECT_NE(log.find(line), std::string::npos) << line << "\n" << log;
+  const std::string config = read_text(out / "config.yaml");
+  EXPECT_EQ(config.find("epsilon: auto"), std::string::npos) << config;
+  EXPECT_EQ(config.find("min_points: auto"), std::string::npos) << config;
+}
+
+TEST_F(SignificanceRun, ScoresStrongestFirstBesideTheClusters) {
+  const fs::path out = run_into(minimal_config(), "auto");
+  const auto scores = read_doubles(out / "results.h5", "/clusters/score");
+  ASSERT_EQ(scores.size(), lines_of(read_text(out / "clusters.txt")));
+  EXPECT_TRUE(std::is_sorted(scores.rbegin(), scores.rend()));
+  for (const double s : scores) EXPECT_GE(s, 2.0);  // significant at the default alpha 0.01
+  const auto log10_p = read_doubles(out / "results.h5", "/clusters/log10_p");
+  ASSERT_EQ(log10_p.size(), scores.size());
+  for (std::size_t i = 0; i < scores.size(); ++i) EXPECT_LE(log10_p[i], -scores[i]);  // raw p below corrected
+  const auto raw = read_doubles(out / "results.h5", "/raw_clusters/score");
+  EXPECT_EQ(raw.size(), lines_of(read_text(out / "clusters_raw.txt")));
+}
+
+TEST_F(SignificanceRun, ResolvedConfigRepeatsTheRun) {
+  const fs::path first = run_into(minimal_config(), "first");
+  const fs::path second = run_into(first / "config.yaml", "second");
+  EXPECT_EQ(read_text(first / "clusters.txt"), read_text(second / "clusters.txt"));
+  EXPECT_EQ(read_text(first / "config.yaml"), read_text(second / "config.yaml"));
+}
+
+TEST_F(SignificanceRun, DisabledLeavesNoTrace) {
+  const fs::path config = source_root() / "configs" / "quickstart.yaml";
+  const fs::path off = run_into(config, "off", "significance.enabled=false");
+  const auto summary = nlohmann::json::parse(read_text(off / "summary.json"));
+  EXPECT_FALSE(summary.contains("significance"));
+  EXPECT_FALSE(summary["timings_seconds"].contains("significance"));
+  EXPECT_FALSE(has_dataset(off / "results.h5", "/clusters/score"));
+  EXPECT_EQ(read_text(off / "log.txt").find("significance "), std::string::npos);
+}
+
+TEST_F(SignificanceRun, BadSettingsAreRefusedByName) {
+  const auto alpha =
+      run("run " + minimal_config().string() + " significance.alpha=0 --out " + (folder_ / "a").string() + " -q");
+  EXPECT_EQ(alpha.exit_code, 2) << alpha.output;
+  EXPECT_NE(alpha.output.find("significance.alpha"), std::string::npos) << alpha.output;
+  const auto word =
+      run("run " + minimal_config().string() + " epsilon=automatic --out " + (folder_ / "b").string() + " -q");
+  EXPECT_EQ(word.exit_code, 2) << word.output;
+  EXPECT_NE(word.output.find("epsilon"), std::string::npos) << word.output;
+}
+
+}  // namespace

@@ -1,0 +1,88 @@
+#include "stages/significance/distinct_clusters.hpp"
+
+#include <gtest/gtest.h>
+
+#include "significance_test_data.hpp"
+#include "stages/significance/weak_dimensions.hpp"
+
+namespace subscale::significance {
+namespace {
+
+using testing::plant;
+using testing::uniform_noise;
+
+SubspaceCluster range(std::vector<std::uint32_t> dims, std::uint32_t first, std::uint32_t last) {
+  SubspaceCluster c{std::move(dims), {}};
+  for (std::uint32_t i = first; i < last; ++i) c.points.push_back(i);
+  return c;
+}
+
+TEST(DistinctClusters, PieceOfAStrongerClusterIsDropped) {
+  Matrix m = uniform_noise(600, 10, 81);
+  const auto whole = plant(m, {1, 4, 7}, 0, 120, 0.04, 82);
+  const auto marginals = Marginals::of(m);
+  // The same cluster's first 60 points in two of its dimensions.
+  const auto piece = range({1, 4}, 0, 60);
+  EXPECT_EQ(distinct_clusters(m, marginals, {whole, piece}, 0.5, 2.0), (std::vector<std::size_t>{0}));
+}
+
+TEST(DistinctClusters, NestedClusterDenserInMoreDimensionsIsKept) {
+  Matrix m = uniform_noise(800, 12, 83);
+  const auto outer = plant(m, {0, 2, 5}, 0, 300, 0.05, 84);
+  // Half of those points also close together in three more dimensions.
+  auto inner = plant(m, {8, 9, 11}, 0, 150, 0.05, 85);
+  inner.dimensions = {0, 2, 5, 8, 9, 11};
+  const auto marginals = Marginals::of(m);
+  EXPECT_GT(score_given(m, marginals, inner, outer), 10.0);
+  EXPECT_EQ(distinct_clusters(m, marginals, {outer, inner}, 0.5, 2.0), (std::vector<std::size_t>{0, 1}));
+}
+
+TEST(DistinctClusters, SharedPointsInOtherDimensionsAreKept) {
+  Matrix m = uniform_noise(600, 10, 86);
+  const auto a = plant(m, {0, 1}, 0, 100, 0.04, 87);
+  const auto b = plant(m, {5, 6, 7}, 0, 100, 0.04, 88);
+  EXPECT_EQ(distinct_clusters(m, Marginals::of(m), {a, b}, 0.5, 2.0), (std::vector<std::size_t>{0, 1}));
+}
+
+TEST(WeakDimensions, PieceInADimensionTooManyBecomesTheWholeCluster) {
+  Matrix m = uniform_noise(600, 10, 89);
+  const auto whole = plant(m, {1, 4, 7}, 0, 150, 0.04, 90);
+  for (Eigen::Index i = 0; i < 40; ++i) m(i, 9) = 0.5;  // 40 of its points share a value in dimension 9
+  const auto marginals = Marginals::of(m);
+  auto piece = range({1, 4, 7, 9}, 0, 40);
+  const auto refined = drop_weak_dimensions(m, marginals, piece);
+  EXPECT_EQ(refined.dimensions, whole.dimensions);
+  // The 40 points' box covers most of the cluster's in each dimension; widening takes the rest.
+  EXPECT_GE(refined.points.size(), 100U);
+  const auto widened = widen_while_stronger(m, marginals, refined);
+  EXPECT_GE(widened.points.size(), 148U);
+  EXPECT_LE(widened.points.size(), 153U);  // a chance point or two may share the box
+}
+
+TEST(WeakDimensions, WideningRecoversTheClusterFromAPart) {
+  Matrix m = uniform_noise(1000, 16, 91);
+  std::vector<std::uint32_t> dims{0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const auto whole = plant(m, dims, 0, 150, 0.06, 92);
+  const auto marginals = Marginals::of(m);
+  // The 40 points nearest the box's centre: a box narrower than the cluster in every dimension.
+  std::vector<std::pair<double, std::uint32_t>> by_distance;
+  for (std::uint32_t p = 0; p < 150; ++p) {
+    double worst = 0;
+    for (const auto j : dims) {
+      double lo = 1, hi = 0;
+      for (std::uint32_t q = 0; q < 150; ++q) lo = std::min(lo, m(q, j)), hi = std::max(hi, m(q, j));
+      worst = std::max(worst, std::abs(m(p, j) - (lo + hi) / 2) / (hi - lo));
+    }
+    by_distance.emplace_back(worst, p);
+  }
+  std::sort(by_distance.begin(), by_distance.end());
+  SubspaceCluster part{dims, {}};
+  for (std::size_t i = 0; i < 40; ++i) part.points.push_back(by_distance[i].second);
+  std::sort(part.points.begin(), part.points.end());
+  const auto widened = widen_while_stronger(m, marginals, part);
+  EXPECT_GE(widened.points.size(), 145U);
+  EXPECT_LE(widened.points.size(), 155U);
+}
+
+}  // namespace
+}  // namespace subscale::significance

@@ -1,0 +1,68 @@
+#include "stages/significance/subspace_bound.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "significance_test_data.hpp"
+#include "stages/significance/cluster_score.hpp"
+
+namespace subscale::significance {
+namespace {
+
+using testing::plant;
+using testing::uniform_noise;
+
+TEST(SubspaceBound, NoSubsetScoresAboveTheBound) {
+  Matrix m = uniform_noise(400, 8, 21);
+  plant(m, {1, 6}, 0, 60, 0.05, 22);
+  for (Eigen::Index i = 100; i < 140; ++i) m(i, 1) = 0.3;  // a tie group inside the subspace's points
+  const auto marginals = Marginals::of(m);
+  SubspaceCluster subspace{{1, 6}, {}};
+  for (std::uint32_t i = 0; i < 160; ++i) subspace.points.push_back(i);
+  const double bound = best_possible_score(marginals, subspace, 4);
+  std::mt19937_64 rng(23);
+  for (int trial = 0; trial < 300; ++trial) {
+    SubspaceCluster subset{subspace.dimensions, {}};
+    const double keep = (trial % 10 + 1) / 10.0;
+    for (const auto p : subspace.points)
+      if (std::uniform_real_distribution<double>(0, 1)(rng) < keep) subset.points.push_back(p);
+    if (subset.points.size() < 4) continue;
+    EXPECT_LE(score_cluster(m, marginals, subset).score, bound + 1e-9);
+  }
+  // The planted 60 alone reach a high score; the bound is above it.
+  SubspaceCluster planted{{1, 6}, {}};
+  for (std::uint32_t i = 0; i < 60; ++i) planted.points.push_back(i);
+  EXPECT_GT(score_cluster(m, marginals, planted).score, 2.0);
+}
+
+TEST(SubspaceBound, SmallChanceSubspaceCannotPass) {
+  const Matrix m = uniform_noise(2000, 50, 31);
+  const auto marginals = Marginals::of(m);
+  const SubspaceCluster tiny{{3, 17}, {5, 80, 400, 1200, 1700, 1999}};
+  EXPECT_LT(best_possible_score(marginals, tiny, 4), 2.0);
+}
+
+TEST(SubspaceBound, TieFloorsTightenTheBound) {
+  Matrix m = uniform_noise(300, 3, 41);
+  for (Eigen::Index i = 0; i < 270; ++i) m(i, 0) = 0.5;
+  for (Eigen::Index i = 0; i < 270; ++i) m(i, 1) = 0.5;
+  const auto marginals = Marginals::of(m);
+  SubspaceCluster majority{{0, 1}, {}};
+  for (std::uint32_t i = 0; i < 40; ++i) majority.points.push_back(i);
+  // Without floors 40 points in 2 dimensions could be strong; all share 90% values, so not here.
+  EXPECT_GT(best_possible_score(300, 3, 2, 300, 40), 2.0);
+  EXPECT_EQ(best_possible_score(marginals, majority, 4), 0.0);
+}
+
+TEST(SubspaceBound, SmallestPassingSize) {
+  const std::uint32_t k = smallest_passing_size(1000, 20, 2, 1000, 2.0);
+  EXPECT_GE(best_possible_score(1000, 20, 2, 1000, k), 2.0);
+  EXPECT_LT(best_possible_score(1000, 20, 2, 1000, k - 1), 2.0);
+  // More dimensions need fewer points; coarser levels (fewer boxes) need fewer too.
+  EXPECT_LE(smallest_passing_size(1000, 20, 4, 1000, 2.0), k);
+  EXPECT_LE(smallest_passing_size(1000, 20, 2, 20, 2.0), k);
+}
+
+}  // namespace
+}  // namespace subscale::significance
