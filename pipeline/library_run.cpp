@@ -113,8 +113,8 @@ RunReport run_in_memory(Config& config, const MemoryInput& source, const RunObse
     report.points = input.held.points();
     report.dimensions = input.held.dimensions();
     if (source.truth) input.truth = io::GroundTruth{input.held.dimensions(), {}, *source.truth};
-    warnings =
-        workload_warnings(input.held, settings.core.epsilon, settings.normalization == load::Normalization::minmax);
+    warnings = workload_warnings(input.held, settings.core.epsilon,
+                                 settings.normalization == load::Normalization::minmax, settings.significance.enabled);
     for (const auto& warning : warnings) log.warning(warning);
     run_stages(settings, input, log, report, distributed::Communicator::world(), observer);
   });

@@ -97,7 +97,8 @@ SingleRun run_one(Config config, const RunDestination& destination, const Comman
       log.write_to(folder / "log.txt");
     });
     for (const auto& warning :
-         workload_warnings(input->held, settings.core.epsilon, settings.normalization == load::Normalization::minmax))
+         workload_warnings(input->held, settings.core.epsilon, settings.normalization == load::Normalization::minmax,
+                           settings.significance.enabled))
       log.warning(warning);
     try {
       if (run_stages(settings, *input, log, report, comm))

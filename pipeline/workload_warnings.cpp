@@ -23,7 +23,8 @@ std::string duration_text(double seconds) {
 }  // namespace
 
 template <class T>
-std::vector<std::string> workload_warnings(const ColumnMatrix<T>& values, double epsilon, bool normalized) {
+std::vector<std::string> workload_warnings(const ColumnMatrix<T>& values, double epsilon, bool normalized,
+                                           bool ties_kept_out) {
   std::vector<std::string> warnings;
   if (normalized && epsilon >= 1)
     warnings.push_back("warning: epsilon " + std::to_string(epsilon) +
@@ -31,7 +32,7 @@ std::vector<std::string> workload_warnings(const ColumnMatrix<T>& values, double
                        "in every dimension, so every subset of points is dense; the run will not finish. Use an "
                        "epsilon well below 1 (the quickstart uses 0.004)");
   std::vector<Eigen::Index> constant;
-  for (Eigen::Index j = 0; j < values.cols(); ++j) {
+  for (Eigen::Index j = 0; j < values.cols() && !ties_kept_out; ++j) {
     const auto column = values.col(j);
     if (values.rows() > 1 && (column.array() == column(0)).all()) constant.push_back(j);
   }
@@ -46,11 +47,12 @@ std::vector<std::string> workload_warnings(const ColumnMatrix<T>& values, double
   return warnings;
 }
 
-template std::vector<std::string> workload_warnings(const Matrix&, double, bool);
-template std::vector<std::string> workload_warnings(const Matrix32&, double, bool);
+template std::vector<std::string> workload_warnings(const Matrix&, double, bool, bool);
+template std::vector<std::string> workload_warnings(const Matrix32&, double, bool, bool);
 
-std::vector<std::string> workload_warnings(const HeldValues& held, double epsilon, bool normalized) {
-  return held.visit([&](const auto& values) { return workload_warnings(values, epsilon, normalized); });
+std::vector<std::string> workload_warnings(const HeldValues& held, double epsilon, bool normalized,
+                                           bool ties_kept_out) {
+  return held.visit([&](const auto& values) { return workload_warnings(values, epsilon, normalized, ties_kept_out); });
 }
 
 TimeEstimate estimate_time(double total_units, double sampled_units, double sample_seconds) {

@@ -156,7 +156,8 @@ void plan_command(const CommandOptions& options) {
       std::printf("%s\n", line.c_str());
     validate_core_params(settings.core, input.held.points());
     for (const auto& warning :
-         workload_warnings(input.held, settings.core.epsilon, settings.normalization == load::Normalization::minmax))
+         workload_warnings(input.held, settings.core.epsilon, settings.normalization == load::Normalization::minmax,
+                           settings.significance.enabled))
       std::printf("%s\n", warning.c_str());
     std::optional<UnitPlan> unit_plan;
     std::optional<Density1dResult> densities;

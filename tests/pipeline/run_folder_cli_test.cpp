@@ -202,12 +202,14 @@ TEST_F(RunFolderCli, ARefusedResumeIsDecidedBeforeTheDataAndLeavesNoFolder) {
 }
 
 TEST_F(RunFolderCli, WorkThatCannotFinishIsWarnedOfEvenWhenQuiet) {
-  // Defect 15: a constant column and epsilon >= 1 passed silently; plan gave no time.
+  // Defect 15: a constant column and epsilon >= 1 passed silently; plan gave no time. (With
+  // significance on, a value most points share is kept out of the core's work: no warning then.)
   std::string csv;
   for (int i = 0; i < 300; ++i)
     csv += std::to_string((i * 37) % 101 / 100.0) + "," + std::to_string((i * 53) % 97 / 96.0) + ",0.5\n";
   const fs::path data = write("constant.csv", csv);
-  const std::string base = "input.path=" + data.string() + " ground_truth.path= epsilon=0.02 min_points=3";
+  const std::string base =
+      "input.path=" + data.string() + " ground_truth.path= epsilon=0.02 min_points=3 significance.enabled=false";
   const auto plan = run("plan " + config().string() + " " + base, "plan.log");
   EXPECT_EQ(plan.exit_code, 0) << plan.output;
   EXPECT_NE(plan.output.find("single value (2;"), std::string::npos) << plan.output;
@@ -219,6 +221,10 @@ TEST_F(RunFolderCli, WorkThatCannotFinishIsWarnedOfEvenWhenQuiet) {
   const auto quiet = run_into(folder_ / "run", base, "quiet.log");
   EXPECT_EQ(quiet.exit_code, 0) << quiet.output;
   EXPECT_NE(quiet.output.find("single value"), std::string::npos) << "-q hid a warning:\n" << quiet.output;
+  const auto kept_out = run("plan " + config().string() + " input.path=" + data.string() +
+                                " ground_truth.path= epsilon=0.02 min_points=3 significance.enabled=true",
+                            "kept_out.log");
+  EXPECT_EQ(kept_out.output.find("single value"), std::string::npos) << kept_out.output;
 }
 
 }  // namespace
