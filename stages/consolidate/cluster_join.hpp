@@ -4,6 +4,7 @@
 // which its points are dense.
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "common/dataset.hpp"
@@ -22,10 +23,11 @@ struct WorkingCluster {
   // The ranks of `points` in each of `dimensions` (rank_set.hpp): the central spans are read off
   // them, and a join adds the few points the other side brings instead of selecting again.
   std::vector<RankSet> columns;
-  // Its ranks in dimensions outside `dimensions` (indexed by dimension), built when a join first
+  // Its ranks in dimensions outside `dimensions`, by dimension ascending, built when a join first
   // asks for one (cluster_union.hpp); empty when none was, and emptied whenever the points or
-  // the dimensions change.
-  std::vector<std::optional<RankSet>> outside_columns;
+  // the dimensions change. Only the dimensions asked for: a slot for every dimension of the data
+  // (500 on tie-heavy files) made each of tens of thousands of clusters tens of KiB.
+  std::vector<std::pair<std::uint32_t, RankSet>> outside_columns;
   T reference_span = 0;       // span_test.hpp: the widest central span where merge found it
   std::uint32_t sources = 1;  // input clusters joined into it
   // extend_dimensions found no dimension to add, and nothing (points, dimensions, reference

@@ -116,11 +116,12 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
       const bool g_larger = ClusterUnion<T>::larger(g, c) == &g;
       if (g_larger) {
         // c's points that g lacks: as many as c has beyond the shared ones, so the search
-        // stops at the last of them (and does not start for a c inside g).
+        // stops at the last of them (and does not start for a c inside g). Looked up in g's
+        // sorted points: a point's holders can be thousands of clusters where ties are many.
         lacks.clear();
         const std::size_t missing = c.points.size() - candidate.shared;
         for (auto p = c.points.begin(); lacks.size() < missing; ++p)
-          if (!holders.holds(*p, id)) lacks.push_back(*p);
+          if (!std::binary_search(g.points.begin(), g.points.end(), *p)) lacks.push_back(*p);
       } else {
         lacks = sorted_difference(g.points, c.points);
       }
