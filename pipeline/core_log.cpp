@@ -26,10 +26,7 @@ void CoreStepLog::step(const std::string& step, const CoreResult& so_far) {
     if (so_far.direct_memory)
       if (const std::string note = direct_memory_note(settings_, *so_far.direct_memory); !note.empty()) log_.line(note);
     if (const std::string note = partition_memory_note(settings_, planned_units_); !note.empty()) log_.line(note);
-    const ProgressDisplay display = log_.quiet()           ? ProgressDisplay::none
-                                    : stderr_is_terminal() ? ProgressDisplay::bar
-                                                           : ProgressDisplay::lines;
-    bar_.emplace("dense_units", planned_units_, display, settings_.progress_seconds,
+    bar_.emplace("dense_units", planned_units_, progress_display(log_.quiet()), settings_.progress_seconds,
                  [this](const std::string& line) { log_.line(line); });
   } else if (step == "subspaces") {
     bar_.reset();

@@ -61,8 +61,15 @@ class ComponentJoiner {
                   std::vector<std::uint32_t>& versions)
       : columns_(columns), params_(params), clusters_(clusters), parent_(parent), versions_(versions) {}
 
-  void run(std::span<const OverlapPair> pairs, JoinCounters& counters) {
-    for (const OverlapPair& pair : pairs) try_pair(pair, counters);
+  // Tells `progress` of every kReportEvery pairs tried: one component can hold all of a round's
+  // pairs and run for minutes.
+  void run(std::span<const OverlapPair> pairs, JoinCounters& counters, const StageProgress& progress) {
+    constexpr std::size_t kReportEvery = 4096;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      try_pair(pairs[i], counters);
+      if ((i + 1) % kReportEvery == 0) progress.advance(kReportEvery);
+    }
+    progress.advance(pairs.size() % kReportEvery);
   }
 
  private:
@@ -156,13 +163,15 @@ Interval<T> central_span_of(const ColumnSorter<T>& columns, const RankSet& colum
 
 template <class T>
 std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
-                                          const ConsolidateParams& params, JoinCounters& counters) {
+                                          const ConsolidateParams& params, JoinCounters& counters,
+                                          const StageProgress& progress, const std::string& phase) {
   std::vector<const std::vector<std::uint32_t>*> point_lists;
   point_lists.reserve(clusters.size());
   for (const auto& c : clusters) point_lists.push_back(&c.points);
   const std::vector<OverlapPair> pairs =
       overlapping_pairs(point_lists, static_cast<std::size_t>(columns.values().rows()), params.overlap);
   counters.candidate_pairs += pairs.size();
+  progress.begin(phase, pairs.size(), "pairs");
 
   // Connected components of the candidate graph; each keeps the global order of its pairs.
   std::vector<std::uint32_t> parent(clusters.size());
@@ -198,7 +207,7 @@ std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::v
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, components, 1), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       ComponentJoiner<T> joiner(columns, params, clusters, parent, versions);
-      joiner.run(std::span(by_component.data() + begin[k], begin[k + 1] - begin[k]), per_component[k]);
+      joiner.run(std::span(by_component.data() + begin[k], begin[k + 1] - begin[k]), per_component[k], progress);
     }
   });
   for (const JoinCounters& c : per_component) counters.joins += c.joins, counters.rejected += c.rejected;
@@ -210,7 +219,7 @@ std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::v
 
 template <class T>
 std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>>& clusters,
-                                const ConsolidateParams& params) {
+                                const ConsolidateParams& params, const StageProgress& progress) {
   const ColumnMatrix<T>& values = columns.values();
   const auto dims = static_cast<std::uint32_t>(values.cols());
   std::vector<std::uint64_t> added(clusters.size(), 0);
@@ -243,16 +252,18 @@ std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<Work
             cluster.extended = true;
           }
         }
+        progress.advance(r.size());
       });
   return std::accumulate(added.begin(), added.end(), std::uint64_t{0});
 }
 
-#define SUBSCALE_CLUSTER_JOIN_FOR(T)                                                                         \
-  template Interval<T> central_span_of(const ColumnSorter<T>&, const RankSet&, std::uint32_t, double);       \
-  template std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>&, std::vector<WorkingCluster<T>>, \
-                                                     const ConsolidateParams&, JoinCounters&);               \
-  template std::uint64_t extend_dimensions(const ColumnSorter<T>&, std::vector<WorkingCluster<T>>&,          \
-                                           const ConsolidateParams&);
+#define SUBSCALE_CLUSTER_JOIN_FOR(T)                                                                                \
+  template Interval<T> central_span_of(const ColumnSorter<T>&, const RankSet&, std::uint32_t, double);              \
+  template std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>&, std::vector<WorkingCluster<T>>,        \
+                                                     const ConsolidateParams&, JoinCounters&, const StageProgress&, \
+                                                     const std::string&);                                           \
+  template std::uint64_t extend_dimensions(const ColumnSorter<T>&, std::vector<WorkingCluster<T>>&,                 \
+                                           const ConsolidateParams&, const StageProgress&);
 SUBSCALE_CLUSTER_JOIN_FOR(float)
 SUBSCALE_CLUSTER_JOIN_FOR(double)
 #undef SUBSCALE_CLUSTER_JOIN_FOR

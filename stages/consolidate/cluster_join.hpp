@@ -4,10 +4,12 @@
 // which its points are dense.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "common/stage_progress.hpp"
 #include "stages/consolidate/column_sorter.hpp"
 #include "stages/consolidate/consolidate.hpp"
 #include "stages/consolidate/rank_set.hpp"
@@ -55,15 +57,17 @@ struct JoinCounters {
 // the joined cluster is (S_a ∪ S_b, the points of O_a ∪ O_b inside their box), with the larger
 // reference span. The greedy order makes the result independent of threads.
 // The span test runs in T: span widths against span_tolerance (rounded to T) times the reference.
+// `progress` hears of the round as phase `phase`, counted in candidate pairs.
 template <class T>
 std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
-                                          const ConsolidateParams& params, JoinCounters& counters);
+                                          const ConsolidateParams& params, JoinCounters& counters,
+                                          const StageProgress& progress = {}, const std::string& phase = "joining");
 
 // Adds to each cluster every other dimension in which its points pass the span test against its
 // reference span, then keeps the points inside the box of the extended subspace. Returns the
-// number of dimensions added.
+// number of dimensions added. `progress` counts the clusters done (the caller begins the phase).
 template <class T>
 std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>>& clusters,
-                                const ConsolidateParams& params);
+                                const ConsolidateParams& params, const StageProgress& progress = {});
 
 }  // namespace subscale::consolidate
