@@ -79,7 +79,12 @@ class ComponentJoiner {
     if (a == b) return;
     const std::uint32_t keep = std::min(a, b), drop = std::max(a, b);
     const RefusedKey key{keep, versions_[keep], drop, versions_[drop]};
-    if (refused_.count(key)) return;
+    // Two clusters that have joined nothing this round are the pair's own two, and the round
+    // holds each pair once: their answer is never asked again, so it is neither looked up nor
+    // kept. On tie-heavy data nearly every pair is such a refusal, and a set of them all (tens
+    // of millions) made the round memory-bound.
+    const bool asked_once = key.keep_version == 0 && key.drop_version == 0;
+    if (!asked_once && refused_.count(key)) return;
     WorkingCluster<T>& x = clusters_[a];
     WorkingCluster<T>& y = clusters_[b];
     // Their current point sets must still overlap as much as the pair did: the smaller shares
@@ -93,13 +98,14 @@ class ComponentJoiner {
     const std::size_t smaller = small.points.size();
     const std::size_t shared = smaller - lacks.size();
     if (smaller == 0 || static_cast<double>(shared) / static_cast<double>(smaller) < params_.overlap) {
-      refused_.insert(key);  // the same two point sets, so the same answer, until one changes
+      // The same two point sets, so the same answer, until one changes.
+      if (!asked_once) refused_.insert(key);
       return;
     }
     std::optional<WorkingCluster<T>> joined = union_.join(x, y, lacks);
     if (!joined) {
       ++counters.rejected;
-      refused_.insert(key);
+      if (!asked_once) refused_.insert(key);
       return;
     }
     clusters_[keep] = std::move(*joined);
