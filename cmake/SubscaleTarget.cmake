@@ -17,13 +17,16 @@ function(subscale_configure_target target)
   endif()
 endfunction()
 
-# subscale_library(NAME SOURCES ... [CUDA_SOURCES ...] [DEPS ...])
-# CUDA_SOURCES are compiled only when the CUDA backend is built.
+# subscale_library(NAME SOURCES ... [CUDA_SOURCES ...] [CUDA_UNAVAILABLE_SOURCES ...] [DEPS ...])
+# CUDA_SOURCES are compiled only when the CUDA backend is built, CUDA_UNAVAILABLE_SOURCES (the
+# *_cuda_unavailable.cpp stand-ins, see gpu/README.md) only when it is not.
 function(subscale_library name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;CUDA_SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;CUDA_SOURCES;CUDA_UNAVAILABLE_SOURCES;DEPS" ${ARGN})
   set(srcs ${ARG_SOURCES})
   if(SUBSCALE_WITH_CUDA)
     list(APPEND srcs ${ARG_CUDA_SOURCES})
+  else()
+    list(APPEND srcs ${ARG_CUDA_UNAVAILABLE_SOURCES})
   endif()
   add_library(${name} STATIC ${srcs})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})

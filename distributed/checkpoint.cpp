@@ -133,9 +133,16 @@ void CheckpointFolder::create(const CheckpointManifest& manifest) const {
 }
 
 CheckpointManifest CheckpointFolder::read_manifest() const {
-  if (!holds_checkpoint())
+  if (!holds_checkpoint()) {
+    // Unit files without their manifest are a checkpoint that lost a file (exit 3, as any damaged
+    // checkpoint); a folder without either is simply not a checkpoint (a wrong path: exit 2).
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(folder_, error))
+      if (entry.path().filename().string().rfind("unit-", 0) == 0)
+        damaged(manifest_file(), "the file is missing, but " + entry.path().filename().string() + " is there");
     throw UsageError("--resume " + folder_.string() + ": no checkpoint there (manifest.json is missing); run " +
                      "without --resume and with checkpoint.dir set to start one");
+  }
   const std::vector<std::uint8_t> bytes = read_file(manifest_file());
   return parse_manifest(std::string(bytes.begin(), bytes.end()), manifest_file().string());
 }

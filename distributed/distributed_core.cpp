@@ -87,13 +87,8 @@ Agreement agree_on_split(const Communicator& comm, const CoreStepInputs& in, con
       return;
     }
     CheckpointIdentity identity = checkpoint->identity;
-    std::visit(
-        [&](const auto* values) {
-          identity.emplace_back("input data", std::to_string(values->rows()) + " points x " +
-                                                  std::to_string(values->cols()) + " dimensions, content hash " +
-                                                  data_fingerprint(*values));
-        },
-        in.values);
+    std::visit([&](const auto* values) { identity.emplace_back("input data", input_data_identity(*values)); },
+               in.values);
     const CheckpointFolder folder(checkpoint->folder);
     if (checkpoint->resume) {
       agreement.manifest = folder.read_manifest();
@@ -176,7 +171,7 @@ class ShareRunner {
       // the processes combine.
       direct::DirectWalkOutput output{std::move(into), std::nullopt, false};
       DenseUnitsResult done = walk_direct_units(*in_.direct_space, in_.plan, in_.params.units, result_.backend_used,
-                                                output, progress, ranges);
+                                                output, progress, ranges, in_.gpu);
       into = std::move(output.map);
       return done;
     }
@@ -186,7 +181,7 @@ class ShareRunner {
     SubspaceAccumulator accumulator(in_.plan.points());
     double accumulate_seconds = 0;
     DenseUnitsResult done = accumulate_dense_units(in_.plan, result_.density, params, result_.backend_used, progress,
-                                                   accumulator, accumulate_seconds);
+                                                   accumulator, accumulate_seconds, in_.gpu);
     const std::vector<SubspaceCluster> subspaces = accumulator.finish();
     add_subspaces(subspaces, into);
     return done;
@@ -332,6 +327,15 @@ std::string data_fingerprint(const ColumnMatrix<T>& values) {
 template std::string data_fingerprint(const Matrix32&);
 template std::string data_fingerprint(const Matrix&);
 
+template <class T>
+std::string input_data_identity(const ColumnMatrix<T>& values) {
+  return std::to_string(values.rows()) + " points x " + std::to_string(values.cols()) + " dimensions, content hash " +
+         data_fingerprint(values);
+}
+
+template std::string input_data_identity(const Matrix32&);
+template std::string input_data_identity(const Matrix&);
+
 CoreExecutor distributed_core_executor(const Communicator& comm, const std::optional<CheckpointOptions>& checkpoint,
                                        ClusterCoreReport& report) {
   return [&comm, &checkpoint, &report](const CoreStepInputs& in, CoreResult& result) {
@@ -386,6 +390,8 @@ CoreExecutor distributed_core_executor(const Communicator& comm, const std::opti
     totals.device_subspaces = comm.sum(totals.device_subspaces);
     totals.partition_splits = static_cast<std::uint32_t>(comm.sum(totals.partition_splits));
     totals.enumerated_units = in.plan.total_units();
+    for (const std::uint32_t unit : agreement.finished) totals.read_back_units += split.units_in(unit);
+    totals.read_back_multi_units = comm.sum(resumed.multi_units);
     if (split.mode != TableMode::direct) totals.partitions = gather_fills(comm, totals.partitions);
     result.timings.dense_units_seconds = comm.max(seconds_since(start));
 

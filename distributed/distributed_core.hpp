@@ -47,5 +47,8 @@ CoreExecutor distributed_core_executor(const Communicator& comm, const std::opti
 // other data is refused.
 template <class T>
 std::string data_fingerprint(const ColumnMatrix<T>& values);
+// The checkpoint identity's "input data" value: the shape and the fingerprint.
+template <class T>
+std::string input_data_identity(const ColumnMatrix<T>& values);
 
 }  // namespace subscale::distributed

@@ -59,6 +59,22 @@ bool mpi_built() noexcept {
 #endif
 }
 
+std::string separate_copies_message(int world_size) {
+  if (world_size > 1) return "";
+  // SLURM_STEP_NUM_TASKS is set by srun for each task of its step; SLURM_NTASKS with SLURM_STEP_ID
+  // counts too (an srun step), while SLURM_NTASKS alone is the batch script's allocation.
+  std::string variable = "SLURM_STEP_NUM_TASKS";
+  const char* tasks = std::getenv(variable.c_str());
+  if (!tasks && std::getenv("SLURM_STEP_ID")) tasks = std::getenv((variable = "SLURM_NTASKS").c_str());
+  if (!tasks || std::atoi(tasks) <= 1) return "";
+  const std::string count = std::to_string(std::atoi(tasks));
+  return "Slurm started this step with " + count + " tasks (" + variable + "=" + tasks +
+         ") but MPI sees a job of one process: srun started " + count +
+         " separate copies, which would each run the whole job into the same folder. Start the processes with "
+         "`srun --mpi=pmix` (`srun --mpi=list` shows the plugins your Slurm has; the MPI library must support the "
+         "one you pick), or with mpirun inside the allocation; for one process, use `srun -n 1`";
+}
+
 bool launched_by_mpi() noexcept {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
     if (std::getenv(name)) return true;
@@ -66,25 +82,29 @@ bool launched_by_mpi() noexcept {
 }
 
 MpiSession::MpiSession([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
+  int world_size = 1;
 #ifdef SUBSCALE_WITH_MPI
-  if (!launched_by_mpi()) return;
-  // The device is chosen before MPI starts where the launcher tells the local rank (an MPI built
-  // with CUDA support may start CUDA inside MPI_Init); otherwise from MPI's view of the node.
-  std::string device;
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"}) {
-    if (const char* value = std::getenv(name); value && device.empty()) device = choose_device(std::atoi(value));
+  if (launched_by_mpi()) {
+    // The device is chosen before MPI starts where the launcher tells the local rank (an MPI built
+    // with CUDA support may start CUDA inside MPI_Init); otherwise from MPI's view of the node.
+    std::string device;
+    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"}) {
+      if (const char* value = std::getenv(name); value && device.empty()) device = choose_device(std::atoi(value));
+    }
+    int provided = 0;
+    // Only the main thread calls MPI; the worker threads (oneTBB) never do.
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    active_ = true;
+    const Communicator world = Communicator::world();
+    if (device.empty()) device = choose_device(world.local_rank());
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    placement_ = "process " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + " on " + host +
+                 " (local rank " + std::to_string(world.local_rank()) + "): " + device;
+    world_size = world.size();
   }
-  int provided = 0;
-  // Only the main thread calls MPI; the worker threads (oneTBB) never do.
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  active_ = true;
-  const Communicator world = Communicator::world();
-  if (device.empty()) device = choose_device(world.local_rank());
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  placement_ = "process " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + " on " + host +
-               " (local rank " + std::to_string(world.local_rank()) + "): " + device;
 #endif
+  launch_problem_ = separate_copies_message(world_size);
 }
 
 MpiSession::~MpiSession() {

@@ -1,16 +1,34 @@
 #include "io/atomic_output.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <random>
 
 #include "common/error.hpp"
 
 namespace subscale::io {
 
 AtomicOutput::AtomicOutput(std::filesystem::path final_path) : final_(std::move(final_path)) {
-  temporary_ = final_;
-  temporary_ += ".tmp-" + std::to_string(::getpid());
+  // The temporary is created here, exclusively and without following a link, under a name no one
+  // can guess: a link planted at a predictable name would otherwise send the writer's bytes to a
+  // file outside the output's folder.
+  std::random_device entropy;
+  for (int attempt = 0;; ++attempt) {
+    temporary_ = final_;
+    temporary_ += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(entropy());
+    const int fd = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      ::close(fd);
+      return;
+    }
+    if (errno != EEXIST || attempt == 100)
+      throw Error(ExitCode::other, final_.string() + ": cannot create a temporary file beside it (" +
+                                       std::strerror(errno) + "); check the folder exists and is writable");
+  }
 }
 
 AtomicOutput::~AtomicOutput() {

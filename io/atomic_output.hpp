@@ -1,6 +1,8 @@
 #pragma once
 // Output files are first written under a temporary name in the same folder and renamed into
-// place by commit(); a run that fails before commit() leaves no half-written file behind.
+// place by commit(); a run that fails before commit() leaves no half-written file behind. The
+// temporary is created empty by the constructor, exclusively (O_EXCL | O_NOFOLLOW) under an
+// unguessable name in the final file's folder, and the writer reopens it by temporary_path().
 #include <filesystem>
 #include <functional>
 #include <string>

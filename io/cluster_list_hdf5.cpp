@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "io/host_memory.hpp"
+
 namespace subscale::io {
 namespace {
 
@@ -78,6 +80,10 @@ std::vector<SubspaceCluster> read_cluster_list(const Hdf5File& file, const std::
   };
   check(point_offsets, points.size(), "point");
   check(dimension_offsets, dimensions.size(), "dimension");
+  // The list count comes from the file: a few compressed bytes can claim a billion empty lists.
+  check_host_allocation(
+      checked_bytes({point_offsets.size() - 1}, sizeof(SubspaceCluster)),
+      file.path() + ", the " + std::to_string(point_offsets.size() - 1) + " lists of '" + group + "'");
   std::vector<SubspaceCluster> clusters(point_offsets.size() - 1);
   tbb::parallel_for(std::size_t{0}, clusters.size(), [&](std::size_t c) {
     clusters[c].points.assign(points.begin() + static_cast<std::ptrdiff_t>(point_offsets[c]),

@@ -9,9 +9,14 @@
 
 namespace subscale::io {
 
+void fail_file_not_found(const std::string& path) {
+  throw InputError(path +
+                   ": file not found; check the input path (in a config, a relative path starts from the config "
+                   "file's folder; on the command line, from the current folder)");
+}
+
 std::ifstream open_input_file(const std::string& path, const std::string& kind) {
-  if (!std::filesystem::exists(path))
-    throw InputError(path + ": file not found; check the input path (relative paths start from the current folder)");
+  if (!std::filesystem::exists(path)) fail_file_not_found(path);
   if (std::filesystem::is_directory(path))
     throw InputError(path + ": is a folder, not a file; give the " + kind + " file itself");
   std::ifstream input(path, std::ios::binary);
@@ -39,9 +44,27 @@ std::string describe_location(const std::string& file, const CellLocation& where
   return text;
 }
 
+// Control bytes of a cell (a NUL above all, which ends the C string a message is printed from)
+// are shown as \xNN, so the message is printed whole.
+std::string visible(const std::string& text) {
+  std::string shown;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\t') || byte == 0x7f) {
+      static constexpr char digits[] = "0123456789abcdef";
+      shown += "\\x";
+      shown += digits[byte >> 4];
+      shown += digits[byte & 15];
+    } else {
+      shown += c;
+    }
+  }
+  return shown;
+}
+
 void fail_input(const std::string& file, const CellLocation& where, const std::string& problem,
                 const std::string& remedy) {
-  throw InputError(describe_location(file, where) + ": " + problem + "; " + remedy);
+  throw InputError(visible(describe_location(file, where) + ": " + problem) + "; " + remedy);
 }
 
 std::string_view trim(std::string_view text) {

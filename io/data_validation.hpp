@@ -1,5 +1,5 @@
 #pragma once
-// Checks every input reader applies (SPEC section 1) and the one way they report a bad cell:
+// Checks every input reader applies (docs/method.md §1) and the one way they report a bad cell:
 // an InputError that names the file, the row and the column as a user sees them, what is wrong
 // and what to do about it.
 #include <cstdint>
@@ -35,6 +35,8 @@ struct CellLocation {
 // Opens a text input file; an InputError names the file when it is missing, a folder, or
 // unreadable. `kind` ("CSV", "ARFF") completes the message.
 std::ifstream open_input_file(const std::string& path, const std::string& kind);
+// The InputError for an input path that names nothing, with where relative paths start.
+[[noreturn]] void fail_file_not_found(const std::string& path);
 
 // "data.csv, line 7, column 3 (dim2)"
 std::string describe_location(const std::string& file, const CellLocation& where);

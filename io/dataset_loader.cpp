@@ -46,8 +46,7 @@ InputFormat detect_input_format(const std::string& path) {
 
   // An unknown extension: look at the first bytes. HDF5 files start with a fixed 8-byte signature
   // (unless a user block precedes it; such files need input.format: hdf5).
-  if (!std::filesystem::exists(path))
-    throw InputError(path + ": file not found; check the input path (relative paths start from the current folder)");
+  if (!std::filesystem::exists(path)) fail_file_not_found(path);
   std::ifstream input(path, std::ios::binary);
   char signature[8] = {};
   input.read(signature, sizeof signature);

@@ -1,5 +1,5 @@
 #pragma once
-// Ground truth in the OpenSubspace `.true` format (SPEC.md section 1):
+// Ground truth in the OpenSubspace `.true` format (docs/method.md §1):
 //
 //   DIM=20;FILE=db_C10D20S150.bin                     <- header: number of dimensions, source
 //   0 0 1 1 0 ... 1 300 0 1 2 3 ...                    <- per hidden cluster: d flags (1 = the

@@ -124,6 +124,8 @@ void stream_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& options
   if (info.shape.size() != 2)
     throw InputError(where + "is " + std::to_string(info.shape.size()) + "-D with shape " + shape_text(info.shape) +
                      " but must be 2-D, (points, dimensions); reshape it, or set the dataset path to the 2-D data");
+  if (info.strings)
+    throw InputError(where + "holds strings and does not hold numbers; store the values as float32 or float64");
   if (info.element_class == ElementClass::other)
     throw InputError(where + "does not hold numbers of a supported type (it holds " +
                      std::to_string(info.element_bytes) +

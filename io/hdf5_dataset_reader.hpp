@@ -1,5 +1,5 @@
 #pragma once
-// Reads the data matrix from an HDF5 file (SPEC section 1):
+// Reads the data matrix from an HDF5 file (docs/method.md §1):
 // - a 2-D dataset of shape (points, dimensions) at `dataset_path` (default /data), contiguous or
 //   chunked, compressed or not;
 // - element types float32 and float64; integer types are accepted too and converted to float64

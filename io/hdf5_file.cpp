@@ -1,12 +1,16 @@
 #include "io/hdf5_file.hpp"
 
+#include <fcntl.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 
+#include "io/hdf5_string_attribute.hpp"
 #include "io/host_memory.hpp"
 
 namespace subscale::io {
@@ -27,6 +31,11 @@ Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
     created_ = true;
   } else {
     if (!std::filesystem::exists(path)) throw InputError(path + ": file not found");
+    // libhdf5 answers "not HDF5" for a file it cannot open at all; say why first.
+    if (::faccessat(AT_FDCWD, path.c_str(), mode == Mode::read ? R_OK : R_OK | W_OK, AT_EACCESS) != 0 &&
+        errno == EACCES)
+      throw InputError(path + ": permission denied (this user may not " +
+                       (mode == Mode::read ? "read" : "read and write") + " the file); check its permissions");
     if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError(path + ": not an HDF5 file");
     id = H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
     if (id < 0) throw InputError(path + ": cannot open HDF5 file");
@@ -64,6 +73,10 @@ void Hdf5File::check_storage(hid_t dataset, const std::string& dataset_path, con
   if (!properties.valid()) fail("damaged file: cannot read the layout of dataset", dataset_path);
   const H5D_layout_t layout = H5Pget_layout(properties.get());
   if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS) return;
+  // Variable-length elements (strings above all) are stored as references into the file's heap,
+  // so their size says nothing about the shape; such a dataset is valid, just not numbers.
+  Hdf5Handle type(H5Dget_type(dataset), H5Tclose);
+  if (type.valid() && (H5Tis_variable_str(type.get()) > 0 || H5Tdetect_class(type.get(), H5T_VLEN) > 0)) return;
   if (layout == H5D_CONTIGUOUS && H5Pget_external_count(properties.get()) > 0) return;
   const auto needed = checked_bytes(info.shape, info.element_bytes);
   const hsize_t stored = H5Dget_storage_size(dataset);
@@ -74,8 +87,10 @@ void Hdf5File::check_storage(hid_t dataset, const std::string& dataset_path, con
   if (layout != H5D_CONTIGUOUS || unwritten) return;
   const haddr_t offset = H5Dget_offset(dataset);
   hsize_t file_bytes = 0;
-  if (offset == HADDR_UNDEF || H5Fget_filesize(file_.get(), &file_bytes) < 0 || offset > file_bytes ||
-      stored > file_bytes - offset)
+  // The file that holds the dataset: another one when the path is an external link.
+  Hdf5Handle holder(H5Iget_file_id(dataset), H5Fclose);
+  if (offset == HADDR_UNDEF || !holder.valid() || H5Fget_filesize(holder.get(), &file_bytes) < 0 ||
+      offset > file_bytes || stored > file_bytes - offset)
     fail("damaged or truncated file: the data lies beyond the end of the file in dataset", dataset_path);
 }
 
@@ -107,7 +122,15 @@ bool Hdf5File::exists(const std::string& object_path) const {
 DatasetInfo Hdf5File::info(const std::string& dataset_path) const {
   if (!exists(dataset_path)) fail("no dataset at path", dataset_path);
   Hdf5Handle dataset(H5Dopen2(file_.get(), dataset_path.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!dataset.valid()) fail("not a dataset:", dataset_path);
+  if (!dataset.valid()) {
+    H5L_info_t link;
+    if (H5Lget_info(file_.get(), dataset_path.c_str(), &link, H5P_DEFAULT) >= 0 && link.type == H5L_TYPE_EXTERNAL)
+      fail(
+          "cannot open the target of the external link (its file or dataset is missing; it must lie where the link "
+          "says) at",
+          dataset_path);
+    fail("not a dataset:", dataset_path);
+  }
   Hdf5Handle space(H5Dget_space(dataset.get()), H5Sclose);
   Hdf5Handle type(H5Dget_type(dataset.get()), H5Tclose);
   const int rank = H5Sget_simple_extent_ndims(space.get());
@@ -134,6 +157,9 @@ DatasetInfo Hdf5File::info(const std::string& dataset_path) const {
       if (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)
         result.element_class =
             H5Tget_sign(type.get()) == H5T_SGN_NONE ? ElementClass::unsigned_integer : ElementClass::signed_integer;
+      break;
+    case H5T_STRING:
+      result.strings = true;
       break;
     default:
       break;
@@ -351,14 +377,9 @@ std::string Hdf5File::read_string_attribute(const std::string& object_path, cons
   if (!attribute.valid()) fail("no attribute '" + name + "' on", object_path);
   if (!hdf5_attribute_is_single(attribute.get()))
     fail("attribute '" + name + "' holds more than one value on", object_path);
-  Hdf5Handle type(H5Aget_type(attribute.get()), H5Tclose);
-  std::string value(H5Tget_size(type.get()), '\0');
-  Hdf5Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(memory_type.get(), value.size());
-  H5Tset_strpad(memory_type.get(), H5T_STR_NULLPAD);
-  H5Aread(attribute.get(), memory_type.get(), value.data());
-  value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
-  return value;
+  const auto value = read_hdf5_string_attribute(object.get(), name.c_str());
+  if (!value) fail("attribute '" + name + "' is not a string (ASCII or UTF-8) on", object_path);
+  return *value;
 }
 
 }  // namespace subscale::io

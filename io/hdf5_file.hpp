@@ -84,6 +84,7 @@ struct DatasetInfo {
   std::vector<std::uint64_t> shape;
   ElementClass element_class = ElementClass::other;
   std::size_t element_bytes = 0;
+  bool strings = false;  // fixed- or variable-length strings (element_class is then other)
 };
 
 class Hdf5File {

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -40,9 +42,34 @@ std::optional<std::uint64_t> meminfo_available() {
 
 }  // namespace
 
+std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data() || !std::isfinite(value) || value < 0) return std::nullopt;
+  std::string unit(end, text.data() + text.size());
+  unit.erase(std::remove_if(unit.begin(), unit.end(), [&](char c) { return is_space(c); }), unit.end());
+  // A single letter is binary, as Slurm's --mem=2G and ulimit read it.
+  static constexpr std::pair<const char*, double> units[] = {
+      {"", 1.0},     {"B", 1.0},       {"KB", 1e3},         {"MB", 1e6},           {"GB", 1e9},
+      {"TB", 1e12},  {"KiB", 1024.0},  {"MiB", 1048576.0},  {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
+      {"K", 1024.0}, {"M", 1048576.0}, {"G", 1073741824.0}, {"T", 1099511627776.0}};
+  for (const auto& [name, factor] : units) {
+    if (unit != name) continue;
+    const double bytes = value * factor;
+    if (bytes >= 18446744073709551615.0) return std::nullopt;
+    return static_cast<std::uint64_t>(std::llround(bytes));
+  }
+  return std::nullopt;
+}
+
 std::uint64_t available_host_memory() {
   if (const char* text = std::getenv("SUBSCALE_AVAILABLE_MEMORY")) {
-    if (const auto value = parse_count(text)) return *value;
+    if (const auto value = parse_byte_size(text)) return *value;
+    throw UsageError(std::string("SUBSCALE_AVAILABLE_MEMORY is '") + text +
+                     "', which is not a size in bytes; write e.g. 2G, 512M, 8GB or 1073741824, or unset it");
   }
   std::uint64_t available = meminfo_available().value_or(static_cast<std::uint64_t>(sysconf(_SC_AVPHYS_PAGES)) *
                                                          static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE)));

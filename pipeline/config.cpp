@@ -9,6 +9,8 @@
 
 #include "common/error.hpp"
 #include "common/text_distance.hpp"
+#include "io/host_memory.hpp"
+#include "pipeline/yaml_bounds.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -119,25 +121,10 @@ std::string format_number(double value) {
 }  // namespace
 
 std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
-  std::size_t position = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &position);
-  } catch (...) {
-    throw UsageError(what + ": '" + text + "' is not a size in bytes (write e.g. 512MiB, 8GB or 1073741824)");
-  }
-  std::string unit = text.substr(position);
-  unit.erase(std::remove_if(unit.begin(), unit.end(), [](unsigned char c) { return std::isspace(c); }), unit.end());
-  static constexpr std::pair<const char*, double> units[] = {
-      {"", 1.0},    {"B", 1.0},      {"KB", 1e3},        {"MB", 1e6},           {"GB", 1e9},
-      {"TB", 1e12}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
-  for (const auto& [name, factor] : units) {
-    if (unit == name) {
-      if (value < 0 || !std::isfinite(value)) break;
-      return static_cast<std::uint64_t>(std::llround(value * factor));
-    }
-  }
-  throw UsageError(what + ": '" + text + "' is not a size in bytes (units: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+  if (const auto bytes = io::parse_byte_size(text)) return *bytes;
+  throw UsageError(what + ": '" + text +
+                   "' is not a size in bytes (write e.g. 512MiB, 8GB, 2G or 1073741824; units: B, KB, MB, GB, TB, "
+                   "KiB, MiB, GiB, TiB, K, M, G, T)");
 }
 
 ConfigKey config_key(std::string path, ValueKind kind, std::string default_value, std::string help) {
@@ -202,10 +189,17 @@ Config Config::load_file(const std::filesystem::path& file, const std::vector<st
                          const ConfigSchema& schema) {
   std::ifstream stream(file);
   if (!stream) throw UsageError(file.string() + ": cannot open config file (check the path)");
+  // A config is a few kilobytes; a file far larger is a mistake, refused before it is read.
+  constexpr std::uintmax_t max_config_bytes = std::uintmax_t{16} << 20;
+  std::error_code size_error;
+  const std::uintmax_t size = std::filesystem::file_size(file, size_error);
+  if (!size_error && size > max_config_bytes)
+    throw UsageError(file.string() + ": the config file is " + std::to_string(size >> 20) +
+                     " MiB; a config is at most 16 MiB (is this the data file? the config names it under input.path)");
   std::stringstream text;
   text << stream.rdbuf();
-  auto folder = file.parent_path();
-  if (folder.empty()) folder = ".";
+  // Paths are recorded absolute, so that the config.yaml a run writes repeats it from anywhere.
+  const auto folder = std::filesystem::absolute(file).parent_path();
   return from_text(text.str(), overrides, schema, folder, file.string());
 }
 
@@ -215,6 +209,7 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
   Config config;
   config.schema_ = schema;
   config.source_ = source_name;
+  check_yaml_bounds(yaml_text, source_name);
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
@@ -257,12 +252,15 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
     const std::string path = section_switch(schema, override_text.substr(0, equals));
     const ConfigKey& key = check_known(path, "command line");
     YAML::Node node;
+    check_yaml_bounds(override_text.substr(equals + 1), "command line ('" + path + "')");
     try {
       node = YAML::Load(override_text.substr(equals + 1));
     } catch (const YAML::Exception& error) {
       throw UsageError("command line: the value of '" + path + "' is not valid YAML: " + error.msg);
     }
     if (node.IsNull()) node = YAML::Node(std::string());
+    if (key.kind == ValueKind::path && node.IsScalar() && !node.Scalar().empty())
+      node = YAML::Node(std::filesystem::absolute(node.Scalar()).lexically_normal().string());
     config.validate_value(key, node, "command line");
     replace_value(config.values_, path, node);
   }

@@ -54,7 +54,8 @@ class ConfigSchema {
 class Config {
  public:
   // Loads a YAML file and applies overrides ("a.b=value", value parsed as YAML). Paths given in
-  // the file are relative to the file's folder; paths given as overrides, to the working folder.
+  // the file are relative to the file's folder; paths given as overrides, to the working folder;
+  // both are held (and written by to_yaml) as absolute paths.
   static Config load_file(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                           const ConfigSchema& schema);
   static Config from_text(const std::string& yaml_text, const std::vector<std::string>& overrides,

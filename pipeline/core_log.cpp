@@ -5,6 +5,7 @@
 #include "common/phase_timer.hpp"
 #include "pipeline/log_format.hpp"
 #include "pipeline/memory_advice.hpp"
+#include "pipeline/workload_warnings.hpp"
 
 namespace subscale::pipeline {
 
@@ -26,24 +27,40 @@ void CoreStepLog::step(const std::string& step, const CoreResult& so_far) {
     if (so_far.direct_memory)
       if (const std::string note = direct_memory_note(settings_, *so_far.direct_memory); !note.empty()) log_.line(note);
     if (const std::string note = partition_memory_note(settings_, planned_units_); !note.empty()) log_.line(note);
+    if (so_far.direct_sample_units > 0) {
+      // Said before the walk, and even with --quiet when it is past an hour.
+      const TimeEstimate time =
+          estimate_time(static_cast<double>(planned_units_), so_far.direct_sample_units, so_far.direct_sample_seconds);
+      if (time.warn)
+        log_.warning(time.text);
+      else
+        log_.line(time.text);
+    }
     bar_.emplace("dense_units", planned_units_, progress_display(log_.quiet()), settings_.progress_seconds,
                  [this](const std::string& line) { log_.line(line); });
   } else if (step == "subspaces") {
     bar_.reset();
     report_.stage_seconds.emplace_back("dense_units", elapsed);
     const auto& du = so_far.dense_units;
+    // The rate is of the units walked now; a resumed run read the rest back.
+    const std::string read_back = du.read_back_units == 0 ? std::string()
+                                                          : ", " + format_count(du.read_back_units) +
+                                                                " of the units read back from the checkpoint";
     if (settings_.core.units.mode == TableMode::direct)
-      log_.line("dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions (direct), " +
-                format_count(du.walk_nodes) + " nodes walked for " + format_count(planned_units_) + " units, " +
-                format_count(static_cast<std::uint64_t>(static_cast<double>(du.distinct_multi_units) /
-                                                        std::max(elapsed, 1e-9))) +
-                " multi-dimension units/s on " + backend_name(so_far.backend_used));
-    else
       log_.line(
-          "dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions, " +
-          std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + "), " +
-          format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units_) / std::max(elapsed, 1e-9))) +
-          " units/s on " + backend_name(so_far.backend_used));
+          "dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions (direct), " +
+          format_count(du.walk_nodes) + " nodes walked for " + format_count(planned_units_) + " units" + read_back +
+          ", " +
+          format_count(static_cast<std::uint64_t>(
+              static_cast<double>(du.distinct_multi_units - du.read_back_multi_units) / std::max(elapsed, 1e-9))) +
+          " multi-dimension units/s walked on " + backend_name(so_far.backend_used));
+    else
+      log_.line("dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions, " +
+                std::to_string(du.partitions.size()) + " partition(s) (" + to_string(du.scheme) + ")" + read_back +
+                ", " +
+                format_count(static_cast<std::uint64_t>(static_cast<double>(planned_units_ - du.read_back_units) /
+                                                        std::max(elapsed, 1e-9))) +
+                " units/s walked on " + backend_name(so_far.backend_used));
     if (du.partition_splits > 0)
       log_.line("dense_units " + std::to_string(du.partition_splits) +
                 " partition(s) overflowed the device table and were split and redone");

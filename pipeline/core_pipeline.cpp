@@ -6,8 +6,9 @@
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/execution_stream.hpp"
 #include "stages/dense_units/dense_units_backend.hpp"
-#include "stages/density1d/density1d_gpu.hpp"
+#include "stages/density1d/density1d_cuda.hpp"
 #include "stages/subspaces/signature_subspaces.hpp"
 
 namespace subscale::pipeline {
@@ -32,10 +33,11 @@ namespace {
 // into the sorted list.
 template <class Notify>
 void run_direct_core(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
-                     const UnitProgress& on_units, Notify&& notify, CoreResult& result) {
+                     const UnitProgress& on_units, Notify&& notify, CoreResult& result,
+                     const gpu::ExecutionContext& gpu) {
   auto start = std::chrono::steady_clock::now();
   direct::DirectWalkOutput walked{direct::DirectSubspaceMap(space.key_words(), space.point_words())};
-  result.dense_units = walk_direct_units(space, plan, params.units, result.backend_used, walked, on_units);
+  result.dense_units = walk_direct_units(space, plan, params.units, result.backend_used, walked, on_units, {}, gpu);
   result.timings.dense_units_seconds = seconds_since(start);
   start = std::chrono::steady_clock::now();
   notify("subspaces");
@@ -53,6 +55,9 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   auto notify = [&](const char* step) {
     if (on_step) on_step(step, result);
   };
+  // One stream for every GPU stage of the run, made when the first of them starts.
+  gpu::ExecutionStream gpu_stream;
+  const auto on_gpu = [&] { return gpu_stream.context(params.device_bytes); };
   auto start = std::chrono::steady_clock::now();
   notify("density1d");
   // density1d runs on the GPU only where it pays: the copies outweigh the CPU's sort on small
@@ -60,8 +65,9 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   const bool wants_gpu = params.backend == Backend::cuda ||
                          (params.backend == Backend::automatic && gpu::automatic_backend() == Backend::cuda);
   result.density1d_on_gpu = wants_gpu && static_cast<std::uint64_t>(values.size()) >= kGpuDensityValues;
-  result.density = result.density1d_on_gpu ? run_density1d_gpu(values, {params.epsilon, params.min_points})
-                                           : run_density1d(values, {params.epsilon, params.min_points});
+  result.density = result.density1d_on_gpu
+                       ? run_density1d_gpu(values, {params.epsilon, params.min_points}, {}, on_gpu())
+                       : run_density1d(values, {params.epsilon, params.min_points});
   result.timings.density1d_seconds = seconds_since(start);
 
   start = std::chrono::steady_clock::now();
@@ -77,7 +83,13 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   std::optional<DirectSpace> direct_space;
   if (params.units.mode == TableMode::direct) {
     direct_space.emplace(values, plan, result.density, params.epsilon);
-    if (!executor) result.direct_memory = plan_direct_memory(*direct_space, estimate_direct_walk(*direct_space, plan));
+    if (!executor) {
+      const auto sampled = std::chrono::steady_clock::now();
+      const DirectWalkEstimate estimate = estimate_direct_walk(*direct_space, plan);
+      result.direct_sample_seconds = seconds_since(sampled);
+      result.direct_sample_units = static_cast<double>(estimate.sampled_units);
+      result.direct_memory = plan_direct_memory(*direct_space, estimate);
+    }
   }
   result.timings.plan_seconds = seconds_since(start);
 
@@ -89,12 +101,13 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
         params.units.mode == TableMode::direct ? kGpuWorthwhileDirectUnits : kGpuWorthwhileUnits;
     result.backend_used = plan.total_units() >= worthwhile ? gpu::automatic_backend() : Backend::cpu;
   }
+  const gpu::ExecutionContext gpu = result.backend_used == Backend::cuda ? on_gpu() : gpu::ExecutionContext{};
   if (executor) {
-    executor({&values, plan, params, on_units, notify, direct_space ? &*direct_space : nullptr}, result);
+    executor({&values, plan, params, on_units, notify, direct_space ? &*direct_space : nullptr, gpu}, result);
     return result;
   }
   if (params.units.mode == TableMode::direct) {
-    run_direct_core(*direct_space, plan, params, on_units, notify, result);
+    run_direct_core(*direct_space, plan, params, on_units, notify, result, gpu);
     return result;
   }
   // Units stream from dense_units into the subspaces accumulator partition by partition; the
@@ -102,7 +115,7 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   SubspaceAccumulator accumulator(plan.points());
   double accumulate_seconds = 0;
   result.dense_units = accumulate_dense_units(plan, result.density, params.units, result.backend_used, on_units,
-                                              accumulator, accumulate_seconds);
+                                              accumulator, accumulate_seconds, gpu);
   result.timings.dense_units_seconds = seconds_since(start) - accumulate_seconds;
 
   start = std::chrono::steady_clock::now();

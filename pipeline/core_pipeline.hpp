@@ -31,7 +31,7 @@ inline constexpr std::uint64_t kGpuWorthwhileDirectUnits = 1'000'000'000;
 // automatic with a device (measured with bench/core/density1d_bench, see bench/RESULTS.md).
 inline constexpr std::uint64_t kGpuDensityValues = 4'000'000;
 
-// Checks the parameters against the data before any work (SPEC 2, issue 3's bad-input list).
+// Checks the parameters against the data before any work (docs/method.md §2, issue 3's bad-input list).
 void validate_core_params(const CoreParams& params, std::size_t points);
 
 // Dense units of the fullest single window: what one partition must hold at least (run and plan).

@@ -18,7 +18,7 @@ ConfigSchema core_config_schema() {
        .help = "precision the values are held and compared in after normalisation (float32: half the memory)",
        .choices = {"float64", "float32"}});
   key({.path = "input.label_column", .help = "CSV column (name or 1-based number) or ARFF attribute holding labels"});
-  // The join section (SPEC 11, issue 7): a second table's columns attached by id after load,
+  // The join section (docs/stages.md §3, issue 7): a second table's columns attached by id after load,
   // before normalize. Unset join.path means no join; the other keys then have no effect.
   key({.path = "join.path",
        .kind = ValueKind::path,
@@ -117,6 +117,9 @@ ConfigSchema core_config_schema() {
        .default_value = "auto",
        .help = "CPU threads (auto: all cores, shared out among the processes of a cluster run on one node)",
        .minimum = 1.0,
+       // Each thread costs a stack and a share of every per-thread buffer; far more threads than
+       // any machine has cores only slows the run (and a million of them exhausts memory).
+       .maximum = 4096.0,
        .allow_auto = true});
   key({.path = "merge.enabled",
        .kind = ValueKind::boolean,
@@ -138,7 +141,7 @@ ConfigSchema core_config_schema() {
        .allow_auto = true,
        .sweepable = true});
   // Stage consolidate (after merge): projections of one cluster joined into its full subspace,
-  // redundant clusters dropped, the rest ordered by interest. README, "Consolidation".
+  // redundant clusters dropped, the rest ordered by interest. docs/method.md §10.
   key({.path = "consolidate.enabled",
        .kind = ValueKind::boolean,
        .default_value = "true",

@@ -1,5 +1,5 @@
 #pragma once
-// The config keys of `subscale run` and `subscale plan` (SPEC sections 1-9, issue 2's list).
+// The config keys of `subscale run` and `subscale plan` (docs/method.md, issue 2's list).
 #include "pipeline/config.hpp"
 
 namespace subscale::pipeline {

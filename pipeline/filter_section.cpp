@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/execution_stream.hpp"
 
 namespace subscale::pipeline {
 
@@ -56,7 +57,10 @@ std::string apply_filter(const FilterSection& section, bool ground_truth_set, Da
   const filter::Predicate predicate = filter::compile_predicate(section.where, table, "filter.where");
   filter::FilterOptions options;
   options.backend = section.backend;
-  const filter::FilterResult result = filter::run_filter(table, predicate, filter::Aggregate{}, options);
+  gpu::ExecutionStream gpu_stream;
+  const filter::FilterResult result =
+      filter::run_filter(table, predicate, filter::Aggregate{}, options,
+                         options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{});
   const std::size_t before = data.points();
   if (result.selected == 0)
     throw InputError("filter.where selects none of the " + std::to_string(before) + " rows of " + data.source);

@@ -1,5 +1,5 @@
 #pragma once
-// The `filter:` section of a clustering run (SPEC 12): rows of the input selected by a predicate
+// The `filter:` section of a clustering run (docs/stages.md §4): rows of the input selected by a predicate
 // before normalisation (after `join:` when both are set). The predicate sees the data's columns
 // by name (the file's column names, else c0, c1, ... by 0-based position, as float64) and, when
 // the input has ids, the int64 column `id`. With ground_truth.path set the point ids must keep

@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
   // Started before anything else: under mpirun or srun it also gives each process of a node its
   // own GPU, which must happen before CUDA starts.
   subscale::distributed::MpiSession session(argc, argv);
+  if (!session.launch_problem().empty()) {
+    std::fprintf(stderr, "subscale: error: %s\n", session.launch_problem().c_str());
+    return static_cast<int>(subscale::ExitCode::usage);
+  }
   CLI::App app{
       "subscale: density-based subspace clustering (SUBSCALE) for high-dimensional data.\n"
       "Finds every subspace in which groups of points are dense, then the clusters in each."};
@@ -87,7 +91,11 @@ int main(int argc, char** argv) {
   CommandOptions run_options;
   std::string out;
   CLI::App* run = add_config_command(app, "run", "Run the pipeline and write a run folder", run_options);
-  run->add_option("-o,--out", out, "run folder (default: runs/<config>-<time>)");
+  run->add_option("-o,--out", out,
+                  "run folder (default: runs/<config>-<time>); a new or empty folder, or an earlier run's (replaced "
+                  "as a whole at the end)");
+  run->add_flag("--overwrite", run_options.overwrite,
+                "write into an --out folder that holds files no run wrote (files of the same names are replaced)");
   std::string resume;
   run->add_option("--resume", resume,
                   "continue the checkpoint in this folder: the work units it records as finished are read back, "

@@ -42,11 +42,17 @@ json read_summary(const std::filesystem::path& folder) {
     throw InputError("'" + folder.string() + "' has no summary.json: give the folder of a finished run (what " +
                      "`subscale run` printed after `wrote`)");
   std::ifstream in(file);
+  json summary;
   try {
-    return json::parse(in);
+    summary = json::parse(in);
   } catch (const json::exception& error) {
     throw InputError(file.string() + ": not valid JSON (" + error.what() + "); was the run interrupted?");
   }
+  // Every field is looked up by name; anything but an object is not a run's summary.
+  if (!summary.is_object())
+    throw InputError(file.string() + ": not a run's summary (it holds a JSON " + summary.type_name() +
+                     ", not an object of named fields); give the folder of a finished run");
+  return summary;
 }
 
 // Lengths of the lists of a results.h5 group, from its offsets alone (the ids are not read).
@@ -237,10 +243,7 @@ constexpr const char* kStyle =
     "table{border-collapse:collapse}th,td{padding:3px 10px;text-align:left;border-bottom:1px solid #eee}"
     "td{font-variant-numeric:tabular-nums}.note{color:#666;font-style:italic}";
 
-}  // namespace
-
-std::string report_html(const std::filesystem::path& folder) {
-  const json summary = read_summary(folder);
+std::string report_from(const std::filesystem::path& folder, const json& summary) {
   const auto results = folder / "results.h5";
   if (!std::filesystem::exists(results))
     throw InputError("'" + folder.string() + "' has no results.h5: give the folder of a finished run");
@@ -250,23 +253,37 @@ std::string report_html(const std::filesystem::path& folder) {
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>subscale run report: " +
                      escape_html(folder.filename().string()) + "</title><style>" + kStyle + "</style></head><body>\n";
   html += "<h1>subscale run report: " + escape_html(folder.filename().string()) + "</h1>\n";
-  html += section("overview", "Overview", overview(summary, folder));
-  html += cluster_sections(folder, file);
-  html += section("stage-times", "Stage times", stage_times(summary));
-  html += section("dense-units", "Dense units per dimension", dense_units(file));
-  html += section("partitions", "Partition fills", partitions(file, summary));
-  html += section("subspace-sizes", "Subspace sizes", subspace_sizes(sizes));
-  html +=
-      section("subspace-dimensionalities", "Subspace dimensionalities", subspace_dimensionalities(dimensionalities));
-  html += section("clusters-per-subspace", "Clusters per subspace", clusters_per_subspace(file, sizes.size()));
-  html += section("quality", "Quality against the ground truth", quality(summary));
+  try {
+    html += section("overview", "Overview", overview(summary, folder));
+    html += cluster_sections(folder, file);
+    html += section("stage-times", "Stage times", stage_times(summary));
+    html += section("dense-units", "Dense units per dimension", dense_units(file));
+    html += section("partitions", "Partition fills", partitions(file, summary));
+    html += section("subspace-sizes", "Subspace sizes", subspace_sizes(sizes));
+    html +=
+        section("subspace-dimensionalities", "Subspace dimensionalities", subspace_dimensionalities(dimensionalities));
+    html += section("clusters-per-subspace", "Clusters per subspace", clusters_per_subspace(file, sizes.size()));
+    html += section("quality", "Quality against the ground truth", quality(summary));
+  } catch (const json::exception& error) {
+    throw InputError((folder / "summary.json").string() + ": a field has an unexpected type (" + error.what() +
+                     "); was the file written by another program, or edited?");
+  }
   html += "</body></html>\n";
   return html;
 }
 
+}  // namespace
+
+std::string report_html(const std::filesystem::path& folder) { return report_from(folder, read_summary(folder)); }
+
 std::filesystem::path write_report_html(const std::filesystem::path& folder) {
   const std::string html = report_html(folder);
   io::write_text_file(folder / "report.html", html);
+  return folder / "report.html";
+}
+
+std::filesystem::path write_report_html(const std::filesystem::path& folder, const std::string& summary_text) {
+  io::write_text_file(folder / "report.html", report_from(folder, json::parse(summary_text)));
   return folder / "report.html";
 }
 

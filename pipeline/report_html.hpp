@@ -19,7 +19,9 @@ inline constexpr std::array<const char*, 11> kReportSections = {
 // Throws InputError when the folder is not a finished run (no summary.json or results.h5).
 std::string report_html(const std::filesystem::path& run_folder);
 
-// Writes RUN_FOLDER/report.html (atomically) and returns its path.
+// Writes RUN_FOLDER/report.html (atomically) and returns its path. A run writes its report before
+// summary.json (the last file of a finished run) and so hands the summary's text over.
 std::filesystem::path write_report_html(const std::filesystem::path& run_folder);
+std::filesystem::path write_report_html(const std::filesystem::path& run_folder, const std::string& summary_text);
 
 }  // namespace subscale::pipeline

@@ -114,9 +114,19 @@ std::string summary_json(const RunReport& report) {
         {"fill", partitions}}},
       {"false_match_probability", core.dense_units.false_match_probability},
       {"timings_seconds", timings},
-      {"dense_units_per_second", core.timings.dense_units_seconds > 0
-                                     ? static_cast<double>(core.total_units) / core.timings.dense_units_seconds
-                                     : 0.0},
+      // Of the units walked by this run: a resumed run read the others back.
+      {"dense_units_per_second",
+       core.timings.dense_units_seconds > 0
+           ? static_cast<double>(core.total_units - core.dense_units.read_back_units) / core.timings.dense_units_seconds
+           : 0.0},
+      {"processes", report.processes},
+      {"resumed", report.resumed},
+      {"checkpoint", report.checkpointed
+                         ? json{{"work_units", report.work_units},
+                                {"work_units_read_back", report.work_units_read_back},
+                                {"dense_units_read_back", core.dense_units.read_back_units},
+                                {"dense_units_walked", core.total_units - core.dense_units.read_back_units}}
+                         : json(nullptr)},
       {"peak_memory_bytes", report.peak_memory_bytes},
   };
   const auto measures = [](const evaluate::QualityMeasures& q) {

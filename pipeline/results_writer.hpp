@@ -1,5 +1,5 @@
 #pragma once
-// Writers of a run folder's files (SPEC 13): results.h5, summary.json and the SUBSCALE text
+// Writers of a run folder's files (docs/output.md): results.h5, summary.json and the SUBSCALE text
 // forms. Each file is written under a temporary name and renamed into place.
 #include <filesystem>
 #include <string>

@@ -3,7 +3,6 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <ctime>
 
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
@@ -24,13 +23,16 @@ std::uint64_t peak_resident_bytes() {
 
 }  // namespace
 
-std::filesystem::path default_run_folder(const std::filesystem::path& config_file) {
-  const std::time_t now = std::time(nullptr);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  std::filesystem::path base = std::filesystem::path("runs") / (config_file.stem().string() + "-" + stamp);
-  std::filesystem::path folder = base;
-  for (int i = 2; std::filesystem::exists(folder); ++i) folder = base.string() + "-" + std::to_string(i);
+std::filesystem::path RunDestination::shown() const {
+  if (!claimed) return {};
+  return name.empty() ? claimed->path() : claimed->path() / name;
+}
+
+std::filesystem::path RunDestination::begin() const {
+  claimed->begin();
+  if (name.empty()) return claimed->work_path();
+  const std::filesystem::path folder = claimed->work_path() / name;
+  create_folder(folder);
   return folder;
 }
 
@@ -40,8 +42,8 @@ void create_folder(const std::filesystem::path& folder) {
   if (error) throw Error(ExitCode::other, folder.string() + ": cannot create the run folder: " + error.message());
 }
 
-void write_run_folder(const std::filesystem::path& folder, const Config& config, const RunSettings& settings,
-                      RunReport& report, RunLog& log) {
+void write_run_folder(const std::filesystem::path& folder, const std::filesystem::path& shown, const Config& config,
+                      const RunSettings& settings, RunReport& report, RunLog& log) {
   const auto start = Clock::now();
   io::write_text_file(folder / "config.yaml", config.to_yaml());
   if (settings.text_outputs) {
@@ -57,9 +59,12 @@ void write_run_folder(const std::filesystem::path& folder, const Config& config,
   write_results_hdf5(folder / "results.h5", report, settings.gzip_level);
   report.stage_seconds.back().second = seconds_since(start);
   report.peak_memory_bytes = peak_resident_bytes();
-  io::write_text_file(folder / "summary.json", summary_json(report));
-  if (settings.html_report) write_report_html(folder);
-  log.line("wrote       " + folder.string());
+  const std::string summary = summary_json(report);
+  if (settings.html_report) write_report_html(folder, summary);
+  log.line("wrote       " + shown.string());
+  log.check_written();
+  // Last: a folder without summary.json is not a finished run.
+  io::write_text_file(folder / "summary.json", summary);
 }
 
 }  // namespace subscale::pipeline

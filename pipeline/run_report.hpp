@@ -23,6 +23,11 @@ struct RunReport {
   std::uint64_t seed = 0;
   std::string backend;  // the one that ran: cpu or cuda
   int threads = 0;
+  int processes = 1;                       // of the job (mpirun/srun)
+  bool checkpointed = false;               // checkpoint.dir or --resume
+  bool resumed = false;                    // --resume: some work units were read back
+  std::uint32_t work_units = 0;            // checkpointed: the work units of the core
+  std::uint32_t work_units_read_back = 0;  // of them, read back from the checkpoint
   CoreResult core;
   std::optional<merge::MergeResult> merge;
   std::optional<consolidate::ConsolidateResult> consolidated;  // set: the run's clusters; merge's stay as raw

@@ -111,7 +111,7 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
       s.core.units.host_bytes = available;
     }
   }
-  s.core.units.device_bytes = config.is_auto("memory.device_bytes") ? 0 : config.bytes("memory.device_bytes");
+  s.core.device_bytes = config.is_auto("memory.device_bytes") ? 0 : config.bytes("memory.device_bytes");
   const std::string backend = config.string("backend");
   s.core.backend = backend == "cpu" ? Backend::cpu : backend == "cuda" ? Backend::cuda : Backend::automatic;
   // auto: the node's cores, shared out among the processes of a cluster run on it.

@@ -30,6 +30,11 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
       use_cluster ? distributed::distributed_core_executor(comm, settings.checkpoint, cluster_report) : CoreExecutor{});
   report.stage_seconds.emplace_back("subspaces", core_log.seconds_in_step());
   for (const auto& line : cluster_report.log_lines) log.line(line);
+  report.processes = comm.size();
+  report.checkpointed = settings.checkpoint.has_value();
+  report.resumed = settings.checkpoint && settings.checkpoint->resume;
+  report.work_units = cluster_report.units;
+  report.work_units_read_back = cluster_report.resumed;
   // Units stream into the subspace accumulator while dense_units runs: the core's own timings
   // split that time correctly, the listener's intervals cannot.
   for (auto& [stage, seconds] : report.stage_seconds) {

@@ -5,12 +5,13 @@
 #include <cstring>
 
 #include "common/parallel_release.hpp"
-#include "io/atomic_output.hpp"
+#include "pipeline/checkpoint_precheck.hpp"
 #include "pipeline/input_loading.hpp"
 #include "pipeline/run_folder.hpp"
 #include "pipeline/run_log.hpp"
 #include "pipeline/run_settings.hpp"
 #include "pipeline/run_stages.hpp"
+#include "pipeline/workload_warnings.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -39,9 +40,9 @@ void release_lists(RunReport& report) {
 
 }  // namespace
 
-SingleRun run_one(Config config, const std::filesystem::path& folder, const CommandOptions& options,
+SingleRun run_one(Config config, const RunDestination& destination, const CommandOptions& options,
                   const distributed::Communicator& comm) {
-  RunLog log(options.quiet || !comm.is_root());
+  RunLog log(options.quiet, !comm.is_root());
   RunSettings settings;
   std::optional<LoadedInput> input;
   RunReport report;
@@ -58,6 +59,7 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
   agreed([&] {
     settings = read_settings(config, options.resume, comm.local_size());
     arena.emplace(settings.threads);
+    if (comm.is_root() && settings.checkpoint) precheck_checkpoint(*settings.checkpoint);
   });
   // signature.seed: auto is drawn by each process; the root's draw is the job's, or the processes'
   // signatures (and so their partitions) would not agree.
@@ -80,29 +82,31 @@ SingleRun run_one(Config config, const std::filesystem::path& folder, const Comm
         comm.gather(distributed::Bytes(options.placement.begin(), options.placement.end()));
     for (const auto& placement : placements) log.line("cluster     " + std::string(placement.begin(), placement.end()));
   }
+  std::filesystem::path folder;  // where the root writes
   arena->execute([&] {
     agreed([&] {
       input = load_input(settings, log, report);
       report.points = input->held.points();
       report.dimensions = input->held.dimensions();
-      if (comm.is_root()) create_folder(folder);  // only now: refused input leaves nothing behind
+      if (!comm.is_root()) return;
+      if (settings.checkpoint && settings.checkpoint->resume) precheck_checkpoint(*settings.checkpoint, &input->held);
+      folder = destination.begin();  // only now: refused input leaves nothing behind
+      log.write_to(folder / "log.txt");
     });
+    for (const auto& warning :
+         workload_warnings(input->held, settings.core.epsilon, settings.normalization == load::Normalization::minmax))
+      log.warning(warning);
     try {
-      if (run_stages(settings, *input, log, report, comm)) write_run_folder(folder, config, settings, report, log);
+      if (run_stages(settings, *input, log, report, comm))
+        write_run_folder(folder, destination.shown(), config, settings, report, log);
     } catch (const std::exception& error) {
-      if (comm.is_root()) {
-        log.line(std::string("error: ") + error.what());
-        try {
-          io::write_text_file(folder / "log.txt", log.text());
-        } catch (const std::exception&) {
-          // A full disk fails this too; the first error is the one to report.
-        }
-      }
+      // The line reaches log.txt at once (the claimed folder keeps it where the run was new); main
+      // prints the error, so it is kept here, not shown a second time.
+      if (comm.is_root()) log.keep(std::string("error: ") + error.what());
       throw;
     }
   });
-  if (comm.is_root()) io::write_text_file(folder / "log.txt", log.text());
-  SingleRun run{sweep_row(report), folder};
+  SingleRun run{sweep_row(report), destination.shown()};
   arena->execute([&] { release_lists(report); });
   return run;
 }

@@ -7,6 +7,7 @@
 #include "distributed/communicator.hpp"
 #include "pipeline/commands/command_options.hpp"
 #include "pipeline/config.hpp"
+#include "pipeline/run_folder.hpp"
 #include "pipeline/run_report.hpp"
 
 namespace subscale::pipeline {
@@ -25,9 +26,10 @@ struct SingleRun {
   std::filesystem::path folder;
 };
 
-// Every process loads the input (errors agreed, so all leave together); only the root creates the
-// run folder and writes it.
-SingleRun run_one(Config config, const std::filesystem::path& folder, const CommandOptions& options,
+// Every process loads the input (errors agreed, so all leave together); only the root begins the
+// destination (once the input is accepted) and writes it. A checkpoint that cannot serve the run is
+// refused before the input is read. The caller finishes the claimed folder.
+SingleRun run_one(Config config, const RunDestination& destination, const CommandOptions& options,
                   const distributed::Communicator& comm);
 
 }  // namespace subscale::pipeline

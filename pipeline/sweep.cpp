@@ -81,8 +81,9 @@ void write_sweep_tables(const std::filesystem::path& folder, const std::vector<s
 
 }  // namespace
 
-std::filesystem::path run_sweep(const Config& config, const std::filesystem::path& folder,
-                                const CommandOptions& options, const distributed::Communicator& comm) {
+std::filesystem::path run_sweep(const Config& config, const RunDestination& destination, const CommandOptions& options,
+                                const distributed::Communicator& comm) {
+  const std::filesystem::path folder = destination.shown();
   const std::vector<std::string> sweep_keys = config.sweep_keys();
   const std::vector<Config> combinations = config.expand_sweeps();
   const bool quiet = options.quiet || !comm.is_root();
@@ -97,7 +98,7 @@ std::filesystem::path run_sweep(const Config& config, const std::filesystem::pat
     const std::string name = sweep_folder_name(combination, sweep_keys);
     if (!quiet) std::fprintf(stderr, "[%zu/%zu] %s\n", i + 1, combinations.size(), name.c_str());
     try {
-      runs.emplace_back(combination, run_one(combination, folder / name, options, comm));
+      runs.emplace_back(combination, run_one(combination, RunDestination{destination.claimed, name}, options, comm));
       failures.emplace_back();
     } catch (const Error& error) {
       // One failed combination must not lose the others: record it and go on.
@@ -106,10 +107,11 @@ std::filesystem::path run_sweep(const Config& config, const std::filesystem::pat
       failures.emplace_back(error.what());
       if (!first_failure) first_failure = error;
     }
-    if (!comm.is_root()) continue;
-    create_folder(folder);
-    write_sweep_tables(folder, sweep_keys, runs, failures);
+    // Until a run begins there is no folder: a sweep over refused input leaves none.
+    if (!comm.is_root() || !destination.claimed->begun()) continue;
+    write_sweep_tables(destination.claimed->work_path(), sweep_keys, runs, failures);
   }
+  if (comm.is_root() && destination.claimed->begun()) destination.claimed->finish();
   if (first_failure) throw *first_failure;
   return folder;
 }

@@ -6,11 +6,14 @@
 #include "distributed/communicator.hpp"
 #include "pipeline/commands/command_options.hpp"
 #include "pipeline/config.hpp"
+#include "pipeline/run_folder.hpp"
 
 namespace subscale::pipeline {
 
-// A failed combination does not stop the others; the first failure is thrown at the end.
-std::filesystem::path run_sweep(const Config& config, const std::filesystem::path& folder,
-                                const CommandOptions& options, const distributed::Communicator& comm);
+// A failed combination does not stop the others; the first failure is thrown at the end. On the
+// root, `destination` is the sweep's claimed folder: each run writes into its own folder there, and
+// the sweep is swapped into place at the end when any run began (none: no folder is left).
+std::filesystem::path run_sweep(const Config& config, const RunDestination& destination, const CommandOptions& options,
+                                const distributed::Communicator& comm);
 
 }  // namespace subscale::pipeline

@@ -11,7 +11,7 @@
 
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
-#include "stages/density1d/density1d_gpu.hpp"
+#include "stages/density1d/density1d_cuda.hpp"
 
 using namespace subscale;
 

@@ -1,11 +1,12 @@
-// Times the filter stage (SPEC 12) on generated data, GPU and CPU in the same run:
+// Times the filter stage (docs/stages.md §4) on generated data, GPU and CPU in the same run:
 //   q6:      TPC-H Q6 at scale factor --sf (SF 10 = 60 M rows): the fused kernel with the columns
 //            already on the device, the same plus the host-to-device copy, the general (bitmap)
 //            path, the id compactions, and the CPU backend; the bytes of the four columns over
 //            the time, against a device-to-device cudaMemcpy of the same bytes (read + write).
 //   strings: --strings N strings: equality and prefix; contains with naive, KMP and BMH on random
-//            text and on text full of partial matches; the regex automaton against RE2 on the
-//            CPU; lane refill against a lane per string and a warp per string on Zipf lengths.
+//            text and on text full of partial matches; the regex automaton on the GPU against the
+//            CPU backend; lane refill against a lane per string and a warp per string on Zipf
+//            lengths.
 // Each case runs --repeats times after one untimed warm-up; the median is printed (and every
 // run goes to --json FILE). GPU times are the kernels' (CUDA events); "h2d" is the column upload.
 //

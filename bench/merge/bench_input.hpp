@@ -61,7 +61,7 @@ inline Matrix read_arff_numeric(const std::string& path) {
   return x;
 }
 
-// (x - min) / (max - min) per dimension; a constant dimension maps to 0 (SPEC.md section 1).
+// (x - min) / (max - min) per dimension; a constant dimension maps to 0 (docs/method.md §1).
 inline void normalise_minmax(Matrix& x) {
   for (Eigen::Index j = 0; j < x.cols(); ++j) {
     const double lo = x.col(j).minCoeff(), hi = x.col(j).maxCoeff();

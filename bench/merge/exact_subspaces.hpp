@@ -1,6 +1,6 @@
 #pragma once
 // The merge stage's input built the slow, exact way, for the benchmark only: every dense unit of
-// every dimension (SPEC.md sections 3-4: m points whose values in that dimension span less than
+// every dimension (docs/method.md §3-§4: m points whose values in that dimension span less than
 // epsilon) is enumerated with its sorted point ids packed into one 64-bit key together with the
 // dimension; a parallel sort brings the copies of a unit from different dimensions together;
 // every unit found in two or more dimensions adds its points to P_S of that subspace.

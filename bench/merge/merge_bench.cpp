@@ -1,5 +1,5 @@
 // Times the merge stage on the input the core would give it for a real file (by default
-// OpenSubspace's S1500 with m = 4, epsilon = 0.005, SPEC.md sections 3-7 computed exactly by
+// OpenSubspace's S1500 with m = 4, epsilon = 0.005, docs/method.md §3-§8 computed exactly by
 // exact_subspaces.hpp), then scores the clusters against the file's ground truth.
 //
 //   merge_bench [--arff FILE] [--truth FILE] [--epsilon E] [--min-points M]

@@ -1,5 +1,5 @@
 #pragma once
-// Seeded generators of filter inputs (SPEC 12): lineitem's four Q6 columns with TPC-H's
+// Seeded generators of filter inputs (docs/stages.md §4): lineitem's four Q6 columns with TPC-H's
 // distributions, and string columns with uniform or Zipf-skewed lengths, either random text or
 // text full of partial matches of a needle (where naive search does the most work per byte).
 #include <cstdint>

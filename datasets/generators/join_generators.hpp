@@ -1,5 +1,5 @@
 #pragma once
-// Seeded generators of join inputs (SPEC 11), the two distributions of the seed thesis. Keys
+// Seeded generators of join inputs (docs/stages.md §3), the two distributions of the seed thesis. Keys
 // are key_of(i) = fmix64(i + salt(seed)): fmix64 is a bijection of 64-bit words, so distinct i
 // give distinct keys, and the keys look random to the partitioner. The output depends only on
 // the spec (not on the number of threads).

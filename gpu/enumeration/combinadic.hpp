@@ -3,7 +3,7 @@
 // backends. A k-subset {c_0 < c_1 < ... < c_{k-1}} of {0, ..., N-1} has rank
 //   r = C(c_0, 1) + C(c_1, 2) + ... + C(c_{k-1}, k),
 // so the subsets of a window are numbered 0 .. C(N, k) - 1 and the r-th is found from r alone.
-// Example (SPEC 4): r = 7, k = 4 gives {0, 2, 3, 5}.
+// Example (docs/method.md §4): r = 7, k = 4 gives {0, 2, 3, 5}.
 #include <cmath>
 #include <cstdint>
 

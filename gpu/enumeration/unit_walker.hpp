@@ -1,5 +1,5 @@
 #pragma once
-// The GPU's enumeration of dense units (SPEC 4), written for host and device alike so that its
+// The GPU's enumeration of dense units (docs/method.md §4), written for host and device alike so that its
 // logic is tested on the CPU against the CPU enumerator. A thread takes a run of consecutive flat
 // indices, finds its first window by binary search, unranks its first subset once and then
 // steps in colex order, keeping the signature as a running sum.

@@ -12,6 +12,7 @@ struct CommandOptions {
   std::vector<std::string> overrides;  // key=value
   std::optional<std::filesystem::path> out;
   bool quiet = false;
+  bool overwrite = false;                       // run: write into an --out folder that holds other files
   std::optional<std::filesystem::path> resume;  // run: continue the checkpoint in this folder
   int processes = 0;                            // plan: processes to plan for (0: this job's)
   std::string placement;                        // cluster runs: where this process runs (host, GPU)

@@ -1,5 +1,7 @@
 #include "pipeline/commands/config_subcommand.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -27,10 +29,23 @@ int report_current_exception(const char* out_of_memory_hint) {
   }
 }
 
+namespace {
+
+// Every config subcommand takes `threads`, like run: the oneTBB arena its work runs in.
+ConfigSchema with_threads(ConfigSchema schema) {
+  if (!schema.find("threads"))
+    schema.add(
+        automatic(ranged(config_key("threads", ValueKind::integer, "auto", "CPU threads (auto: all cores)"), 1)));
+  return schema;
+}
+
+}  // namespace
+
 void add_config_subcommand(CLI::App& app, const std::string& name, const std::string& description,
                            const std::string& example_config, const std::string& example_overrides,
-                           const ConfigSchema& schema, std::function<void(const Config&)> action,
+                           const ConfigSchema& command_schema, std::function<void(const Config&)> action,
                            const char* out_of_memory_hint) {
+  const ConfigSchema schema = with_threads(command_schema);
   struct Arguments {
     std::string config_file;
     std::vector<std::string> overrides;
@@ -44,7 +59,10 @@ void add_config_subcommand(CLI::App& app, const std::string& name, const std::st
   command->footer("Config keys (YAML, or key=value overrides with dotted paths):\n" + schema.describe());
   command->callback([args, schema, action = std::move(action), out_of_memory_hint] {
     try {
-      action(Config::load_file(args->config_file, args->overrides, schema));
+      const Config config = Config::load_file(args->config_file, args->overrides, schema);
+      tbb::task_arena arena(config.is_auto("threads") ? tbb::this_task_arena::max_concurrency()
+                                                      : static_cast<int>(config.integer("threads")));
+      arena.execute([&] { action(config); });
       std::cout.flush();
     } catch (...) {
       const int code = report_current_exception(out_of_memory_hint);

@@ -17,7 +17,8 @@ namespace subscale::pipeline {
 // from a catch (...) block; `out_of_memory_hint` completes the message for std::bad_alloc.
 int report_current_exception(const char* out_of_memory_hint);
 
-// Registers `name CONFIG [key=value ...]`, validated against `schema` (whose keys --help lists).
+// Registers `name CONFIG [key=value ...]`, validated against `schema` plus `threads` (auto or a
+// count, the oneTBB arena the action runs in; whose keys --help lists).
 // The subcommand runs `action` from its own CLI11 callback, so main.cpp needs no dispatch branch;
 // since a callback runs inside app.parse(), an error is reported and the process exits with its
 // code there, instead of escaping parse().

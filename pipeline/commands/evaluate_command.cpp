@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "io/atomic_output.hpp"
 #include "io/cluster_list_hdf5.hpp"
 #include "io/ground_truth.hpp"
+#include "io/host_memory.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
 #include "stages/evaluate/cluster_text.hpp"
 
@@ -64,6 +66,34 @@ void check_dimensions(const std::vector<SubspaceCluster>& found, const std::file
   }
 }
 
+// The data's number of points from a finished run's summary.json (nothing when it does not say);
+// a folder without summary.json is an unfinished run, refused as `report` refuses it.
+std::optional<std::size_t> finished_run_points(const std::filesystem::path& folder) {
+  const auto summary_file = folder / "summary.json";
+  if (!std::filesystem::exists(summary_file))
+    throw InputError("'" + folder.string() +
+                     "' has no summary.json: it is not a finished run (it may still be running, or have failed); "
+                     "give the folder of a finished run, or its clusters file itself");
+  std::ifstream in(summary_file);
+  const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
+  if (!summary.is_object() || !summary.contains("points") || !summary["points"].is_number_unsigned()) return {};
+  return summary["points"].get<std::size_t>();
+}
+
+// Scoring keeps a few counters for every point; an id read from a file decides how many, so the
+// memory is checked before it is taken (a one-line file naming point 4294967295 asked for 80 GB).
+void check_scoring_memory(std::size_t points, const io::GroundTruth& truth, bool points_given) {
+  constexpr std::uint64_t bytes_per_point = 5 * sizeof(std::uint32_t);
+  const auto bytes = io::checked_bytes({points}, bytes_per_point);
+  const auto flags = io::checked_bytes({truth.clusters.size(), truth.dimensions}, 1);
+  const std::optional<std::uint64_t> total =
+      bytes && flags && *bytes + *flags >= *bytes ? std::optional(*bytes + *flags) : std::nullopt;
+  io::check_host_allocation(total, "scoring clusters of " + std::to_string(points) + " points" +
+                                       (points_given ? std::string()
+                                                     : " (the largest point id + 1; give --points with the "
+                                                       "data's number of points, and ids beyond it are refused)"));
+}
+
 }  // namespace
 
 evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& given, std::ostream& out) {
@@ -73,7 +103,10 @@ evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& giv
   if (std::filesystem::is_directory(options.found)) {
     // A run folder: its clusters, and merge's raw clusters when consolidation wrote them; from the
     // text files, or from results.h5 when the run was told not to write them (output.text: false).
+    // Only a finished run is scored (it alone has summary.json), and its data's size is the n.
     const std::filesystem::path folder = options.found;
+    const std::optional<std::size_t> run_points = finished_run_points(folder);
+    if (!options.points) options.points = run_points;
     options.found = folder / "clusters.txt";
     if (!std::filesystem::exists(options.found) && std::filesystem::exists(folder / "results.h5")) {
       options.found = folder / "results.h5";
@@ -115,6 +148,7 @@ evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& giv
   if (points == 0)
     throw InputError("neither '" + options.found.string() + "' nor '" + options.truth.string() +
                      "' names a point; give --points");
+  check_scoring_memory(points, truth, options.points.has_value());
 
   const evaluate::QualityMeasures m = evaluate::evaluate(found, truth.clusters, points, truth.dimensions);
   std::optional<evaluate::QualityMeasures> raw_measures;

@@ -1,6 +1,6 @@
 #pragma once
 // `subscale evaluate --found clusters.txt --truth file.true [--raw clusters_raw.txt] [--points N]
-// [--dims D] [--json F]` (SPEC 9): scores clusters in the SUBSCALE text form ({d1, d2}-[p1, p2],
+// [--dims D] [--json F]` (docs/method.md §11): scores clusters in the SUBSCALE text form ({d1, d2}-[p1, p2],
 // one a line, as a run writes clusters.txt) against OpenSubspace ground truth, prints the table
 // of measures and, with --json, writes them as JSON (atomically). With --raw (or --found naming a
 // run folder that holds clusters_raw.txt, merge's output before consolidation) both are scored

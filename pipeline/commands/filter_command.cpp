@@ -1,5 +1,7 @@
 #include "pipeline/commands/filter_command.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <CLI/CLI.hpp>
 #include <cctype>
 #include <chrono>
@@ -10,6 +12,7 @@
 #include "common/error.hpp"
 #include "datasets/generators/filter_generators.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/execution_stream.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
@@ -207,8 +210,11 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
     aggregate.expression = filter::compile_expression(config.string("aggregate.expression"), input.table,
                                                       config.source_name() + ": aggregate.expression");
 
+  gpu::ExecutionStream gpu_stream;
+  const gpu::ExecutionContext gpu =
+      options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
   const auto start = std::chrono::steady_clock::now();
-  const filter::FilterResult result = filter::run_filter(input.table, predicate, aggregate, options);
+  const filter::FilterResult result = filter::run_filter(input.table, predicate, aggregate, options, gpu);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   FilterCommandResult summary;
@@ -241,6 +247,7 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
                          {"rows", result.rows},
                          {"selected", result.selected},
                          {"backend", filter::to_string(options.backend)},
+                         {"threads", tbb::this_task_arena::max_concurrency()},
                          {"path", result.timings.path},
                          {"seconds", seconds},
                          {"timings",

@@ -1,5 +1,5 @@
 #pragma once
-// `subscale filter CONFIG [key=value...]` (SPEC 12): selects the rows of an HDF5 column table (or
+// `subscale filter CONFIG [key=value...]` (docs/stages.md §4): selects the rows of an HDF5 column table (or
 // of a generated lineitem or string table) that satisfy the config's `where:` predicate, with an
 // optional aggregate computed in the same pass, and writes the selected row ids (/ids, and with
 // output.table the selected rows' columns under /table) plus a JSON summary. Both files are

@@ -1,5 +1,7 @@
 #include "pipeline/commands/hash_command.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include "common/error.hpp"
 #include "datasets/generators/hash_input_generator.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/execution_stream.hpp"
 #include "gpu/hash/hash_function_id.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_child_read.hpp"
@@ -208,8 +211,11 @@ HashCommandResult hash_and_report(const Config& config, const Table& table, cons
                                   subscale::Backend backend, std::ostream& out) {
   const hash_stage::RowTableView view{table.words.data(), table.rows, table.row_words};
   std::vector<H> hashes(table.rows);
+  gpu::ExecutionStream gpu_stream;
+  const gpu::ExecutionContext gpu =
+      backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
   const auto t0 = std::chrono::steady_clock::now();
-  hash_stage::hash_rows<H>(spec, view, hashes, backend);
+  hash_stage::hash_rows<H>(spec, view, hashes, backend, gpu);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const int bits = static_cast<int>(sizeof(H) * 8);
@@ -230,6 +236,7 @@ HashCommandResult hash_and_report(const Config& config, const Table& table, cons
                            {"rounds", spec.rounds},
                            {"bits", bits},
                            {"backend", backend_name(backend)}}},
+                         {"threads", tbb::this_task_arena::max_concurrency()},
                          {"seconds", seconds}};
   HashCommandResult result;
   if (config.boolean("quality.enabled")) {

@@ -1,5 +1,5 @@
 #pragma once
-// `subscale hash CONFIG [key=value...]` (SPEC 10): hashes every row of an HDF5 table (or of a
+// `subscale hash CONFIG [key=value...]` (docs/stages.md §2): hashes every row of an HDF5 table (or of a
 // seeded generated table) with one function, writes the hashes to HDF5, prints a quality table
 // and writes the figures as JSON. Both files are written atomically.
 #include <filesystem>

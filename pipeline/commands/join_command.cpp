@@ -1,5 +1,7 @@
 #include "pipeline/commands/join_command.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +14,7 @@
 #include "common/error.hpp"
 #include "datasets/generators/join_generators.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/execution_stream.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
@@ -196,10 +199,13 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
   }
 
   join::JoinTimings timings;
+  gpu::ExecutionStream gpu_stream;
+  const gpu::ExecutionContext gpu =
+      options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
   const auto start = std::chrono::steady_clock::now();
-  const join::JoinPairs pairs = join::hash_join(r.keys, s.keys, options, &timings);
+  const join::JoinPairs pairs = join::hash_join(r.keys, s.keys, options, &timings, gpu);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const join::JoinSettings settings = join::resolve_settings(options, r.rows());
+  const join::JoinSettings settings = join::resolve_settings(options, r.rows(), gpu);
 
   JoinCommandResult result;
   result.output_file = config.file_path("output.file");
@@ -230,6 +236,7 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
                          {"s_rows", s.rows()},
                          {"mode", mode},
                          {"backend", std::string(backend_name(options.backend))},
+                         {"threads", tbb::this_task_arena::max_concurrency()},
                          {"hash", join::to_string(options.hash)},
                          {"pass_bits", settings.layout.pass_bits},
                          {"pairs", pairs.size()},

@@ -1,5 +1,5 @@
 #pragma once
-// `subscale join CONFIG [key=value...]` (SPEC 11): joins two HDF5 tables on their key columns
+// `subscale join CONFIG [key=value...]` (docs/stages.md §3): joins two HDF5 tables on their key columns
 // (or two seeded generated key columns) and writes either the matching (R row, S row) pairs or
 // S's rows with R's columns attached, as an HDF5 file the pipeline can load (/data, /ids and,
 // when S has them, /labels), plus a JSON summary with the timings. Both files are written

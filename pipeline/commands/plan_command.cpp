@@ -21,6 +21,7 @@
 #include "pipeline/post_core_plan.hpp"
 #include "pipeline/run_log.hpp"
 #include "pipeline/run_settings.hpp"
+#include "pipeline/workload_warnings.hpp"
 #include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/dense_units/partition_plan.hpp"
@@ -52,6 +53,8 @@ void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, cons
   const auto start = Clock::now();
   const DirectWalkEstimate estimate = estimate_direct_walk(space, plan);
   const double seconds = seconds_since(start);
+  const TimeEstimate time =
+      estimate_time(static_cast<double>(plan.total_units()), static_cast<double>(estimate.sampled_units), seconds);
   std::printf("mode: direct (the units above bound the work; the walk skips subtrees of one dimension)\n");
   std::printf("walk %s: %s nodes, %s units in >= 2 dimensions (%s units sampled in %.2f s)\n",
               estimate.exact ? "counted" : "estimated",
@@ -70,6 +73,7 @@ void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, cons
                 io::describe_bytes(memory.table_bytes_at_most()).c_str());
   std::printf("\n");
   if (const std::string note = direct_memory_note(settings, memory); !note.empty()) std::printf("%s\n", note.c_str());
+  std::printf("%s\n", time.text.c_str());
   std::printf("%s", post_core_plan_text({.points = plan.points(),
                                          .min_points = settings.core.min_points,
                                          .merge_min_points = settings.merge_min_points,
@@ -142,6 +146,9 @@ void plan_command(const CommandOptions& options) {
     std::printf("values: %zu points x %zu dimensions held as %s: %zu bytes (%s)\n", input.held.points(),
                 input.held.dimensions(), to_string(input.held.precision()), input.held.bytes(),
                 format_bytes(static_cast<double>(input.held.bytes())).c_str());
+    for (const auto& warning :
+         workload_warnings(input.held, settings.core.epsilon, settings.normalization == load::Normalization::minmax))
+      std::printf("%s\n", warning.c_str());
     const Density1dResult density = input.held.visit([&](const auto& values) {
       return run_density1d(values, {settings.core.epsilon, settings.core.min_points});
     });

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "distributed/communicator.hpp"
+#include "pipeline/claimed_folder.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_schema.hpp"
 #include "pipeline/run_folder.hpp"
@@ -15,25 +16,28 @@ namespace subscale::pipeline {
 std::filesystem::path run_command(const CommandOptions& options) {
   const distributed::Communicator comm = distributed::Communicator::world();
   std::optional<Config> loaded;
-  std::filesystem::path folder;
+  // The root claims the folder for the whole run (and names it: a default name carries the root's
+  // clock); released, swapped in or removed when this returns or throws.
+  std::optional<ClaimedFolder> claimed;
   std::exception_ptr failure;
   try {
     loaded = Config::load_file(options.config_file, options.overrides, core_config_schema());
-    // The root names the folder (a default name carries the root's clock).
-    folder = options.out ? *options.out : default_run_folder(options.config_file);
     if (!loaded->sweep_keys().empty() && (options.resume || loaded->has("checkpoint.dir")))
       throw UsageError("checkpoints are for single runs; the config has sweep lists (" + loaded->sweep_keys()[0] +
                        "); run each point as its own job (scripts/slurm/sweep-array.sbatch) to checkpoint it");
+    if (comm.is_root())
+      claimed.emplace(options.out ? ClaimedFolder::claim(*options.out, options.overwrite)
+                                  : ClaimedFolder::claim_new("runs", options.config_file.stem().string()));
   } catch (...) {
     failure = std::current_exception();
   }
   comm.agree(failure);
-  const std::string folder_name = folder.string();
-  const distributed::Bytes name = comm.broadcast(distributed::Bytes(folder_name.begin(), folder_name.end()));
-  folder = std::string(name.begin(), name.end());
   const Config& config = *loaded;
-  if (config.sweep_keys().empty()) return run_one(config, folder, options, comm).folder;
-  return run_sweep(config, folder, options, comm);
+  const RunDestination destination{claimed ? &*claimed : nullptr, ""};
+  if (!config.sweep_keys().empty()) return run_sweep(config, destination, options, comm);
+  const std::filesystem::path folder = run_one(config, destination, options, comm).folder;
+  if (claimed) claimed->finish();
+  return folder;
 }
 
 }  // namespace subscale::pipeline

@@ -174,8 +174,12 @@ std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::v
   std::vector<const std::vector<std::uint32_t>*> point_lists;
   point_lists.reserve(clusters.size());
   for (const auto& c : clusters) point_lists.push_back(&c.points);
+  // Finding the pairs can take a minute of its own where many clusters share a few points: its own
+  // phase, so that the last phase's 100% does not stand for it.
+  progress.begin(phase + " (finding pairs)", clusters.size(), "clusters");
   const std::vector<OverlapPair> pairs =
       overlapping_pairs(point_lists, static_cast<std::size_t>(columns.values().rows()), params.overlap);
+  progress.advance(clusters.size());
   counters.candidate_pairs += pairs.size();
   progress.begin(phase, pairs.size(), "pairs");
 

@@ -12,6 +12,7 @@
 #include "common/backend.hpp"
 #include "common/held_values.hpp"
 #include "common/subspace_cluster.hpp"
+#include "gpu/execution_context.hpp"
 #include "stages/dense_units/dense_units.hpp"
 #include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
@@ -24,6 +25,7 @@ struct CoreParams {
   std::uint32_t min_points = 0;
   DenseUnitsParams units;
   Backend backend = Backend::cpu;
+  std::uint64_t device_bytes = 0;  // the GPU stages' memory budget (gpu/device_budget.hpp); 0: automatic
 };
 
 struct CoreTimings {
@@ -39,6 +41,9 @@ struct CoreResult {
   Backend backend_used = Backend::cpu;
   // Direct mode's host memory plan, made before dense_units starts (absent with a CoreExecutor).
   std::optional<DirectMemoryPlan> direct_memory;
+  // The sample of the walk that plan came from: units walked and seconds taken (a rate for a time
+  // estimate); 0 units without one.
+  double direct_sample_units = 0, direct_sample_seconds = 0;
   DenseUnitsResult dense_units;
   std::vector<SubspaceCluster> subspaces;
   CoreTimings timings;
@@ -56,6 +61,7 @@ struct CoreStepInputs {
   const UnitProgress& on_units;
   std::function<void(const char* step)> notify;  // to be called with "subspaces" between the two
   const DirectSpace* direct_space = nullptr;     // direct mode's space, built once by run_core
+  gpu::ExecutionContext gpu;                     // for the GPU stages (result.backend_used cuda)
 };
 
 // Runs dense_units and subspaces in place of run_core's own steps (a cluster run deals the work

@@ -1,5 +1,5 @@
 #pragma once
-// Stage dense_units (SPEC 4-6): enumerates every dense unit, gives it a signature, and finds the
+// Stage dense_units (docs/method.md §4-§7): enumerates every dense unit, gives it a signature, and finds the
 // units that occur in two or more dimensions through a signature table cut into partitions of the
 // signature space. The result never depends on the number of partitions, the scheme, the backend
 // or the number of threads.
@@ -35,8 +35,7 @@ struct DenseUnitsParams {
   PartitionScheme scheme = PartitionScheme::adaptive;
   std::size_t partitions = 0;            // 0: as many as the memory budget needs
   std::uint64_t host_bytes = 0;          // memory budget for one partition's table
-  std::uint64_t device_bytes = 0;        // GPU: budget for table and buffers (0: 90% of the free memory)
-  std::uint64_t device_table_slots = 0;  // GPU: cap on the table's slots (0: as the budget allows)
+  std::uint64_t device_table_slots = 0;  // GPU: cap on the table's slots (0: as the device budget allows)
   // GPU tuning and test knobs, 0 for automatic: units a thread walks per search and unrank,
   // duplicates the resolver takes per chunk, subspaces the device accumulator holds.
   std::uint32_t device_units_per_run = 0;
@@ -77,7 +76,11 @@ struct DenseUnitsResult {
   std::uint64_t resolved_members = 0;      // GPU: units resolved from duplicate groups (first + duplicates)
   std::uint64_t walk_nodes = 0;            // direct mode: prefixes and leaves whose subspace was computed
   std::uint64_t walk_items = 0;            // direct mode: work items the windows were cut into
-  std::vector<std::string> notes;          // what the run adapted to (said in the log)
+  // A resumed run: of the dense units and of distinct_multi_units, those of the work units read back
+  // from the checkpoint rather than walked (rates count only the walked ones).
+  std::uint64_t read_back_units = 0;
+  std::uint64_t read_back_multi_units = 0;
+  std::vector<std::string> notes;                             // what the run adapted to (said in the log)
   std::vector<std::pair<std::string, double>> phase_seconds;  // where the stage's time went
 };
 

@@ -12,6 +12,7 @@
 #include "common/dataset.hpp"
 #include "common/held_values.hpp"
 #include "common/subspace_cluster.hpp"
+#include "gpu/execution_context.hpp"
 #include "stages/dense_units/dense_units.hpp"
 #include "stages/dense_units/direct_subspace_map.hpp"
 #include "stages/dense_units/direct_walker.hpp"
@@ -92,10 +93,11 @@ direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPl
 
 // The same on the GPU, bit for bit; throws ResourceError when there is no CUDA backend or device.
 // When the device table holds every subspace, `output` gets the ordered list made on the device;
-// otherwise its map is filled as the CPU walk fills it.
+// otherwise its map is filled as the CPU walk fills it. Runs with `context`
+// (gpu/execution_context.hpp). Defined by direct_units_cuda.cu, or dense_units_cuda_unavailable.cpp.
 DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
                                       direct::DirectWalkOutput& output, const UnitProgress& progress = {},
-                                      std::span<const UnitRange> only = {});
+                                      std::span<const UnitRange> only = {}, const gpu::ExecutionContext& context = {});
 
 // Units in the ranges (all of the plan's when `only` is empty).
 std::uint64_t units_in(const UnitPlan& plan, std::span<const UnitRange> only);

@@ -1,5 +1,5 @@
 #pragma once
-// Partitions of the signature space (SPEC 6). When the table does not fit the memory budget the
+// Partitions of the signature space (docs/method.md §6). When the table does not fit the memory budget the
 // 64-bit primary signature range is cut into partitions processed one after another, each holding
 // only the units whose signature falls into it. `adaptive` places the boundaries at quantiles of
 // a sample of real signatures so each partition receives about the same number of units; `equal`

@@ -1,5 +1,5 @@
 #pragma once
-// Per-point random keys (SPEC 5). The signature of a unit is the sum of its points' keys modulo
+// Per-point random keys (docs/method.md §5). The signature of a unit is the sum of its points' keys modulo
 // 2^64; 128-bit signatures add a second independent key and sum. Keys come from a seeded
 // generator, so a run repeats exactly.
 #include <cstdint>

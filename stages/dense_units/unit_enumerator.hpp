@@ -1,5 +1,5 @@
 #pragma once
-// Enumerates the dense units of a contiguous range of flat indices on the CPU (SPEC 4). The
+// Enumerates the dense units of a contiguous range of flat indices on the CPU (docs/method.md §4). The
 // first unit of the range is found by unranking; the rest follow by colex stepping, with the
 // signature kept as a running sum so that the innermost loop costs one add per unit. Ranges are
 // cut by flat index, not by window, so one huge window does not leave a core idle.

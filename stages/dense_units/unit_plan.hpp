@@ -1,5 +1,5 @@
 #pragma once
-// The dense-unit plan (SPEC 4): how many dense units every window, dimension and the whole run
+// The dense-unit plan (docs/method.md §4): how many dense units every window, dimension and the whole run
 // has, known from the window sizes alone before anything is enumerated. Window i of dimension j
 // (size w) holds C(w - 1, m - 1) units; units are numbered by one flat 64-bit index:
 //   flat = dimension_offset[j] + window_offset[j][i] + rank within the window.

@@ -1,5 +1,5 @@
 #pragma once
-// Stage density1d (SPEC 3): 1-D DBSCAN on every dimension.
+// Stage density1d (docs/method.md §3): 1-D DBSCAN on every dimension.
 //
 // For dimension j the points are sorted by (x_j, point id). N_j(p) = {q : |x_qj - x_pj| < eps}
 // (strict, as the original SUBSCALE code), p included; p is core when |N_j(p)| >= m. Clusters are

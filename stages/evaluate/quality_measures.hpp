@@ -1,5 +1,5 @@
 #pragma once
-// Stage evaluate (SPEC.md section 9): a found clustering against hidden clusters (ground truth).
+// Stage evaluate (docs/method.md §11): a found clustering against hidden clusters (ground truth).
 // Clusters are (dimensions S, points O); a micro-object is a pair (point, dimension), and a
 // cluster covers the |O| x |S| micro-objects O x S.
 //

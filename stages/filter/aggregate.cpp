@@ -226,7 +226,8 @@ AggregateResult aggregate_result(const Aggregate& aggregate, const AggregateTota
   result.scale = e.scale;
   const bool is_min = aggregate.function == AggregateFunction::min;
   const bool is_max = aggregate.function == AggregateFunction::max;
-  if ((is_min || is_max) && total.rows == 0) {
+  // As in SQL, sum, min and max of no rows have no value (NULL), where count is 0.
+  if (total.rows == 0) {
     result.empty = true;
     return result;
   }

@@ -1,5 +1,5 @@
 #pragma once
-// The filter's aggregate (SPEC 12): sum, count, min or max of an expression of columns over the
+// The filter's aggregate (docs/stages.md §4): sum, count, min or max of an expression of columns over the
 // selected rows, computed in the same pass as the selection. An expression of exact columns
 // (integers, dates, decimals) and decimal constants is evaluated in integers on the scaled values,
 // so TPC-H Q6's sum(l_extendedprice * l_discount) is exact (scale 2 + 2 = 4) and the CPU and GPU
@@ -54,7 +54,7 @@ struct AggregateResult {
   std::int64_t scaled = 0;  // exact: the value times 10^scale
   double value = 0;         // the value as a double (also for exact results)
   std::uint64_t rows = 0;   // rows aggregated
-  bool empty = false;       // min or max of no rows: no value
+  bool empty = false;       // sum, min or max of no rows: no value (SQL's NULL)
 
   std::string text() const;  // exact: decimal text; else %.17g
 };

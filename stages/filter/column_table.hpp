@@ -1,5 +1,5 @@
 #pragma once
-// A table of typed columns, the filter stage's input (SPEC 12). Numeric columns keep their stored
+// A table of typed columns, the filter stage's input (docs/stages.md §4). Numeric columns keep their stored
 // type so that bounds compare exactly: dates are int32 days since 1970-01-01, decimals are int64
 // scaled by 10^scale (TPC-H's 0.05 is 5 at scale 2). String columns are one byte array plus
 // rows + 1 offsets: string i is bytes[offsets[i], offsets[i + 1]).

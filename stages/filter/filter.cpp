@@ -1,6 +1,7 @@
 #include "stages/filter/filter.hpp"
 
 #include "common/error.hpp"
+#include "stages/filter/filter_cuda.hpp"
 
 namespace subscale::filter {
 
@@ -42,8 +43,8 @@ std::string to_string(Compaction compaction) {
 }
 
 FilterResult run_filter(const ColumnTable& table, const Predicate& predicate, const Aggregate& aggregate,
-                        const FilterOptions& options) {
-  return options.backend == Backend::cuda ? run_filter_cuda(table, predicate, aggregate, options)
+                        const FilterOptions& options, const gpu::ExecutionContext& context) {
+  return options.backend == Backend::cuda ? run_filter_cuda(table, predicate, aggregate, options, context)
                                           : run_filter_cpu(table, predicate, aggregate, options);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Stage filter (SPEC 12): the rows of a column table that satisfy a predicate, as ascending row
+// Stage filter (docs/stages.md §4): the rows of a column table that satisfy a predicate, as ascending row
 // ids, and optionally an aggregate over those rows computed in the same pass. The CPU backend
 // (oneTBB) and the CUDA backend select the same rows and give the same exact aggregates.
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/backend.hpp"
+#include "gpu/execution_context.hpp"
 #include "stages/filter/aggregate.hpp"
 #include "stages/filter/column_table.hpp"
 #include "stages/filter/predicate.hpp"
@@ -61,14 +62,13 @@ struct FilterResult {
   FilterTimings timings;
 };
 
+// `context`: the stream and budget of the cuda backend (gpu/execution_context.hpp).
 FilterResult run_filter(const ColumnTable& table, const Predicate& predicate, const Aggregate& aggregate,
-                        const FilterOptions& options);
+                        const FilterOptions& options, const gpu::ExecutionContext& context = {});
 
-// The backends; run_filter dispatches on options.backend.
+// The cpu backend; run_filter dispatches on options.backend (the cuda one is in filter_cuda.hpp).
 FilterResult run_filter_cpu(const ColumnTable& table, const Predicate& predicate, const Aggregate& aggregate,
                             const FilterOptions& options);
-FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicate, const Aggregate& aggregate,
-                             const FilterOptions& options);
 
 // The selection bitmap of rows [first_row, first_row + 64 * words) on the CPU, bit r % 64 of word
 // r / 64 (relative to first_row); rows past the table are 0. `care` restricts the work (a row

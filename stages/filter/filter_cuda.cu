@@ -1,4 +1,4 @@
-// The CUDA backend of the filter (SPEC 12). The selection is a bitmap of 32-row words: a warp
+// The CUDA backend of the filter (docs/stages.md §4). The selection is a bitmap of 32-row words: a warp
 // evaluates 32 consecutive rows and its ballot is the word. Two ways to a bitmap:
 //   - fused: when the predicate is an AND of numeric ranges (TPC-H Q6's shape), one kernel reads
 //     the columns once, evaluates every range, evaluates the aggregate's expression on the rows
@@ -27,7 +27,7 @@
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/staged_upload.hpp"
-#include "stages/filter/filter.hpp"
+#include "stages/filter/filter_cuda.hpp"
 
 namespace subscale::filter {
 namespace {
@@ -614,17 +614,17 @@ int grid_for(std::uint64_t items, int per_block = block_threads) {
 
 class Timer {
  public:
-  Timer() {
+  explicit Timer(cudaStream_t stream) : stream_(stream) {
     SUBSCALE_CUDA_CHECK(cudaEventCreate(&start_));
     SUBSCALE_CUDA_CHECK(cudaEventCreate(&stop_));
-    SUBSCALE_CUDA_CHECK(cudaEventRecord(start_));
+    SUBSCALE_CUDA_CHECK(cudaEventRecord(start_, stream_));
   }
   ~Timer() {
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
   }
   double seconds() {
-    SUBSCALE_CUDA_CHECK(cudaEventRecord(stop_));
+    SUBSCALE_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     SUBSCALE_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
     SUBSCALE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
@@ -632,13 +632,15 @@ class Timer {
   }
 
  private:
+  cudaStream_t stream_;
   cudaEvent_t start_{}, stop_{};
 };
 
 template <class T>
-DeviceBuffer<T> upload(const T* data, std::size_t count) {
+DeviceBuffer<T> upload(const T* data, std::size_t count, cudaStream_t stream) {
   DeviceBuffer<T> buffer(count);
-  if (count) SUBSCALE_CUDA_CHECK(cudaMemcpy(buffer.data(), data, count * sizeof(T), cudaMemcpyHostToDevice));
+  if (count)
+    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(buffer.data(), data, count * sizeof(T), cudaMemcpyHostToDevice, stream));
   return buffer;
 }
 
@@ -654,7 +656,7 @@ struct DeviceColumns {
 
 // The columns come from pageable host memory through pinned staging chunks (gpu/staged_upload):
 // a plain cudaMemcpy from pageable memory moved Q6's 1.68 GB at about 6 GB/s.
-DeviceColumns upload_columns(const ColumnTable& table, const std::vector<bool>& used) {
+DeviceColumns upload_columns(const ColumnTable& table, const std::vector<bool>& used, cudaStream_t stream) {
   gpu::StagedUploader uploader;
   const auto staged = [&uploader](const auto* data, std::size_t count) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(data)>>;
@@ -685,7 +687,7 @@ DeviceColumns upload_columns(const ColumnTable& table, const std::vector<bool>& 
         },
         table.columns[c].values);
   }
-  d.device_views = DeviceBuffer<ColumnView>::from_host(d.views);
+  d.device_views = DeviceBuffer<ColumnView>::from_host(d.views, stream);
   uploader.synchronize();
   return d;
 }
@@ -729,18 +731,19 @@ struct DeviceStringLeaf {
 class GeneralEvaluator {
  public:
   GeneralEvaluator(const Predicate& predicate, const DeviceColumns& columns, const FilterOptions& options,
-                   std::uint64_t rows)
+                   std::uint64_t rows, cudaStream_t stream)
       : predicate_(predicate),
         options_(options),
+        stream_(stream),
         rows_(rows),
         words_((rows + 31) / 32),
         last_mask_(rows % 32 == 0 ? 0xffffffffu : (1u << (rows % 32)) - 1) {
     for (const StringLeaf& leaf : predicate.strings) {
       DeviceStringLeaf d;
-      d.pattern = upload(reinterpret_cast<const std::uint8_t*>(leaf.pattern.data()), leaf.pattern.size());
-      d.kmp = upload(leaf.kmp_failure.data(), leaf.kmp_failure.size());
-      d.bmh = upload(leaf.bmh_shift.data(), leaf.bmh_shift.size());
-      if (leaf.automaton) d.automaton = upload(leaf.automaton.get(), 1);
+      d.pattern = upload(reinterpret_cast<const std::uint8_t*>(leaf.pattern.data()), leaf.pattern.size(), stream_);
+      d.kmp = upload(leaf.kmp_failure.data(), leaf.kmp_failure.size(), stream_);
+      d.bmh = upload(leaf.bmh_shift.data(), leaf.bmh_shift.size(), stream_);
+      if (leaf.automaton) d.automaton = upload(leaf.automaton.get(), 1, stream_);
       d.refill_counter = DeviceBuffer<unsigned long long>(1);
       const int slot = columns.string_slot[static_cast<std::size_t>(leaf.column)];
       d.params = {leaf.op,
@@ -770,7 +773,8 @@ class GeneralEvaluator {
     switch (node.kind) {
       case NodeKind::numeric: {
         const NumericLeaf& leaf = predicate_.numeric[static_cast<std::size_t>(node.leaf)];
-        numeric_leaf_kernel<<<grid, block_threads>>>(leaf, views_[static_cast<std::size_t>(leaf.column)], rows_, out);
+        numeric_leaf_kernel<<<grid, block_threads, 0, stream_>>>(leaf, views_[static_cast<std::size_t>(leaf.column)],
+                                                                 rows_, out);
         SUBSCALE_CUDA_CHECK_LAUNCH(numeric_leaf_kernel);
         return;
       }
@@ -798,13 +802,13 @@ class GeneralEvaluator {
 
   void fill_all(std::uint32_t* out) {
     if (words_ == 0) return;
-    fill_kernel<<<grid_for(words_), block_threads>>>(out, words_, last_mask_);
+    fill_kernel<<<grid_for(words_), block_threads, 0, stream_>>>(out, words_, last_mask_);
     SUBSCALE_CUDA_CHECK_LAUNCH(fill_kernel);
   }
 
  private:
   void combine(Combine op, const std::uint32_t* in, std::uint32_t* out) {
-    combine_kernel<<<grid_for(words_), block_threads>>>(op, in, out, words_, last_mask_);
+    combine_kernel<<<grid_for(words_), block_threads, 0, stream_>>>(op, in, out, words_, last_mask_);
     SUBSCALE_CUDA_CHECK_LAUNCH(combine_kernel);
   }
 
@@ -814,14 +818,14 @@ class GeneralEvaluator {
     const int grid = grid_for(words_ * 32);
     switch (options_.string_layout) {
       case StringLayout::lane_per_string:
-        strings_lane_kernel<<<grid, block_threads, shared>>>(p, out);
+        strings_lane_kernel<<<grid, block_threads, shared, stream_>>>(p, out);
         break;
       case StringLayout::warp_per_string:
-        strings_warp_kernel<<<grid, block_threads, shared>>>(p, out);
+        strings_warp_kernel<<<grid, block_threads, shared, stream_>>>(p, out);
         break;
       case StringLayout::lane_refill:
-        SUBSCALE_CUDA_CHECK(cudaMemsetAsync(leaf.refill_counter.data(), 0, sizeof(unsigned long long)));
-        strings_refill_kernel<<<grid, block_threads, shared>>>(p, out, leaf.refill_counter.data());
+        SUBSCALE_CUDA_CHECK(cudaMemsetAsync(leaf.refill_counter.data(), 0, sizeof(unsigned long long), stream_));
+        strings_refill_kernel<<<grid, block_threads, shared, stream_>>>(p, out, leaf.refill_counter.data());
         break;
     }
     SUBSCALE_CUDA_CHECK_LAUNCH(strings_kernel);
@@ -831,6 +835,7 @@ class GeneralEvaluator {
 
   const Predicate& predicate_;
   const FilterOptions& options_;
+  cudaStream_t stream_;
   std::uint64_t rows_;
   std::uint64_t words_;
   std::uint32_t last_mask_;
@@ -840,7 +845,8 @@ class GeneralEvaluator {
 };
 
 std::vector<std::uint64_t> compact(const std::uint32_t* bits, std::uint64_t rows, std::uint64_t selected,
-                                   Compaction compaction, double& compact_seconds, double& transfer_out_seconds) {
+                                   Compaction compaction, double& compact_seconds, double& transfer_out_seconds,
+                                   cudaStream_t stream) {
   const std::uint64_t words = (rows + 31) / 32;
   std::vector<std::uint64_t> ids(selected);
   if (selected == 0) return ids;
@@ -856,21 +862,24 @@ std::vector<std::uint64_t> compact(const std::uint32_t* bits, std::uint64_t rows
     SUBSCALE_CUDA_CHECK(cub::DeviceSelect::If(nullptr, temp_bytes, first, d_ids.data(), count.data(),
                                               static_cast<std::int64_t>(rows), BitIsSet{bits}));
   DeviceBuffer<unsigned char> temp(temp_bytes);
-  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
-  Timer timer;
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  Timer timer(stream);
   if (by_words) {
-    popcount_kernel<<<grid_for(words), block_threads>>>(bits, words, counts.data());
+    popcount_kernel<<<grid_for(words), block_threads, 0, stream>>>(bits, words, counts.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(popcount_kernel);
-    SUBSCALE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, counts.data(), offsets.data(), words));
-    scatter_kernel<<<grid_for(words), block_threads>>>(bits, words, offsets.data(), d_ids.data());
+    SUBSCALE_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, counts.data(), offsets.data(), words, stream));
+    scatter_kernel<<<grid_for(words), block_threads, 0, stream>>>(bits, words, offsets.data(), d_ids.data());
     SUBSCALE_CUDA_CHECK_LAUNCH(scatter_kernel);
   } else {
     SUBSCALE_CUDA_CHECK(cub::DeviceSelect::If(temp.data(), temp_bytes, first, d_ids.data(), count.data(),
-                                              static_cast<std::int64_t>(rows), BitIsSet{bits}));
+                                              static_cast<std::int64_t>(rows), BitIsSet{bits}, stream));
   }
   compact_seconds = timer.seconds();
   const auto start = std::chrono::steady_clock::now();
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(ids.data(), d_ids.data(), selected * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+  SUBSCALE_CUDA_CHECK(
+      cudaMemcpyAsync(ids.data(), d_ids.data(), selected * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
   transfer_out_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return ids;
 }
@@ -915,8 +924,8 @@ std::optional<VectorParams> vector_params(const std::vector<NumericLeaf>& leaves
 }
 
 template <int Leaves>
-void launch_vector_aggregate(const VectorParams& p, int grid) {
-  vector_aggregate_kernel<Leaves><<<grid, block_threads>>>(p);
+void launch_vector_aggregate(const VectorParams& p, int grid, cudaStream_t stream) {
+  vector_aggregate_kernel<Leaves><<<grid, block_threads, 0, stream>>>(p);
   SUBSCALE_CUDA_CHECK_LAUNCH(vector_aggregate_kernel);
 }
 
@@ -932,7 +941,7 @@ int resident_grid() {
   return std::max(1, sms * per_sm);
 }
 
-using VectorLaunch = void (*)(const VectorParams&, int);
+using VectorLaunch = void (*)(const VectorParams&, int, cudaStream_t);
 using VectorGrid = int (*)();
 template <int... L>
 constexpr std::array<VectorLaunch, sizeof...(L)> vector_launches(std::integer_sequence<int, L...>) {
@@ -948,7 +957,7 @@ constexpr auto vector_grid = vector_grids(std::make_integer_sequence<int, max_ve
 }  // namespace
 
 FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicate, const Aggregate& aggregate,
-                             const FilterOptions& options) {
+                             const FilterOptions& options, const gpu::ExecutionContext& context) {
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available) throw ResourceError("filter.backend=cuda: no usable CUDA device (" + device.reason + ")");
   if (aggregate.expression.program.size() > max_program)
@@ -958,8 +967,9 @@ FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicat
   const std::uint64_t rows = result.rows, words = (rows + 31) / 32;
 
   auto start = std::chrono::steady_clock::now();
-  const DeviceColumns columns = upload_columns(table, used_columns(table, predicate, aggregate));
-  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
+  const cudaStream_t stream = context.stream;
+  const DeviceColumns columns = upload_columns(table, used_columns(table, predicate, aggregate), stream);
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
   result.timings.transfer_in_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   DeviceBuffer<std::uint32_t> bits(std::max<std::uint64_t>(words, 1));
@@ -971,9 +981,9 @@ FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicat
       leaves.push_back(predicate.numeric[static_cast<std::size_t>(leaf)]);
       leaf_columns.push_back(leaves.back().column);
     }
-  const auto d_leaves = DeviceBuffer<NumericLeaf>::from_host(leaves);
-  const auto d_leaf_columns = DeviceBuffer<std::int32_t>::from_host(leaf_columns);
-  const auto d_program = DeviceBuffer<ExpressionOp>::from_host(aggregate.expression.program);
+  const auto d_leaves = DeviceBuffer<NumericLeaf>::from_host(leaves, stream);
+  const auto d_leaf_columns = DeviceBuffer<std::int32_t>::from_host(leaf_columns, stream);
+  const auto d_program = DeviceBuffer<ExpressionOp>::from_host(aggregate.expression.program, stream);
   std::optional<VectorParams> vector =
       fused && options.vector_fused ? vector_params(leaves, columns, aggregate, d_program.data()) : std::nullopt;
   const int grid = vector ? std::min<int>(vector_grid[leaves.size()](),
@@ -988,9 +998,9 @@ FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicat
 
   // Everything the kernels read is on the device before the timer starts.
   std::optional<GeneralEvaluator> evaluator;
-  if (!fused) evaluator.emplace(predicate, columns, options, rows);
-  SUBSCALE_CUDA_CHECK(cudaDeviceSynchronize());
-  Timer timer;
+  if (!fused) evaluator.emplace(predicate, columns, options, rows, stream);
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  Timer timer(stream);
   if (evaluator) {
     result.timings.path = "bitmap";
     if (predicate.selects_all())
@@ -1001,7 +1011,7 @@ FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicat
     result.timings.path = vector ? "fused-vector" : "fused";
   }
   if (vector) {
-    vector_launch[leaves.size()](*vector, grid);
+    vector_launch[leaves.size()](*vector, grid, stream);
   } else {
     SelectParams p{d_leaves.data(),
                    d_leaf_columns.data(),
@@ -1015,13 +1025,13 @@ FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicat
                    rows,
                    fused ? bits.data() : nullptr,
                    partials.data()};
-    select_aggregate_kernel<<<grid, block_threads>>>(p);
+    select_aggregate_kernel<<<grid, block_threads, 0, stream>>>(p);
     SUBSCALE_CUDA_CHECK_LAUNCH(select_aggregate_kernel);
   }
   result.timings.select_seconds = timer.seconds();
 
   start = std::chrono::steady_clock::now();
-  const std::vector<Partial> block_partials = partials.to_host(partials.size());
+  const std::vector<Partial> block_partials = partials.to_host(partials.size(), stream);
   result.timings.transfer_out_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Partial total = empty_partial();
   for (const auto& partial : block_partials) merge(total, partial);
@@ -1029,7 +1039,7 @@ FilterResult run_filter_cuda(const ColumnTable& table, const Predicate& predicat
   if (aggregate.function != AggregateFunction::none) result.aggregate = finish(aggregate, total);
   if (options.want_ids)
     result.ids = compact(bits.data(), rows, result.selected, options.compaction, result.timings.compact_seconds,
-                         result.timings.transfer_out_seconds);
+                         result.timings.transfer_out_seconds, stream);
   return result;
 }
 

@@ -1,13 +1,12 @@
-// Built instead of filter_cuda.cu when the project is built without the CUDA backend.
-#include "common/error.hpp"
-#include "stages/filter/filter.hpp"
+// Built instead of filter_cuda.cu without the CUDA backend (gpu/cuda_unavailable.hpp).
+#include "gpu/cuda_unavailable.hpp"
+#include "stages/filter/filter_cuda.hpp"
 
 namespace subscale::filter {
 
-FilterResult run_filter_cuda(const ColumnTable&, const Predicate&, const Aggregate&, const FilterOptions&) {
-  throw ResourceError(
-      "the filter's cuda backend was not built (no nvcc at configure time): use filter.backend=cpu or rebuild with "
-      "the CUDA toolkit");
+FilterResult run_filter_cuda(const ColumnTable&, const Predicate&, const Aggregate&, const FilterOptions&,
+                             const gpu::ExecutionContext&) {
+  gpu::throw_cuda_unavailable("the filter", "filter.backend=cpu");
 }
 
 }  // namespace subscale::filter

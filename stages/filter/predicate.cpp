@@ -1,7 +1,5 @@
 #include "stages/filter/predicate.hpp"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,11 +24,6 @@ std::string to_string(StringOp op) {
       return "regex";
   }
   return "?";
-}
-
-bool re2_partial_match(const re2::RE2& program, const std::uint8_t* text, std::int64_t n) {
-  return re2::RE2::PartialMatch(re2::StringPiece(reinterpret_cast<const char*>(text), static_cast<std::size_t>(n)),
-                                program);
 }
 
 namespace {
@@ -89,6 +82,17 @@ std::optional<ExactDecimal> exact_bound(const YAML::Node& value, const Column& c
     }
   }
   return parse_exact_decimal(text);
+}
+
+// For a date given on a column that is not a date: the column lacks the attribute that makes it one.
+std::string date_hint(const std::string& text, const Column& column) {
+  int year = 0;
+  unsigned month = 0, day = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%d-%u-%u%c", &year, &month, &day, &tail) != 3) return "";
+  return "; it reads as a date, but column '" + column.name + "' is " + to_string(column.type) +
+         ", not a date: a date column is int32 days since 1970-01-01 with the attribute kind = \"date\" (set it on "
+         "the dataset, e.g. h5py: dataset.attrs[\"kind\"] = \"date\")";
 }
 
 class Compiler {
@@ -228,7 +232,8 @@ class Compiler {
       const auto value = exact_bound(bound.value, column);
       if (!value)
         fail(where, "the bound '" + text + "' is not " +
-                        (column.type == ColumnType::date ? "a date (YYYY-MM-DD) or a day number" : "a number"));
+                        (column.type == ColumnType::date ? "a date (YYYY-MM-DD) or a day number"
+                                                         : "a number" + date_hint(text, column)));
       const int scale = column.type == ColumnType::decimal ? column.scale : 0;
       // Inclusive integer bounds on the stored (scaled) values.
       const __int128 limit_low = std::numeric_limits<std::int64_t>::min();
@@ -258,7 +263,7 @@ class Compiler {
       value = std::stod(text, &used);
       if (used != text.size() || std::isnan(value)) throw std::invalid_argument(text);
     } catch (...) {
-      fail(where, "the bound '" + text + "' is not a number");
+      fail(where, "the bound '" + text + "' is not a number" + date_hint(text, column));
     }
     if (is_low) {
       if (!leaf.has_low || value > leaf.low_value || (value == leaf.low_value && !bound.inclusive)) {
@@ -311,14 +316,7 @@ class Compiler {
       leaf.bmh_shift = bmh_shift_table(leaf.pattern);
     }
     if (leaf.op == StringOp::regex) {
-      leaf.automaton = compile_regex_subset(leaf.pattern, where);
-      re2::RE2::Options options;
-      options.set_encoding(re2::RE2::Options::EncodingLatin1);
-      options.set_dot_nl(true);
-      options.set_log_errors(false);
-      auto program = std::make_shared<re2::RE2>(leaf.pattern, options);
-      if (!program->ok()) fail(where, "regex '" + leaf.pattern + "': " + program->error());
-      leaf.re2 = std::move(program);
+      leaf.automaton = compile_regex_subset(leaf.pattern, origin_ + ": " + where);
     }
     predicate_.strings.push_back(std::move(leaf));
     return add({NodeKind::string, {}, static_cast<int>(predicate_.strings.size() - 1)});

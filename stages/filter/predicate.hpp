@@ -1,11 +1,11 @@
 #pragma once
-// The compiled form of a filter's `where:` (SPEC 12): a tree of and/or/not over leaves, stored
+// The compiled form of a filter's `where:` (docs/stages.md §4): a tree of and/or/not over leaves, stored
 // flat (indices, not pointers) so that it copies to a device as plain arrays. Numeric leaves on
 // exact columns (integers, dates, decimals) hold inclusive int64 bounds on the stored values, so
 // "x < 0.065" on a decimal of scale 2 becomes "x <= 6" without any rounding doubt; on float
 // columns they keep the given double bounds and whether each is inclusive. String leaves hold the
 // pattern with what the chosen algorithm needs (KMP failure or BMH shift table, the regex's
-// automaton and RE2 program).
+// automaton, which both backends run).
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
@@ -16,10 +16,6 @@
 #include "stages/filter/byte_automaton.hpp"
 #include "stages/filter/column_table.hpp"
 #include "stages/filter/string_search.hpp"
-
-namespace re2 {
-class RE2;
-}
 
 namespace subscale::filter {
 
@@ -44,7 +40,6 @@ struct StringLeaf {
   std::vector<std::int32_t> kmp_failure;               // contains with kmp
   std::vector<std::int32_t> bmh_shift;                 // contains with bmh (256 entries)
   std::shared_ptr<const ByteAutomaton> automaton;      // regex
-  std::shared_ptr<const re2::RE2> re2;                 // regex, the CPU backend's matcher
 };
 
 enum class NodeKind { all_of, any_of, negation, numeric, string };
@@ -71,8 +66,5 @@ std::vector<std::string> predicate_columns(const YAML::Node& where);
 // the node: an unknown operator or column, a number compared with a string column or a string
 // operator on a numeric column, a bound that is not a number (or date), a malformed regex.
 Predicate compile_predicate(const YAML::Node& where, const ColumnTable& table, const std::string& origin);
-
-// Whether RE2, run as the CPU backend runs it, matches `text` (the reference for the automaton).
-bool re2_partial_match(const re2::RE2& program, const std::uint8_t* text, std::int64_t n);
 
 }  // namespace subscale::filter

@@ -3,8 +3,9 @@
 // ([a-z], [^...], with \d \w \s inside), escapes (\. \\ \n \t \r \f \v \d \w \s \D \W \S and any
 // escaped punctuation), the quantifiers * + ?, alternation |, groups ( ), and the anchors ^ (first)
 // and $ (last) of the whole pattern. Matching is on bytes (a multi-byte UTF-8 character is several
-// bytes) and unanchored unless ^ or $ says otherwise, as RE2's PartialMatch in Latin-1 mode, which
-// is the CPU backend and the reference. Anything outside the subset is refused with the position.
+// bytes) and unanchored unless ^ or $ says otherwise, as RE2's PartialMatch in Latin-1 mode with
+// dot_nl (`.` is any byte, `$` only the very end, \s is [\t\n\f\r ]). Both backends run this
+// automaton. Anything outside the subset is refused with the position.
 #include <memory>
 #include <string>
 

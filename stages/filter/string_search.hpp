@@ -1,5 +1,5 @@
 #pragma once
-// Substring search for one string (SPEC 12, from the seed on text algorithms): naive, Knuth-
+// Substring search for one string (docs/stages.md §4, from the seed on text algorithms): naive, Knuth-
 // Morris-Pratt and Boyer-Moore-Horspool. The tables are built once per pattern on the host; the
 // search functions compile for host and device so that both backends run the same code. An empty
 // pattern is found in every string (also the empty one); a pattern longer than the string never.

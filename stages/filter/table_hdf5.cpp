@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/hdf5_string_attribute.hpp"
 #include "io/host_memory.hpp"
 
 namespace subscale::filter {
@@ -132,32 +133,13 @@ class TableFile {
     return values;
   }
 
-  static std::string string_attribute(hid_t object, const char* attribute_name) {
-    Hdf5Handle attribute(H5Aopen(object, attribute_name, H5P_DEFAULT), H5Aclose);
-    if (!attribute.valid() || !io::hdf5_attribute_is_single(attribute.get())) return {};
-    Hdf5Handle type(H5Aget_type(attribute.get()), H5Tclose);
-    if (H5Tget_class(type.get()) != H5T_STRING) return {};
-    if (H5Tis_variable_str(type.get()) > 0) {
-      char* text = nullptr;
-      Hdf5Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);
-      H5Tset_size(memory_type.get(), H5T_VARIABLE);
-      if (H5Aread(attribute.get(), memory_type.get(), &text) < 0 || !text) return {};
-      std::string value(text);
-      H5free_memory(text);
-      return value;
-    }
-    std::string value(H5Tget_size(type.get()), '\0');
-    Hdf5Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);
-    H5Tset_size(memory_type.get(), value.size());
-    H5Tset_strpad(memory_type.get(), H5T_STR_NULLPAD);
-    H5Aread(attribute.get(), memory_type.get(), value.data());
-    value.resize(std::min(value.size(), value.find('\0')));
-    return value;
-  }
-
   void apply_kind(hid_t dataset, Column& column) const {
     if (H5Aexists(dataset, "kind") <= 0) return;
-    const std::string kind = string_attribute(dataset, "kind");
+    const auto stored = io::read_hdf5_string_attribute(dataset, "kind");
+    if (!stored)
+      throw InputError(where(column.name) +
+                       ": the attribute 'kind' is not a single string; write it as text: date, decimal or number");
+    const std::string& kind = *stored;
     if (kind == "date") {
       if (column.type != ColumnType::int32)
         throw InputError(where(column.name) + ": a date column stores int32 days, not " + to_string(column.type));
@@ -213,9 +195,7 @@ class TableFile {
     column.offsets.reserve(rows + 1);
     if (H5Tis_variable_str(file_type) > 0) {
       std::vector<char*> texts(rows, nullptr);
-      Hdf5Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);
-      H5Tset_size(memory_type.get(), H5T_VARIABLE);
-      H5Tset_cset(memory_type.get(), H5Tget_cset(file_type));
+      Hdf5Handle memory_type(io::hdf5_string_memory_type(file_type), H5Tclose);
       if (rows > 0 && H5Dread(dataset, memory_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()) < 0)
         throw InputError(where(name) + ": cannot read the variable-length strings");
       for (char* text : texts) column.push_back(text ? std::string_view(text) : std::string_view());
@@ -224,9 +204,7 @@ class TableFile {
       return column;
     }
     std::vector<char> block(rows * width);
-    Hdf5Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);
-    H5Tset_size(memory_type.get(), width);
-    H5Tset_strpad(memory_type.get(), H5T_STR_NULLPAD);
+    Hdf5Handle memory_type(io::hdf5_string_memory_type(file_type), H5Tclose);
     if (rows > 0 && H5Dread(dataset, memory_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, block.data()) < 0)
       throw InputError(where(name) + ": cannot read the fixed-length strings");
     for (hsize_t i = 0; i < rows; ++i) {

@@ -6,6 +6,8 @@
 //   - a string column as a group with the datasets offsets (int64, rows + 1) and bytes (uint8);
 //   - or, on input, a 1-D dataset of HDF5 variable-length (or fixed-length) strings.
 // The group's attribute columns (names joined by ',') gives the order; without it, name order.
+// String attributes and string columns may be ASCII or UTF-8, fixed or variable length (h5py's
+// default is variable-length UTF-8).
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -27,7 +27,7 @@ namespace {
 template <class H>
 struct HashedRow {
   H hash;
-  std::uint32_t row;  // SPEC: tables have fewer than 2^32 rows
+  std::uint32_t row;  // tables have fewer than 2^32 rows (docs/stages.md §2)
 };
 
 bool rows_less(const RowTableView& t, std::uint32_t a, std::uint32_t b) {

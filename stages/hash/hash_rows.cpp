@@ -65,25 +65,26 @@ void hash_rows_cpu(const hash::HashSpec& spec, const RowTableView& table, std::s
 }
 
 template <class H>
-void hash_rows(const hash::HashSpec& spec, const RowTableView& table, std::span<H> out, Backend backend) {
+void hash_rows(const hash::HashSpec& spec, const RowTableView& table, std::span<H> out, Backend backend,
+               const gpu::ExecutionContext& context) {
   if (backend == Backend::cpu) return hash_rows_cpu(spec, table, out);
   if (!gpu::cuda_backend_built())
     throw ResourceError(
         "hash: backend 'cuda' was asked for, but this build has no CUDA backend; use the cpu backend "
         "(hash.backend=cpu)");
-#if defined(SUBSCALE_WITH_CUDA)
   const auto device = gpu::query_device();
   if (!device.available)
     throw ResourceError("hash: backend 'cuda' was asked for, but no CUDA device is usable (" + device.reason +
                         "); use the cpu backend (hash.backend=cpu)");
   check_hash_arguments(spec, table, out.size());
-  hash_rows_cuda(spec, table, out);
-#endif
+  hash_rows_cuda(spec, table, out, context);
 }
 
 template void hash_rows_cpu<std::uint32_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint32_t>);
 template void hash_rows_cpu<std::uint64_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint64_t>);
-template void hash_rows<std::uint32_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint32_t>, Backend);
-template void hash_rows<std::uint64_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint64_t>, Backend);
+template void hash_rows<std::uint32_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint32_t>, Backend,
+                                       const gpu::ExecutionContext&);
+template void hash_rows<std::uint64_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint64_t>, Backend,
+                                       const gpu::ExecutionContext&);
 
 }  // namespace subscale::hash_stage

@@ -6,16 +6,15 @@
 #include <string>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/device_budget.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/device_stream.hpp"
 #include "gpu/staged_upload.hpp"
+#include "stages/hash/hash_rows_cuda.cuh"
 #include "stages/hash/hash_rows_cuda.hpp"
-#include "stages/hash/hash_rows_device.cuh"
 
 namespace subscale::hash_stage {
 
 using gpu::DeviceBuffer;
-using gpu::DeviceStream;
 
 namespace {
 
@@ -205,24 +204,26 @@ void hash_rows_device(const hash::HashSpec& spec, const std::uint32_t* d_words, 
 }
 
 template <class H>
-void hash_rows_cuda(const hash::HashSpec& spec, const RowTableView& table, std::span<H> out) {
+void hash_rows_cuda(const hash::HashSpec& spec, const RowTableView& table, std::span<H> out,
+                    const gpu::ExecutionContext& context) {
   if (table.rows == 0) return;
   const std::size_t row_bytes = static_cast<std::size_t>(table.row_words) * sizeof(std::uint32_t) + sizeof(H);
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   SUBSCALE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  // Half of the free memory per chunk leaves room for other users of the device; a table that
-  // does not fit is hashed in several chunks rather than refused.
-  if (free_bytes / 2 < row_bytes)
-    throw ResourceError("hash: the GPU has " + std::to_string(free_bytes) + " bytes free, too few for one row of " +
+  // Half of the budget per chunk; a table that does not fit is hashed in several chunks rather
+  // than refused.
+  const std::uint64_t budget = gpu::device_budget(context.device_bytes, free_bytes);
+  if (budget / 2 < row_bytes)
+    throw ResourceError("hash: the GPU budget is " + std::to_string(budget) + " bytes, too few for one row of " +
                         std::to_string(row_bytes) + " bytes; use the cpu backend (hash.backend=cpu)");
-  const std::size_t chunk_rows = std::min(table.rows, free_bytes / 2 / row_bytes);
+  const std::size_t chunk_rows = std::min<std::size_t>(table.rows, budget / 2 / row_bytes);
   const auto words = static_cast<std::size_t>(table.row_words);
   DeviceBuffer<std::uint32_t> d_words(chunk_rows * words);
   DeviceBuffer<H> d_out(chunk_rows);
-  DeviceStream stream;
+  const cudaStream_t stream = context.stream;
   // The rows come from pageable memory through pinned staging (gpu/staged_upload), a piece at a
-  // time, and each piece is hashed on the compute stream while the next is copied.
+  // time, and each piece is hashed on the context's stream while the next is copied.
   gpu::StagedUploader uploader(kPieceBytes);
   // A multiple of 4 rows, so that every piece starts 16-byte aligned like the buffer (the kernels
   // take a slower word path on unaligned rows).
@@ -232,12 +233,12 @@ void hash_rows_cuda(const hash::HashSpec& spec, const RowTableView& table, std::
     for (std::size_t at = 0; at < n; at += piece_rows) {
       const std::size_t m = std::min(piece_rows, n - at);
       uploader.upload(d_words.data() + at * words, std::span<const std::uint32_t>(table.row(first + at), m * words));
-      SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), uploader.record(), 0));
-      hash_rows_device(spec, d_words.data() + at * words, m, table.row_words, d_out.data() + at, stream.get());
+      SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(stream, uploader.record(), 0));
+      hash_rows_device(spec, d_words.data() + at * words, m, table.row_words, d_out.data() + at, stream);
     }
     SUBSCALE_CUDA_CHECK(
-        cudaMemcpyAsync(out.data() + first, d_out.data(), n * sizeof(H), cudaMemcpyDeviceToHost, stream.get()));
-    SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        cudaMemcpyAsync(out.data() + first, d_out.data(), n * sizeof(H), cudaMemcpyDeviceToHost, stream));
+    SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
     // The next chunk reuses d_words: its copies wait for this chunk's kernels (synchronised above).
   }
 }
@@ -246,7 +247,9 @@ template void hash_rows_device<std::uint32_t>(const hash::HashSpec&, const std::
                                               std::uint32_t*, cudaStream_t);
 template void hash_rows_device<std::uint64_t>(const hash::HashSpec&, const std::uint32_t*, std::size_t, int,
                                               std::uint64_t*, cudaStream_t);
-template void hash_rows_cuda<std::uint32_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint32_t>);
-template void hash_rows_cuda<std::uint64_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint64_t>);
+template void hash_rows_cuda<std::uint32_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint32_t>,
+                                            const gpu::ExecutionContext&);
+template void hash_rows_cuda<std::uint64_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint64_t>,
+                                            const gpu::ExecutionContext&);
 
 }  // namespace subscale::hash_stage

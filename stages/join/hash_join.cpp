@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "gpu/device_budget.hpp"
 #include "gpu/device_info.hpp"
 #include "stages/join/hash_join_cpu.hpp"
 #include "stages/join/join_cuda.hpp"
@@ -29,38 +30,44 @@ void require_cuda() {
 
 }  // namespace
 
-JoinSettings resolve_settings(const JoinOptions& options, std::uint64_t r_rows) {
+JoinSettings resolve_settings(const JoinOptions& options, std::uint64_t r_rows, const gpu::ExecutionContext& context) {
   validate(options);
   if (options.backend == Backend::cuda) require_cuda();
   JoinSettings settings;
   settings.layout = choose_radix_layout(r_rows, options);
   settings.hash = options.hash;
   settings.probe_chunk = options.probe_chunk;
-  settings.memory_budget_bytes =
-      options.memory_budget_bytes != 0 ? options.memory_budget_bytes : default_memory_budget(options.backend);
+  if (options.backend == Backend::cuda)
+    settings.memory_budget_bytes =
+        gpu::device_budget(options.memory_budget_bytes != 0 ? options.memory_budget_bytes : context.device_bytes,
+                           gpu::query_device().free_bytes);
+  else
+    settings.memory_budget_bytes =
+        options.memory_budget_bytes != 0 ? options.memory_budget_bytes : default_host_memory_budget();
   return settings;
 }
 
 void hash_join_batches(std::span<const std::uint64_t> r_keys, std::span<const std::uint64_t> s_keys,
-                       const JoinOptions& options, const PairSink& sink, JoinTimings* timings) {
-  const JoinSettings settings = resolve_settings(options, r_keys.size());
+                       const JoinOptions& options, const PairSink& sink, JoinTimings* timings,
+                       const gpu::ExecutionContext& context) {
+  const JoinSettings settings = resolve_settings(options, r_keys.size(), context);
   JoinTimings local;
   JoinTimings& t = timings ? *timings : local;
   t = JoinTimings{};
   if (options.backend == Backend::cuda)
-    cuda::hash_join(r_keys, s_keys, settings, sink, t);
+    cuda::hash_join(r_keys, s_keys, settings, sink, t, context);
   else
     hash_join_cpu(r_keys, s_keys, settings, sink, t);
 }
 
 JoinPairs hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint64_t> s_keys,
-                    const JoinOptions& options, JoinTimings* timings) {
+                    const JoinOptions& options, JoinTimings* timings, const gpu::ExecutionContext& context) {
   JoinPairs pairs;
   PairSink sink;
   sink.on_total = [&](std::uint64_t total) {
     // The gathered result lives in host memory whatever the backend; sorting needs as much again.
     const std::uint64_t bytes = total * kBytesPerOutputPair * (options.sort_output ? 2 : 1);
-    const std::uint64_t host_budget = default_memory_budget(Backend::cpu);
+    const std::uint64_t host_budget = default_host_memory_budget();
     if (bytes > host_budget)
       throw ResourceError("the join produces " + std::to_string(total) + " pairs (" + format_bytes(bytes) +
                           " in host memory), more than the " + format_bytes(host_budget) +
@@ -73,7 +80,7 @@ JoinPairs hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::
     pairs.r_rows.insert(pairs.r_rows.end(), r_rows.begin(), r_rows.end());
     pairs.s_rows.insert(pairs.s_rows.end(), s_rows.begin(), s_rows.end());
   };
-  hash_join_batches(r_keys, s_keys, options, sink, timings);
+  hash_join_batches(r_keys, s_keys, options, sink, timings, context);
   if (options.sort_output) sort_pairs(pairs);
   return pairs;
 }

@@ -19,7 +19,7 @@
 #include "stages/join/join_cuda.hpp"
 #include "stages/join/join_memory.hpp"
 #include "stages/join/probe_plan.hpp"
-#include "stages/join/radix_partition_device.cuh"
+#include "stages/join/radix_partition_cuda.cuh"
 
 namespace subscale::join::cuda {
 
@@ -229,7 +229,7 @@ class PairDownloader {
 
 void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint64_t> s_keys,
                const subscale::join::JoinSettings& settings, const subscale::join::PairSink& sink,
-               subscale::join::JoinTimings& timings) {
+               subscale::join::JoinTimings& timings, const gpu::ExecutionContext& context) {
   namespace sj = subscale::join;
   for (const auto size : {r_keys.size(), s_keys.size()})
     if (size > sj::kMaxJoinRows)
@@ -250,11 +250,10 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
     return;
   }
   const bool ping_pong = settings.layout.passes() > 1;
-  const gpu::DeviceStream compute;
-  const cudaStream_t stream = compute.get();
+  const cudaStream_t stream = context.stream;
 
   // The keys come from pageable memory through pinned staging chunks (gpu/staged_upload.hpp); R is
-  // partitioned on the compute stream while S is still being copied. transfer_in_seconds is the
+  // partitioned on the context's stream while S is still being copied. transfer_in_seconds is the
   // host's time in the allocations and uploads, R's partitioning included where it did not finish
   // before S's copy; so the phases add up to more than the call's wall time.
   auto start = Clock::now();

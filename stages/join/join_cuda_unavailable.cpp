@@ -1,25 +1,18 @@
-// Built instead of the .cu files when the project is built without the CUDA backend.
-#include "common/error.hpp"
+// Built instead of the *_cuda.cu files of the join without the CUDA backend
+// (gpu/cuda_unavailable.hpp).
+#include "gpu/cuda_unavailable.hpp"
 #include "stages/join/join_cuda.hpp"
 
 namespace subscale::join::cuda {
 
-namespace {
-[[noreturn]] void unavailable() {
-  throw ResourceError(
-      "the join's cuda backend was not built (no nvcc at configure time): use join.backend=cpu or rebuild "
-      "with the CUDA toolkit");
-}
-}  // namespace
-
 subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t>, const subscale::join::RadixLayout&,
-                                                subscale::join::JoinHash) {
-  unavailable();
+                                                subscale::join::JoinHash, const gpu::ExecutionContext&) {
+  gpu::throw_cuda_unavailable("the join's radix partitioning", "join.backend=cpu");
 }
 
 void hash_join(std::span<const std::uint64_t>, std::span<const std::uint64_t>, const subscale::join::JoinSettings&,
-               const subscale::join::PairSink&, subscale::join::JoinTimings&) {
-  unavailable();
+               const subscale::join::PairSink&, subscale::join::JoinTimings&, const gpu::ExecutionContext&) {
+  gpu::throw_cuda_unavailable("the join", "join.backend=cpu");
 }
 
 }  // namespace subscale::join::cuda

@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "common/error.hpp"
-#include "gpu/device_info.hpp"
 #include "stages/join/probe_plan.hpp"
 
 namespace subscale::join {
@@ -63,11 +62,7 @@ std::uint64_t output_batch_pairs(const JoinMemoryPlan& plan, std::uint64_t budge
   return std::min(total_pairs, std::max(left / kBytesPerOutputPair, kMinOutputBatchPairs));
 }
 
-std::uint64_t default_memory_budget(Backend backend) {
-  if (backend == Backend::cuda) {
-    const auto device = gpu::query_device();
-    return device.free_bytes / 10 * 9;
-  }
+std::uint64_t default_host_memory_budget() {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_size = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page_size <= 0) return 8ULL << 30;  // unknown: assume a small machine

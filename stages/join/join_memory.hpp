@@ -35,8 +35,9 @@ void require_fits(const JoinMemoryPlan& plan, std::uint64_t r_rows, std::uint64_
 // Pairs per output batch once the exact output size is known.
 std::uint64_t output_batch_pairs(const JoinMemoryPlan& plan, std::uint64_t budget_bytes, std::uint64_t total_pairs);
 
-// The default budget: 80 % of physical memory (cpu), 90 % of the free device memory (cuda).
-std::uint64_t default_memory_budget(Backend backend);
+// The cpu backend's default budget: 80 % of physical memory (the cuda backend's is
+// gpu::device_budget, see gpu/device_budget.hpp).
+std::uint64_t default_host_memory_budget();
 
 std::string format_bytes(std::uint64_t bytes);
 

@@ -7,13 +7,13 @@
 namespace subscale::join {
 
 PartitionedKeys radix_partition(std::span<const std::uint64_t> keys, const RadixLayout& layout, JoinHash hash,
-                                Backend backend) {
+                                Backend backend, const gpu::ExecutionContext& context) {
   if (backend == Backend::cpu) return radix_partition_cpu(keys, layout, hash);
   if (!gpu::cuda_backend_built() || !gpu::query_device().available)
     throw ResourceError("radix_partition: the cuda backend is not available (" +
                         (gpu::cuda_backend_built() ? gpu::query_device().reason : std::string("not built")) +
                         "): use the cpu backend");
-  return cuda::radix_partition(keys, layout, hash);
+  return cuda::radix_partition(keys, layout, hash, context);
 }
 
 }  // namespace subscale::join

@@ -11,7 +11,7 @@
 
 #include "common/error.hpp"
 #include "stages/join/join_cuda.hpp"
-#include "stages/join/radix_partition_device.cuh"
+#include "stages/join/radix_partition_cuda.cuh"
 
 namespace subscale::join::cuda {
 
@@ -223,7 +223,7 @@ DevicePartitioned partition_on_device(const std::uint64_t* keys_in, std::uint32_
 }
 
 subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t> keys, const RadixLayout& layout,
-                                                JoinHash hash) {
+                                                JoinHash hash, const gpu::ExecutionContext& context) {
   if (keys.size() > subscale::join::kMaxJoinRows)
     throw UsageError("a join relation has " + std::to_string(keys.size()) + " rows; at most " +
                      std::to_string(subscale::join::kMaxJoinRows) + " are supported: join smaller pieces");
@@ -233,18 +233,24 @@ subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t> k
   DeviceBuffer<std::uint64_t> input(n), keys_a(n), keys_b(layout.passes() > 1 ? n : 0);
   DeviceBuffer<std::uint32_t> rows_a(n), rows_b(layout.passes() > 1 ? n : 0), offsets(partitions + 1);
   PartitionScratch scratch = make_partition_scratch(layout);
-  if (n > 0) SUBSCALE_CUDA_CHECK(cudaMemcpy(input.data(), keys.data(), input.bytes(), cudaMemcpyHostToDevice));
+  const cudaStream_t stream = context.stream;
+  if (n > 0)
+    SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(input.data(), keys.data(), input.bytes(), cudaMemcpyHostToDevice, stream));
   partition_on_device(input.data(), n, layout, hash, keys_a.data(), rows_a.data(), keys_b.data(), rows_b.data(),
-                      offsets.data(), scratch, 0);
+                      offsets.data(), scratch, stream);
   subscale::join::PartitionedKeys out;
   out.keys.resize(n);
   out.rows.resize(n);
   out.offsets.resize(partitions + 1);
   if (n > 0) {
-    SUBSCALE_CUDA_CHECK(cudaMemcpy(out.keys.data(), keys_a.data(), keys_a.bytes(), cudaMemcpyDeviceToHost));
-    SUBSCALE_CUDA_CHECK(cudaMemcpy(out.rows.data(), rows_a.data(), rows_a.bytes(), cudaMemcpyDeviceToHost));
+    SUBSCALE_CUDA_CHECK(
+        cudaMemcpyAsync(out.keys.data(), keys_a.data(), keys_a.bytes(), cudaMemcpyDeviceToHost, stream));
+    SUBSCALE_CUDA_CHECK(
+        cudaMemcpyAsync(out.rows.data(), rows_a.data(), rows_a.bytes(), cudaMemcpyDeviceToHost, stream));
   }
-  SUBSCALE_CUDA_CHECK(cudaMemcpy(out.offsets.data(), offsets.data(), offsets.bytes(), cudaMemcpyDeviceToHost));
+  SUBSCALE_CUDA_CHECK(
+      cudaMemcpyAsync(out.offsets.data(), offsets.data(), offsets.bytes(), cudaMemcpyDeviceToHost, stream));
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(stream));
   return out;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Stage load: the input file -> a validated Dataset (SPEC section 1). The file's format comes
+// Stage load: the input file -> a validated Dataset (docs/method.md §1). The file's format comes
 // from its extension or from `format`; every reader refuses bad input (NaN, Inf, ragged rows,
 // non-numeric cells, an empty matrix, a missing file or dataset path, a 1-D or 3-D dataset,
 // more than 2^32 - 1 points) with an InputError naming the file, row and column.

@@ -1,5 +1,5 @@
 #pragma once
-// Normalisation of the data matrix (SPEC section 1, config key `normalize`):
+// Normalisation of the data matrix (docs/method.md §1, config key `normalize`):
 // - minmax (default): each dimension j mapped to [0, 1] by (x - min_j) / (max_j - min_j), computed
 //   in float64; a constant dimension maps to 0. The maximum maps to exactly 1.
 // - none: the values are left as they are.

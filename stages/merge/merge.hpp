@@ -1,5 +1,5 @@
 #pragma once
-// Stage merge (SPEC.md section 8): DBSCAN on the points of every subspace the core found.
+// Stage merge (docs/method.md §9): DBSCAN on the points of every subspace the core found.
 //
 // Input: the normalised data matrix and the subspaces stage's list of (S, P_S).
 // For every S: DBSCAN on P_S with coordinates restricted to S, Euclidean distance, neighbours at

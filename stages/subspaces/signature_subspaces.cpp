@@ -10,7 +10,8 @@ namespace subscale {
 
 DenseUnitsResult accumulate_dense_units(const UnitPlan& plan, const Density1dResult& density,
                                         const DenseUnitsParams& params, Backend backend, const UnitProgress& on_units,
-                                        SubspaceAccumulator& into, double& accumulate_seconds) {
+                                        SubspaceAccumulator& into, double& accumulate_seconds,
+                                        const gpu::ExecutionContext& gpu) {
   const SignatureKeys keys = make_signature_keys(plan.points(), params.keys, params.seed);
   const UnitSink sink = [&](const MaximalUnits& batch) {
     const auto begin = std::chrono::steady_clock::now();
@@ -24,7 +25,8 @@ DenseUnitsResult accumulate_dense_units(const UnitPlan& plan, const Density1dRes
   };
   return find_dense_units(
       plan, density, keys, params, backend, on_units, sink, subspace_sink,
-      [&](std::span<const std::uint32_t> points, std::span<const std::uint32_t> dims) { into.add_unit(points, dims); });
+      [&](std::span<const std::uint32_t> points, std::span<const std::uint32_t> dims) { into.add_unit(points, dims); },
+      gpu);
 }
 
 }  // namespace subscale

@@ -1,5 +1,5 @@
 #pragma once
-// Stage subspaces (SPEC 7): a unit found in two or more dimensions is a dense unit of the
+// Stage subspaces (docs/method.md §8): a unit found in two or more dimensions is a dense unit of the
 // subspace D(U). For every subspace S that occurs, P_S is the union of the points of all units
 // with D(U) = S exactly. Output sorted by |S| descending, then by S (lexicographic), which is
 // what the original SUBSCALE code writes to maximaldense.csv.

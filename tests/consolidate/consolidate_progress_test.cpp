@@ -1,6 +1,6 @@
 // Consolidation's progress: "gathering" counts the input clusters, each pass's joining its
-// candidate pairs and its extending its clusters; every phase is advanced by exactly its total,
-// and the result is the same as without a listener.
+// clusters while it finds the candidate pairs, then the pairs, and its extending its clusters; every phase is advanced
+// by exactly its total, and the result is the same as without a listener.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -55,14 +55,16 @@ TEST(ConsolidateProgress, EveryPhaseIsAdvancedByItsTotal) {
   phases.back().advanced = advanced.exchange(0);
   EXPECT_EQ(phases[0].name, "gathering");
   EXPECT_EQ(phases[0].total, clusters.size());
-  bool joined = false, extended = false;
+  bool joined = false, extended = false, finding = false;
   for (const Phase& phase : phases) {
     EXPECT_EQ(phase.advanced, phase.total) << phase.name;
     joined |= phase.name == "pass 1 joining";
+    finding |= phase.name == "pass 1 joining (finding pairs)";
     extended |= phase.name == "pass 1 extending";
   }
   EXPECT_TRUE(joined);
   EXPECT_TRUE(extended);
+  EXPECT_TRUE(finding);
 
   const ConsolidateResult without = consolidate_clusters(values, clusters, params);
   EXPECT_EQ(with.clusters, without.clusters);

@@ -1,6 +1,6 @@
 // The core's results against references: a brute force over every m-subset agrees with exact
 // mode, and signature mode agrees with exact mode under every partitioning, scheme, signature
-// width, key scheme and thread count (SPEC 6: results never depend on them).
+// width, key scheme and thread count (docs/method.md §6: results never depend on them).
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 

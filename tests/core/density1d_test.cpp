@@ -11,7 +11,7 @@
 namespace subscale {
 namespace {
 
-// Brute-force 1-D DBSCAN under SPEC 3: O(n^2) neighbourhoods, union-find of core points, border
+// Brute-force 1-D DBSCAN under docs/method.md §3: O(n^2) neighbourhoods, union-find of core points, border
 // points to the nearest preceding core neighbour in sorted order, else the nearest following one.
 std::vector<std::int32_t> brute_force_labels(const std::vector<double>& x, double eps, std::uint32_t m) {
   const auto n = static_cast<std::uint32_t>(x.size());

@@ -76,6 +76,20 @@ TEST_F(Checkpoint, DamagedManifestIsRefused) {
   EXPECT_THROW(folder.read_manifest(), InputError);
 }
 
+TEST_F(Checkpoint, AMissingManifestBesideUnitFilesIsADamagedCheckpoint) {
+  // Issue 27, defect 13: a deleted manifest.json gave exit 2 (usage), where the README says a
+  // damaged checkpoint is exit 3.
+  const distributed::CheckpointFolder folder(folder_);
+  fs::create_directories(folder_);
+  std::ofstream(folder.unit_file(0)) << "unit bytes";
+  try {
+    folder.read_manifest();
+    FAIL() << "a checkpoint without its manifest was read";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("manifest.json"), std::string::npos) << error.what();
+  }
+}
+
 TEST(CheckpointIdentity, DifferencesAreNamed) {
   const distributed::CheckpointIdentity made = {{"epsilon", "0.01"}, {"mode", "direct"}, {"old", "x"}};
   const distributed::CheckpointIdentity here = {{"epsilon", "0.02"}, {"mode", "direct"}, {"new", "y"}};

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "tests/source_root.hpp"
 
 namespace subscale::io {
 namespace {
@@ -121,7 +122,7 @@ TEST(GroundTruth, ReadsTheOpenSubspaceBenchmarkFiles) {
 }
 
 TEST(GroundTruth, ReadsTheShippedQuickstartTruth) {
-  const fs::path path = fs::path(SUBSCALE_SOURCE_DIR) / "datasets" / "quickstart.true";
+  const fs::path path = subscale::testing::source_root() / "datasets" / "quickstart.true";
   if (!fs::exists(path)) GTEST_SKIP() << "no " << path;
   const GroundTruth truth = read_ground_truth(path);
   EXPECT_EQ(truth.file, "quickstart.h5");

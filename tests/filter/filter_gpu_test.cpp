@@ -6,6 +6,7 @@
 #include "datasets/generators/filter_generators.hpp"
 #include "gpu/device_info.hpp"
 #include "tests/filter/filter_test_util.hpp"
+#include "tests/filter/utf8_patterns.hpp"
 #include "tests/skip_without_gpu.hpp"
 
 namespace subscale::filter {
@@ -65,8 +66,9 @@ TEST(FilterGpu, Q6AndNumericPredicatesEqualCpu) {
   for (const std::string f : {"sum", "min", "max", "count"}) expect_same(table, q6, f, "l_extendedprice * l_discount");
   expect_same(table, "{or: [{column: l_quantity, le: 1}, {not: {column: l_discount, gt: 0.01}}]}", "sum",
               "l_extendedprice - l_discount + 2.5");
-  expect_same(table, "{column: l_quantity, lt: 0}", "max", "l_quantity");  // nothing selected
-  expect_same(table, "{column: l_quantity, ge: 0}", "none", "");           // everything
+  expect_same(table, "{column: l_quantity, lt: 0}", "max", "l_quantity");                    // nothing selected
+  expect_same(table, "{column: l_quantity, lt: 0}", "sum", "l_extendedprice * l_discount");  // no value either
+  expect_same(table, "{column: l_quantity, ge: 0}", "none", "");                             // everything
   ColumnTable empty;
   empty.columns.push_back({"n", ColumnType::int64, 0, std::vector<std::int64_t>{}});
   expect_same(empty, "{column: n, lt: 5}", "sum", "n");
@@ -158,7 +160,7 @@ TEST(FilterGpu, StringPredicatesEqualCpu) {
     }
 }
 
-TEST(FilterGpu, RandomRegexesEqualRe2) {
+TEST(FilterGpu, RandomRegexesEqualCpu) {
   SKIP_WITHOUT_GPU();
   StringGeneratorOptions o;
   o.rows = 5000;
@@ -174,6 +176,29 @@ TEST(FilterGpu, RandomRegexesEqualRe2) {
     EXPECT_EQ(run_filter(table, predicate, Aggregate{}, gpu).ids,
               run_filter(table, predicate, Aggregate{}, FilterOptions{}).ids)
         << pattern;
+  }
+}
+
+// UTF-8 alternatives sharing a leading byte, every string layout (regex_utf8_test checks the CPU
+// against an independent reference on the same kind of patterns).
+TEST(FilterGpu, RandomUtf8RegexesEqualCpu) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(26);
+  std::vector<std::string> texts;
+  for (int i = 0; i < 2000; ++i) texts.push_back(testing::random_utf8_text(rng));
+  ColumnTable table;
+  table.columns.push_back(testing::string_column("s", texts));
+  for (int i = 0; i < 60; ++i) {
+    const std::string pattern = testing::random_small_pattern(rng);
+    const Predicate predicate = testing::where("{column: s, regex: \"" + pattern + "\"}", table);
+    const auto cpu = run_filter(table, predicate, Aggregate{}, FilterOptions{}).ids;
+    for (const auto layout :
+         {StringLayout::lane_refill, StringLayout::lane_per_string, StringLayout::warp_per_string}) {
+      FilterOptions gpu;
+      gpu.backend = Backend::cuda;
+      gpu.string_layout = layout;
+      EXPECT_EQ(run_filter(table, predicate, Aggregate{}, gpu).ids, cpu) << pattern << " " << to_string(layout);
+    }
   }
 }
 

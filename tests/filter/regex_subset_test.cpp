@@ -1,4 +1,4 @@
-// The regex subset's automaton against RE2 (the CPU backend and the reference): hand-picked
+// The regex subset's automaton (both backends' matcher) against RE2 on ASCII patterns: hand-picked
 // cases, random patterns of the subset on random bytes, and the refused patterns.
 #include "stages/filter/regex_subset.hpp"
 

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "io/hdf5_file.hpp"
 #include "stages/filter/table_hdf5.hpp"
+#include "tests/source_root.hpp"
 
 namespace subscale::filter {
 namespace {
@@ -58,10 +59,8 @@ class HostileTable : public ::testing::Test {
 };
 
 TEST_F(HostileTable, FuzzFindingIntegerOfFourGibElements) {
-  // The repository copy the GPU bundle runs in has the file at the same relative path.
-  std::filesystem::path root = SUBSCALE_SOURCE_DIR;
-  if (!std::filesystem::exists(root / "tests/fuzz_regressions")) root = std::filesystem::current_path();
-  const std::filesystem::path found = root / "tests/fuzz_regressions/fuzz_filter_table/integer_of_4_gib_elements.h5";
+  const std::filesystem::path found =
+      subscale::testing::source_root() / "tests/fuzz_regressions/fuzz_filter_table/integer_of_4_gib_elements.h5";
   EXPECT_THAT(input_error({.path = found, .group = "/table"}),
               AllOf(HasSubstr("discount"), HasSubstr("-byte numbers are not a column type")));
 }

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "io/hdf5_file.hpp"
 #include "tests/filter/filter_test_util.hpp"
+#include "tests/filter/hdf5_strings.hpp"
 
 namespace subscale::filter {
 namespace {
@@ -58,19 +59,12 @@ TEST(TableHdf5, ReadsVariableLengthStrings) {
     file.write("/t/n", std::vector<std::int64_t>{1, 2, 3, 4});
   }
   {
-    const hid_t file = H5Fopen(path.string().c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
     const hid_t type = H5Tcopy(H5T_C_S1);
     H5Tset_size(type, H5T_VARIABLE);
     H5Tset_cset(type, H5T_CSET_UTF8);
-    const hsize_t rows = 4;
-    const hid_t space = H5Screate_simple(1, &rows, nullptr);
-    const hid_t dataset = H5Dcreate2(file, "/t/s", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     const char* texts[] = {"alpha", "", "\xc3\xa9t\xc3\xa9", "omega"};
-    H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, texts);
-    H5Dclose(dataset);
-    H5Sclose(space);
+    testing::write_string_dataset(path, "/t/s", type, 4, texts);
     H5Tclose(type);
-    H5Fclose(file);
   }
   const ColumnTable table = read_column_table({path, "/t"});
   const auto& s = std::get<StringColumn>(table.find("s")->values);

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/source_root.hpp"
+
 // Leaks inside libhdf5 on corrupted files are the library's own (fuzz/lsan.supp).
 extern "C" const char* __lsan_default_suppressions() { return "leak:libhdf5_serial.so\nleak:libhdf5.so\n"; }
 // A damaged file makes libhdf5 ask malloc for absurd sizes; malloc says no (NULL), as in the
@@ -38,8 +40,9 @@ std::size_t replay(const std::string& target, EntryPoint entry, Initializer init
     initialize(&argc, &argv);
   }
   std::size_t files = 0;
-  for (const std::string& folder : {std::string(SUBSCALE_SOURCE_DIR) + "/fuzz/corpus/" + target,
-                                    std::string(SUBSCALE_SOURCE_DIR) + "/tests/fuzz_regressions/" + target}) {
+  for (const std::string& folder :
+       {(subscale::testing::source_root() / "fuzz" / "corpus" / target).string(),
+        (subscale::testing::source_root() / "tests" / "fuzz_regressions" / target).string()}) {
     if (!std::filesystem::is_directory(folder)) continue;
     for (const auto& entry_file : std::filesystem::directory_iterator(folder)) {
       std::ifstream in(entry_file.path(), std::ios::binary);

@@ -14,6 +14,7 @@
 #include "io/hdf5_dataset_reader.hpp"
 #include "pipeline/join_table_reader.hpp"
 #include "stages/filter/table_hdf5.hpp"
+#include "tests/source_root.hpp"
 
 namespace subscale {
 namespace {
@@ -46,7 +47,7 @@ const std::map<std::string, std::function<void(const std::string&)>>& readers() 
 TEST(Libhdf5Crashes, EachIsAnInputErrorNamingTheFile) {
   std::size_t files = 0;
   for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(SUBSCALE_SOURCE_DIR) + "/fuzz/libhdf5_crashes")) {
+       std::filesystem::directory_iterator(subscale::testing::source_root() / "fuzz" / "libhdf5_crashes")) {
     const std::string path = entry.path().string();
     const std::string name = entry.path().filename().string();
     SCOPED_TRACE(path);

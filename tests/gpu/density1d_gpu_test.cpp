@@ -1,11 +1,10 @@
 // density1d on the GPU gives the CPU's result bit for bit: the same sorted order (ties by point
 // id, -0.0 with +0.0), window ends, labels, cluster and core counts, in one batch or many.
 // Skips where no CUDA device is usable.
-#include "stages/density1d/density1d_gpu.hpp"
-
 #include <gtest/gtest.h>
 
 #include "gpu/device_info.hpp"
+#include "stages/density1d/density1d_cuda.hpp"
 #include "tests/core/core_test_data.hpp"
 #include "tests/gpu/density1d_compare.hpp"
 

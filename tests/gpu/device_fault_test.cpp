@@ -15,7 +15,7 @@
 #include "gpu/allocation_faults.hpp"
 #include "gpu/device_info.hpp"
 #include "pipeline/core_pipeline.hpp"
-#include "stages/density1d/density1d_gpu.hpp"
+#include "stages/density1d/density1d_cuda.hpp"
 #include "stages/filter/filter.hpp"
 #include "stages/join/hash_join.hpp"
 #include "stages/subspaces/subspaces.hpp"

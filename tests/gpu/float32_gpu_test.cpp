@@ -8,7 +8,7 @@
 #include <string>
 
 #include "pipeline/core_pipeline.hpp"
-#include "stages/density1d/density1d_gpu.hpp"
+#include "stages/density1d/density1d_cuda.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
 #include "tests/gpu/density1d_compare.hpp"

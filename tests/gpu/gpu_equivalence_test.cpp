@@ -70,7 +70,7 @@ TEST(GpuEquivalence, OverflowingPartitionIsSplitAndRedone) {
   const std::string cpu = subspaces_with(values, params, Backend::cpu);
   params.backend = Backend::cuda;
   params.units.partitions = 1;
-  params.units.device_bytes = 72ull << 20;  // a table far smaller than the units of one partition
+  params.device_bytes = 72ull << 20;  // a table far smaller than the units of one partition
   const auto result = pipeline::run_core(values, params);
   EXPECT_GT(result.total_units, 4ull << 20) << "the test needs more units than the small table holds";
   EXPECT_GT(result.dense_units.partition_splits, 0u);

@@ -12,7 +12,7 @@
 #if defined(SUBSCALE_WITH_CUDA)
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_stream.hpp"
-#include "stages/hash/hash_rows_device.cuh"
+#include "stages/hash/hash_rows_cuda.cuh"
 #endif
 
 namespace subscale::hash_stage {

@@ -48,5 +48,40 @@ TEST(WriteTextFileInBlocks, AFailedProducerLeavesNothing) {
   std::filesystem::remove_all(folder);
 }
 
+TEST(AtomicOutput, APlantedLinkAtThePredictableTemporaryNameIsNotFollowed) {
+  // Issue 27, defect 6: the temporary was FINAL.tmp-<pid>, opened without O_EXCL or O_NOFOLLOW, so
+  // a link planted there made the writer overwrite the file it pointed to, outside the folder.
+  const auto folder = fresh_folder();
+  const auto outside = folder.parent_path() / ("subscale-atomic-victim-" + std::to_string(::getpid()));
+  std::ofstream(outside) << "the user's file\n";
+  std::filesystem::create_directories(folder / "run");
+  const auto final_path = folder / "run" / "summary.json";
+  std::filesystem::create_symlink(outside, folder / "run" / ("summary.json.tmp-" + std::to_string(::getpid())));
+  write_text_file(final_path, "{}\n");
+  std::ostringstream victim, written;
+  victim << std::ifstream(outside).rdbuf();
+  written << std::ifstream(final_path).rdbuf();
+  EXPECT_EQ(victim.str(), "the user's file\n");
+  EXPECT_EQ(written.str(), "{}\n");
+  EXPECT_FALSE(std::filesystem::is_symlink(final_path));
+  std::filesystem::remove(outside);
+  std::filesystem::remove_all(folder);
+}
+
+TEST(AtomicOutput, TheTemporaryIsCreatedExclusivelyBesideTheFinalFile) {
+  const auto folder = fresh_folder();
+  {
+    AtomicOutput first(folder / "a.txt");
+    AtomicOutput second(folder / "a.txt");
+    EXPECT_NE(first.temporary_path(), second.temporary_path());
+    for (const AtomicOutput* output : {&first, &second}) {
+      EXPECT_EQ(output->temporary_path().parent_path(), folder);
+      EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(output->temporary_path())));
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(folder)) << "an uncommitted temporary was left behind";
+  std::filesystem::remove_all(folder);
+}
+
 }  // namespace
 }  // namespace subscale::io

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 
@@ -83,6 +84,26 @@ TEST(ClusterListHdf5Errors, DamagedOffsetsAreRefused) {
   }
   EXPECT_THROW(read_cluster_list(file, "/missing"), InputError);
   EXPECT_THROW(file.read_range<std::uint32_t>("/lists/points", 1, 5), InputError);
+  std::filesystem::remove(path);
+}
+
+TEST(ClusterListHdf5Errors, AListCountBeyondMemoryIsRefusedBeforeTheListsAreMade) {
+  // Issue 27, defect 9: the number of lists is read from the file (compressed, a billion empty
+  // lists take a few kilobytes); the lists' memory is checked before they are made.
+  const auto path = temporary_file("many");
+  {
+    Hdf5File file(path.string(), Hdf5File::Mode::create_truncate);
+    write_cluster_list(file, "/lists", std::vector<SubspaceCluster>(200000), 6);
+  }
+  setenv("SUBSCALE_AVAILABLE_MEMORY", "6M", 1);  // the offsets fit (1.6 MB each), the lists do not
+  const Hdf5File file(path.string(), Hdf5File::Mode::read);
+  try {
+    read_cluster_list(file, "/lists");
+    ADD_FAILURE() << "200000 lists were made in 6 MiB";
+  } catch (const ResourceError& error) {
+    EXPECT_NE(std::string(error.what()).find("200000 lists"), std::string::npos) << error.what();
+  }
+  unsetenv("SUBSCALE_AVAILABLE_MEMORY");
   std::filesystem::remove(path);
 }
 

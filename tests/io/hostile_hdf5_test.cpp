@@ -15,6 +15,7 @@
 #include "io/hdf5_file.hpp"
 #include "io/host_memory.hpp"
 #include "tests/io/test_files.hpp"
+#include "tests/source_root.hpp"
 
 namespace subscale::io {
 namespace {
@@ -94,7 +95,7 @@ TEST(HostileHdf5, FuzzFindingExtentBeyondItsMaximum) {
   // Found by fuzz_hdf5_dataset (a timeout): 131078 rows where at most 6 may be; libhdf5 looked up
   // 21846 chunks that cannot exist, one by one, for seconds.
   const std::string path =
-      std::string(SUBSCALE_SOURCE_DIR) + "/tests/fuzz_regressions/fuzz_hdf5_dataset/extent_beyond_maximum.h5";
+      (subscale::testing::source_root() / "tests/fuzz_regressions/fuzz_hdf5_dataset/extent_beyond_maximum.h5").string();
   EXPECT_THAT(input_error_message([&] { read_hdf5_dataset(path); }),
               AllOf(HasSubstr(path), HasSubstr("larger than its declared maximum")));
 }
@@ -103,7 +104,8 @@ TEST(HostileHdf5, FuzzFindingCompactDataOfZeroBytes) {
   // Found by fuzz_hdf5_dataset and fuzz_join_table: compact data of 0 bytes for a 4 x 3 shape;
   // libhdf5 1.10 copied from a null pointer (a segmentation fault, exit 139).
   const std::string path =
-      std::string(SUBSCALE_SOURCE_DIR) + "/tests/fuzz_regressions/fuzz_hdf5_dataset/compact_data_of_zero_bytes.h5";
+      (subscale::testing::source_root() / "tests/fuzz_regressions/fuzz_hdf5_dataset/compact_data_of_zero_bytes.h5")
+          .string();
   EXPECT_THAT(input_error_message([&] { read_hdf5_dataset(path); }),
               AllOf(HasSubstr(path), HasSubstr("stored size (0 bytes) does not match the shape")));
 }

@@ -14,6 +14,7 @@
 #include "io/hdf5_dataset_writer.hpp"
 #include "io/hdf5_file.hpp"
 #include "tests/io/test_files.hpp"
+#include "tests/source_root.hpp"
 
 namespace subscale::datasets {
 namespace {
@@ -231,14 +232,14 @@ std::string file_attribute(const std::string& path, const std::string& name) {
 }
 
 std::string readme_command() {
-  std::istringstream readme(read_text(std::string(SUBSCALE_SOURCE_DIR) + "/datasets/README.md"));
+  std::istringstream readme(read_text((subscale::testing::source_root() / "datasets" / "README.md").string()));
   for (std::string line; std::getline(readme, line);)
     if (line.rfind("build/subscale-generate ", 0) == 0) return line;
   return {};
 }
 
 TEST(ShippedDataset, QuickstartMatchesItsTruthFile) {
-  const std::string prefix = std::string(SUBSCALE_SOURCE_DIR) + "/datasets/quickstart";
+  const std::string prefix = (subscale::testing::source_root() / "datasets" / "quickstart").string();
   const Dataset dataset = io::read_hdf5_dataset(prefix + ".h5");
   EXPECT_EQ(dataset.points(), 1000u);
   EXPECT_EQ(dataset.dimensions(), 20u);
@@ -274,7 +275,7 @@ TEST(ShippedDataset, ReadmeCommandRemakesItExactly) {
   rerun.replace(0, std::string("build/subscale-generate").size(), std::string("'") + SUBSCALE_GENERATE_BIN + "'");
   ASSERT_EQ(std::system((rerun + " > /dev/null").c_str()), 0) << rerun;
 
-  const std::string shipped = std::string(SUBSCALE_SOURCE_DIR) + "/datasets/quickstart";
+  const std::string shipped = (subscale::testing::source_root() / "datasets" / "quickstart").string();
   const Dataset original = io::read_hdf5_dataset(shipped + ".h5");
   const Dataset remade = io::read_hdf5_dataset(dir.file("quickstart.h5"));
   EXPECT_TRUE(same_bits(original.values, remade.values));

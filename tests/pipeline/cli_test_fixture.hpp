@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/source_root.hpp"
+
 namespace subscale::testing {
 
 struct CliOutcome {
@@ -23,16 +25,6 @@ inline std::string read_text(const std::filesystem::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// The repository root, for configs/ and datasets/: SUBSCALE_SOURCE_ROOT when set, else the source
-// folder of the build, else the working folder (the GPU bundle runs the tests from the root of a
-// tree copied to another machine, where the build's source path does not exist).
-inline std::filesystem::path source_root() {
-  if (const char* root = std::getenv("SUBSCALE_SOURCE_ROOT")) return root;
-  const std::filesystem::path configured = SUBSCALE_SOURCE_DIR;
-  if (std::filesystem::exists(configured / "configs" / "quickstart.yaml")) return configured;
-  return std::filesystem::current_path();
 }
 
 class CliTest : public ::testing::Test {

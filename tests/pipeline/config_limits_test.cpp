@@ -52,5 +52,70 @@ TEST(ConfigLimits, FuzzFindingAListOrMappingAsAKeyIsAUsageError) {
   }
 }
 
+std::string usage_error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+  try {
+    Config::from_text(yaml, overrides, core_config_schema(), "/base", "hostile.yaml");
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  return "(accepted)";
+}
+
+TEST(ConfigLimits, AnAliasBombIsRefusedNamingTheKeyBeforeItExpands) {
+  // Issue 27, defect 10: 700 bytes of anchors and aliases under filter.where grew to 2.2 GB and
+  // ended with exit 4 and a message about memory.host_bytes.
+  // Level k is a list of ten aliases of level k - 1: 10^10 values in all.
+  std::string yaml = "input: {path: a.h5}\nfilter:\n  where:\n    a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level < 10; ++level) {
+    const std::string name = "a" + std::to_string(level), previous = "*a" + std::to_string(level - 1);
+    std::string list;
+    for (int i = 0; i < 10; ++i) list += (i ? ", " : "") + previous;
+    yaml += "    " + name + ": &" + name + " [" + list + "]\n";
+  }
+  ASSERT_LT(yaml.size(), 1000u);
+  const std::string message = usage_error_of(yaml);
+  EXPECT_THAT(message, AllOf(HasSubstr("hostile.yaml: line"), HasSubstr("filter.where"), HasSubstr("aliases")));
+}
+
+TEST(ConfigLimits, DeepNestingIsRefused) {
+  std::string yaml = "input: {path: a.h5}\nfilter:\n  where: ";
+  for (int i = 0; i < 200; ++i) yaml += "[";
+  for (int i = 0; i < 200; ++i) yaml += "]";
+  EXPECT_THAT(usage_error_of(yaml + "\n"), AllOf(HasSubstr("hostile.yaml"), HasSubstr("deeper than")));
+}
+
+TEST(ConfigLimits, AListLongerThanTheSweepLimitIsRefusedWhileParsing) {
+  // Issue 27, defect 11: a 10-million-value list took 7.8 GB for 37 s before the sweep limit
+  // refused it; now the list is refused at its 100001st value, before nodes are built.
+  const std::string yaml = "input: {path: a.h5}\nepsilon: " + list_of(100001, 0.01) + "\n";
+  EXPECT_THAT(usage_error_of(yaml),
+              AllOf(HasSubstr("hostile.yaml: line 2"), HasSubstr("'epsilon'"), HasSubstr("more than 100000 values")));
+  EXPECT_THAT(usage_error_of("input: {path: a.h5}\n", {"epsilon=" + list_of(100001, 0.01)}),
+              HasSubstr("more than 100000 values"));
+}
+
+TEST(ConfigLimits, ADuplicateKeyIsRefusedNamingBothLines) {
+  // Issue 27, defect 14: yaml-cpp keeps both; the second silently won.
+  EXPECT_THAT(usage_error_of("input: {path: a.h5}\nepsilon: 0.1\nmerge:\n  epsilon: 0.2\nepsilon: 0.3\n"),
+              AllOf(HasSubstr("hostile.yaml: line 5"), HasSubstr("'epsilon' is given twice (lines 2 and 5)")));
+  EXPECT_THAT(usage_error_of("input: {path: a.h5}\nmerge:\n  epsilon: 0.1\n  min_points: 3\n  epsilon: 0.2\n"),
+              AllOf(HasSubstr("under 'merge'"), HasSubstr("lines 3 and 5")));
+  // The same name in different sections is no repeat.
+  EXPECT_EQ(usage_error_of("input: {path: a.h5}\nmin_points: 4\nepsilon: 0.1\nmerge:\n  epsilon: 0.2\n"), "(accepted)");
+}
+
+TEST(ConfigLimits, AThreadCountFarBeyondAnyMachineIsRefused) {
+  // Issue 27, defect 14: threads=1000000 was accepted and recorded.
+  EXPECT_THAT(usage_error_of("input: {path: a.h5}\n", {"threads=1000000"}),
+              AllOf(HasSubstr("'threads'"), HasSubstr("must be <= 4096")));
+  EXPECT_EQ(usage_error_of("input: {path: a.h5}\nepsilon: 0.1\nmin_points: 4\n", {"threads=64"}), "(accepted)");
+}
+
+TEST(ConfigLimits, SizesAcceptSlurmStyleUnits) {
+  EXPECT_EQ(parse_bytes("2G", "k"), std::uint64_t{2} << 30);
+  EXPECT_EQ(parse_bytes("512M", "k"), std::uint64_t{512} << 20);
+  EXPECT_THROW(parse_bytes("abc", "k"), UsageError);
+}
+
 }  // namespace
 }  // namespace subscale::pipeline

@@ -12,7 +12,7 @@
 //
 // The hidden clusters come back as their 2-D projections: at epsilon 0.004 a unit of 4 points is
 // rarely dense in 3 or more of a cluster's dimensions together (each dimension spreads it over
-// 0.02 to 0.04), and a subspace holds only the units dense in exactly its dimensions (SPEC 7), so
+// 0.02 to 0.04), and a subspace holds only the units dense in exactly its dimensions (docs/method.md §8), so
 // the 3- to 6-dimensional subspaces of the hidden clusters hold a few points each. Hence merge's E4SC is far below 1,
 // and the test asks of merge's clusters, for each hidden cluster, a found cluster in a subspace of
 // its dimensions that holds most of its points, and that these projections together recover every
@@ -158,7 +158,7 @@ TEST_F(EndToEnd, ConsolidateOffGivesMergesOutput) {
 TEST_F(EndToEnd, SameSeedGivesByteIdenticalResults) {
   const fs::path first = run_quickstart("first");
   const fs::path second = run_quickstart("second");
-  // The output must not depend on the number of threads either (SPEC 6).
+  // The output must not depend on the number of threads either (docs/method.md §6).
   const fs::path one_thread = run_quickstart("one_thread", "threads=1");
   for (const char* file : {"subspaces.txt", "clusters.txt", "clusters_raw.txt"}) {
     const std::string reference = read_text(first / file);

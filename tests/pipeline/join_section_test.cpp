@@ -21,6 +21,7 @@
 #include "io/hdf5_dataset_writer.hpp"
 #include "io/hdf5_file.hpp"
 #include "tests/pipeline/cli_test_fixture.hpp"
+#include "tests/source_root.hpp"
 
 namespace {
 
@@ -137,7 +138,8 @@ TEST_F(JoinSection, AttachedColumnsAreClusteredAfterTheInputColumns) {
 TEST_F(JoinSection, SplitQuickstartRejoinsToTheSameClusters) {
   // The shipped dataset cut in two: its first 10 columns with ids, and its last 10 in a shuffled
   // table keyed by (signed) ids with an extra row. Joined, the run must equal the run on the whole.
-  const Dataset whole = io::read_hdf5_dataset(std::string(SUBSCALE_SOURCE_DIR) + "/datasets/quickstart.h5");
+  const Dataset whole =
+      io::read_hdf5_dataset((subscale::testing::source_root() / "datasets" / "quickstart.h5").string());
   const auto n = static_cast<Eigen::Index>(whole.points());
   ASSERT_EQ(whole.dimensions(), 20u);
   Dataset left;
@@ -160,7 +162,7 @@ TEST_F(JoinSection, SplitQuickstartRejoinsToTheSameClusters) {
     file.write("/ids", ids);
     file.write("/data", {ids.size(), 10}, values.data());
   }
-  const std::string quickstart = std::string(SUBSCALE_SOURCE_DIR) + "/datasets/quickstart.h5";
+  const std::string quickstart = (subscale::testing::source_root() / "datasets" / "quickstart.h5").string();
   write("whole.yaml", "input:\n  path: " + quickstart + "\nepsilon: 0.004\nmin_points: 4\n");
   write("split.yaml", "input:\n  path: left.h5\nepsilon: 0.004\nmin_points: 4\njoin:\n  path: features.h5\n");
   const auto a = run_into(folder_ / "whole.yaml", "whole");

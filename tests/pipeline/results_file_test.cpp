@@ -1,4 +1,4 @@
-// results.h5 of a run, read as the README documents it, by a small reader on the plain HDF5 C API
+// results.h5 of a run, read as docs/output.md §2 documents it, by a small reader on the plain HDF5 C API
 // (nothing of the project's own HDF5 code): /subspaces, /clusters and /raw_clusters each hold
 // points (uint32), point_offsets (uint64), dimensions (uint32) and dimension_offsets (uint64), and
 // list i is points[point_offsets[i]:point_offsets[i+1]] in dimensions[dimension_offsets[i]:...].

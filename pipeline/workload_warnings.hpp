@@ -1,0 +1,28 @@
+#pragma once
+// Warnings said before the work starts, for input that makes it explode or never finish: a column
+// that holds one value (every point is dense in it: the work grows about a hundredfold per such
+// column), an epsilon of 1 or more on data normalised to [0, 1] (every point is within epsilon of
+// every other), and a time estimate past an hour.
+#include <string>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "common/held_values.hpp"
+
+namespace subscale::pipeline {
+
+template <class T>
+std::vector<std::string> workload_warnings(const ColumnMatrix<T>& values, double epsilon, bool normalized);
+std::vector<std::string> workload_warnings(const HeldValues& held, double epsilon, bool normalized);
+
+// "about 3 h 20 min (from 416337 units walked in 0.42 s)", from a sampled rate: `sampled_units`
+// took `sample_seconds`, and the run has `total_units`. Empty when the sample was too quick to time.
+struct TimeEstimate {
+  double seconds = 0;
+  bool known = false;
+  std::string text;   // the line for the log and for plan
+  bool warn = false;  // past an hour
+};
+TimeEstimate estimate_time(double total_units, double sampled_units, double sample_seconds);
+
+}  // namespace subscale::pipeline

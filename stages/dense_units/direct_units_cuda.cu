@@ -1,0 +1,502 @@
+// Direct mode on the GPU: the same walk as the CPU's (direct_walker.hpp), one work item at a time
+// per warp: its lanes walk the item's prefixes alike and deal out the leaves, so they do not
+// diverge above the leaves. Warps stay resident and take the next item from an atomic counter, so
+// windows of 4 and of thousands of points mix without leaving warps idle for long. Units go into the device
+// subspace table (direct_accumulator_cuda.cuh); a batch of items that overflows it is walked
+// again after the table is spilled to the host in bulk (ORing is idempotent), and a single item
+// that overflows an empty table is walked on the host.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "common/error.hpp"
+#include "common/phase_timer.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_budget.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/execution_context.hpp"
+#include "gpu/hash/hash_functions.hpp"
+#include "io/host_memory.hpp"
+#include "stages/dense_units/direct_accumulator_cuda.cuh"
+#include "stages/dense_units/direct_units.hpp"
+
+namespace subscale {
+namespace {
+
+using direct::DirectWalker;
+using direct::DirectWorkItem;
+using gpu::DeviceBuffer;
+using gpu_direct::DirectAccumulatorView;
+
+constexpr int kBlockThreads = 128;
+
+// A walker's masks interleaved across all threads (thread t's word x at x * stride + t), so that
+// lanes touching the same level and word touch one line; after the k + 1 levels of masks comes the
+// key of the unit emitted last. The 32 lanes of a warp walk one item together (every prefix alike,
+// the leaves dealt out), so they share one region of pair masks (pair_capacity following
+// elements, contiguous: neighbouring leaves read neighbouring words). Subsets and points live in
+// local memory.
+struct DeviceWalkScratch {
+  static constexpr bool kKeepsBounds = false;
+  static constexpr std::uint32_t kLanes = 32;
+  std::uint64_t* masks;
+  std::uint64_t* pairs;
+  std::uint64_t stride;
+  std::uint32_t words;
+  std::uint32_t levels;  // k + 1
+  std::uint32_t pair_capacity;
+  std::uint32_t lane_index;
+  std::uint64_t pair_window = ~std::uint64_t{0};
+  std::uint32_t pair_count = 0;
+  std::uint32_t subsets[64];
+  std::uint32_t points[65];
+
+  __device__ std::uint64_t& mask(std::uint32_t level, std::uint32_t word) {
+    return masks[(std::uint64_t{level} * words + word) * stride];
+  }
+  __device__ std::uint64_t& last_key(std::uint32_t word) { return mask(levels, word); }
+  __device__ std::uint32_t& subset(std::uint32_t t) { return subsets[t]; }
+  __device__ std::uint32_t& point(std::uint32_t t) { return points[t]; }
+  __device__ std::uint32_t lane() const { return lane_index; }
+  __device__ std::uint32_t lanes() const { return kLanes; }
+  __device__ void sync() { __syncwarp(); }
+  __device__ std::uint64_t or_across_lanes(std::uint64_t word) const {
+    const unsigned low = __reduce_or_sync(0xffffffffu, static_cast<unsigned>(word));
+    const unsigned high = __reduce_or_sync(0xffffffffu, static_cast<unsigned>(word >> 32));
+    return std::uint64_t{high} << 32 | low;
+  }
+  __device__ bool keeps_pairs(std::uint32_t following) const { return following <= pair_capacity; }
+  __device__ std::uint32_t pairs_filled(std::uint64_t window) const { return window == pair_window ? pair_count : 0; }
+  __device__ void reserve_pairs(std::uint32_t) {}
+  __device__ void set_pairs_filled(std::uint64_t window, std::uint32_t count) {
+    pair_window = window;
+    pair_count = count;
+  }
+  __device__ std::uint64_t& pair(std::uint32_t e, std::uint32_t word) { return pairs[std::uint64_t{e} * words + word]; }
+};
+
+// One thread's emitter: D(U) as a key, its entry (the previous unit's when the keys match), and
+// the points ORed in (the prefix's only when this thread has not added them to the entry for the
+// same prefix already). emit_warp() does the same for a warp's lanes together.
+template <class T>
+struct DeviceEmitter {
+  using Walker = DirectWalker<DeviceWalkScratch, T>;
+  DirectAccumulatorView table;
+  std::uint32_t cached_entry = gpu_direct::kNoEntry;  // the entry of the last key looked up
+  std::uint64_t last_key_first = 0;
+  std::uint32_t prefix_entry = gpu_direct::kNoEntry;  // the entry that last got the prefix's points
+  std::uint64_t prefix_epoch = 0;
+
+  __device__ std::uint64_t key_word(const Walker& walker, std::uint32_t k, std::uint32_t w) const {
+    std::uint64_t word = walker.scratch.mask(k, w);
+    return w == walker.j_word ? word | walker.j_bit : word;
+  }
+
+  __device__ bool key_matches(const Walker& walker, std::uint32_t k, std::uint32_t entry) const {
+    const std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
+    for (std::uint32_t w = 0; w < table.key_words; ++w)
+      if (__ldcg(reinterpret_cast<const unsigned long long*>(stored + w)) != key_word(walker, k, w)) return false;
+    return true;
+  }
+
+  __device__ std::uint32_t claim(const Walker& walker, std::uint32_t k, unsigned long long* slot,
+                                 unsigned long long tag) {
+    const std::uint32_t entry = atomicAdd(table.entry_count, 1u);
+    if (entry >= table.entry_capacity) {
+      atomicExch(slot, gpu_direct::kLostSlot);
+      return gpu_direct::kNoEntry;
+    }
+    std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
+    for (std::uint32_t w = 0; w < table.key_words; ++w) stored[w] = key_word(walker, k, w);
+    __threadfence();
+    atomicExch(slot, tag << 32 | entry);
+    return entry;
+  }
+
+  __device__ std::uint32_t find_or_add(const Walker& walker, std::uint32_t k, std::uint64_t hash) {
+    const unsigned long long tag = (hash >> 33) | 1;  // below 2^31: never a marker's top bit
+    std::uint64_t s = hash % table.slot_count;
+    for (std::uint64_t probe = 0; probe < table.slot_count; ++probe) {
+      unsigned long long* slot = table.slots + s;
+      unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(slot);
+      if (seen == gpu_direct::kEmptySlot) {
+        if (*reinterpret_cast<volatile unsigned int*>(table.entry_count) >= table.entry_capacity) break;
+        seen = atomicCAS(slot, gpu_direct::kEmptySlot, gpu_direct::kBusySlot);
+        if (seen == gpu_direct::kEmptySlot) return claim(walker, k, slot, tag);
+      }
+      while (seen == gpu_direct::kBusySlot) seen = *reinterpret_cast<volatile unsigned long long*>(slot);
+      if (seen != gpu_direct::kLostSlot && (seen >> 32) == tag) {
+        const auto entry = static_cast<std::uint32_t>(seen);
+        if (key_matches(walker, k, entry)) return entry;
+      }
+      s = s + 1 == table.slot_count ? 0 : s + 1;
+    }
+    return gpu_direct::kNoEntry;
+  }
+
+  // The unit's key equals the last one looked up? Its first word is kept in a register (all of it
+  // up to 64 dimensions), the others in the thread's scratch.
+  __device__ bool same_as_last(const Walker& walker, std::uint32_t k) const {
+    if (cached_entry == gpu_direct::kNoEntry || last_key_first != key_word(walker, k, 0)) return false;
+    for (std::uint32_t w = 1; w < table.key_words; ++w)
+      if (walker.scratch.last_key(w) != key_word(walker, k, w)) return false;
+    return true;
+  }
+
+  // The entry of the unit's key (kNoEntry, with the overflow flag set, when the table is full).
+  __device__ std::uint32_t lookup(const Walker& walker, std::uint32_t k) {
+    if (same_as_last(walker, k)) return cached_entry;
+    std::uint64_t hash = 0x243f6a8885a308d3ULL;
+    for (std::uint32_t w = 0; w < table.key_words; ++w) hash = hash::fmix64(hash ^ key_word(walker, k, w)) + w;
+    cached_entry = find_or_add(walker, k, hash);
+    if (cached_entry == gpu_direct::kNoEntry) {
+      atomicExch(table.overflow, 1u);
+      return gpu_direct::kNoEntry;
+    }
+    last_key_first = key_word(walker, k, 0);
+    for (std::uint32_t w = 1; w < table.key_words; ++w) walker.scratch.last_key(w) = key_word(walker, k, w);
+    return cached_entry;
+  }
+
+  __device__ static void set_bits(std::uint64_t* bits, std::uint32_t word, std::uint64_t mask) {
+    // An atomicOr whose result is unused is a fire-and-forget reduction at L2. Measured on an H100:
+    // reading the word first to skip set bits, or a per-thread cache of the pairs sent lately, made
+    // the walk no faster or slower.
+    atomicOr(reinterpret_cast<unsigned long long*>(bits + word), static_cast<unsigned long long>(mask));
+  }
+
+  // The prefix's points 0 .. k-1 into `entry`, unless this thread added them for this prefix.
+  __device__ void add_prefix(const Walker& walker, std::uint32_t k, std::uint32_t entry) {
+    if (entry == prefix_entry && walker.prefix_epoch == prefix_epoch) return;
+    std::uint64_t* bits = table.bitmaps + std::uint64_t{entry} * table.point_words;
+    for (std::uint32_t t = 0; t < k; ++t) {
+      const std::uint32_t p = walker.scratch.points[t];
+      set_bits(bits, p >> 6, std::uint64_t{1} << (p & 63));
+    }
+    prefix_entry = entry;
+    prefix_epoch = walker.prefix_epoch;
+  }
+
+  __device__ void emit(const Walker& walker, std::uint32_t k) {
+    const std::uint32_t entry = lookup(walker, k);
+    if (entry == gpu_direct::kNoEntry) return;
+    add_prefix(walker, k, entry);
+    const std::uint32_t p = walker.scratch.points[k];
+    set_bits(table.bitmaps + std::uint64_t{entry} * table.point_words, p >> 6, std::uint64_t{1} << (p & 63));
+  }
+
+  // emit() for the lanes of a warp that share a prefix (one-word keys), called by all 32 lanes,
+  // `emitting` where a lane has a unit. Lanes whose units share a key look it up once and add the
+  // prefix's points once; lanes whose leaf points fall in one word of one bitmap OR them together
+  // first. Measured on an H100 (S5500 at 0.01), the bitmaps' atomics took half the walk's time when
+  // every lane sent its own.
+  __device__ void emit_warp(const Walker& walker, std::uint32_t k, bool emitting) {
+    constexpr unsigned kAll = 0xffffffffu;
+    const std::uint32_t lane = walker.scratch.lane();
+    // A unit's key holds j, so it is never 0.
+    const unsigned long long key = emitting ? key_word(walker, k, 0) : 0;
+    const unsigned same_key = __match_any_sync(kAll, key);
+    const int key_leader = __ffs(static_cast<int>(same_key)) - 1;
+    std::uint32_t entry = gpu_direct::kNoEntry;
+    if (emitting && static_cast<int>(lane) == key_leader) {
+      entry = lookup(walker, k);
+      if (entry != gpu_direct::kNoEntry) add_prefix(walker, k, entry);
+    }
+    entry = __shfl_sync(kAll, entry, key_leader);
+    const bool adds = emitting && entry != gpu_direct::kNoEntry;
+    const std::uint32_t p = adds ? walker.scratch.points[k] : 0;
+    const unsigned long long word_key = adds ? std::uint64_t{entry} << 32 | (p >> 6) : ~0ull;
+    const unsigned same_word = __match_any_sync(kAll, word_key);
+    const std::uint64_t bit = adds ? std::uint64_t{1} << (p & 63) : 0;
+    const unsigned low = __reduce_or_sync(same_word, static_cast<unsigned>(bit));
+    const unsigned high = __reduce_or_sync(same_word, static_cast<unsigned>(bit >> 32));
+    if (adds && static_cast<int>(lane) == __ffs(static_cast<int>(same_word)) - 1)
+      set_bits(table.bitmaps + std::uint64_t{entry} * table.point_words, p >> 6, std::uint64_t{high} << 32 | low);
+  }
+};
+
+// counters[0]: next item, [1]: nodes, [2]: units emitted. A warp takes one item at a time.
+// Resident warps are as many as the registers allow (72 a thread, 28 warps a multiprocessor on an
+// H100): bounding the registers to fit 32, 48 or 64 warps made the walk slower (spills).
+template <class T>
+__global__ void walk_direct_items(direct::DirectSpaceView<T> space, const DirectWorkItem* items,
+                                  unsigned long long item_count, std::uint64_t* masks, std::uint64_t* pairs,
+                                  std::uint32_t pair_capacity, DirectAccumulatorView table,
+                                  unsigned long long* counters) {
+  const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  const std::uint32_t lane = threadIdx.x % DeviceWalkScratch::kLanes;
+  const std::uint64_t warp = thread / DeviceWalkScratch::kLanes;
+  DeviceWalkScratch scratch{masks + thread,
+                            pairs + warp * pair_capacity * space.words,
+                            std::uint64_t{gridDim.x} * blockDim.x,
+                            space.words,
+                            space.k + 1,
+                            pair_capacity,
+                            lane};
+  DirectWalker<DeviceWalkScratch, T> walker{space, scratch};
+  DeviceEmitter<T> emitter{table};
+  unsigned long long nodes = 0, emitted = 0;
+  while (true) {
+    __syncwarp();
+    unsigned long long item = 0;
+    if (lane == 0) item = atomicAdd(counters, 1ull);
+    item = __shfl_sync(0xffffffffu, item, 0);
+    if (item >= item_count) break;
+    // Leaf runs that keep their lanes together call emit(true, emitting) in every lane; the others
+    // call emit() where a lane has a unit.
+    const auto counts = walker.walk(items[item], [&](bool warp = false, bool emitting = true) {
+      if (warp)
+        emitter.emit_warp(walker, space.k, emitting);
+      else
+        emitter.emit(walker, space.k);
+    });
+    nodes += counts.nodes;
+    emitted += counts.emitted;
+  }
+  atomicAdd(counters + 1, nodes);
+  atomicAdd(counters + 2, emitted);
+}
+
+template <class T>
+struct DeviceDirectInputs {
+  DeviceBuffer<T> rows;
+  DeviceBuffer<std::uint32_t> sorted, window_end;
+  DeviceBuffer<std::uint64_t> binomials;
+  DeviceBuffer<DirectWorkItem> items;
+  direct::DirectSpaceView<T> view;
+
+  DeviceDirectInputs(const DirectSpace& space, const UnitPlan& plan, const std::vector<DirectWorkItem>& host_items,
+                     cudaStream_t stream)
+      : rows(DeviceBuffer<T>::from_host(space.held_rows<T>(), stream)),
+        sorted(DeviceBuffer<std::uint32_t>::from_host(space.sorted, stream)),
+        window_end(DeviceBuffer<std::uint32_t>::from_host(space.window_end, stream)),
+        binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values(), stream)),
+        items(DeviceBuffer<DirectWorkItem>::from_host(host_items, stream)),
+        view(space.view<T>(plan)) {
+    view.rows = rows.data();
+    view.sorted = sorted.data();
+    view.window_end = window_end.data();
+    view.binomials.values = binomials.data();
+  }
+  std::uint64_t bytes() const {
+    return rows.bytes() + sorted.bytes() + window_end.bytes() + binomials.bytes() + items.bytes();
+  }
+  void release() {
+    rows = {};
+    sorted = {};
+    window_end = {};
+    binomials = {};
+    items = {};
+  }
+};
+
+std::uint64_t units_of(const std::vector<DirectWorkItem>& items, std::uint64_t begin, std::uint64_t end) {
+  std::uint64_t units = 0;
+  for (std::uint64_t t = begin; t < end; ++t) units += items[t].rank_end - items[t].rank_begin;
+  return units;
+}
+
+// Entries the device table gets: what the budget leaves after inputs and scratch, at most 2^31,
+// and never more than the units walked (each subspace needs one), which keeps a small walk from
+// paying to allocate and clear most of the device's memory.
+std::uint32_t table_entries(const DenseUnitsParams& params, std::uint64_t left, std::uint32_t key_words,
+                            std::uint32_t point_words, std::uint64_t units) {
+  std::uint64_t entries = left / gpu_direct::DeviceDirectAccumulator::bytes_per_entry(key_words, point_words);
+  entries = std::min<std::uint64_t>({entries, std::uint64_t{1} << 31, std::max<std::uint64_t>(units, 1)});
+  if (params.device_subspace_capacity > 0) entries = std::min(entries, params.device_subspace_capacity);
+  if (entries < 1)
+    throw ResourceError("direct mode: the device budget leaves no room for the subspace table; raise " +
+                        std::string("memory.device_bytes or run with backend: cpu"));
+  return static_cast<std::uint32_t>(entries);
+}
+
+// What the walk allocates on the device: inputs, the walkers' scratch (masks and, where they fit,
+// the windows' pair masks), the counters and the subspace table, which takes what the rest leave.
+template <class T>
+struct DirectDeviceMemory {
+  cudaStream_t stream;
+  std::uint64_t threads;
+  DeviceDirectInputs<T> inputs;
+  DeviceBuffer<std::uint64_t> masks, pairs;
+  std::uint32_t pair_capacity = 0;
+  DeviceBuffer<unsigned long long> counters;
+  std::optional<gpu_direct::DeviceDirectAccumulator> table;
+  std::uint32_t entries = 0;
+
+  DirectDeviceMemory(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                     const gpu::DeviceInfo& device, const gpu::ExecutionContext& context,
+                     const std::vector<DirectWorkItem>& items, std::vector<std::string>& notes)
+      : stream(context.stream),
+        threads(std::uint64_t(device.multiprocessors) * 2048),
+        inputs(space, plan, items, context.stream),
+        masks(threads * (space.k + 2) * space.key_words()),
+        counters(3) {
+    // Pair masks take at most a quarter of the budget: they turn most leaves away with one word,
+    // but a window past their room walks without them.
+    const std::uint64_t budget = gpu::device_budget(context.device_bytes, device.free_bytes);
+    const std::uint64_t words = space.key_words();
+    const std::uint64_t warps = threads / DeviceWalkScratch::kLanes;
+    const std::uint64_t wanted = warps * std::uint64_t{std::max(plan.largest_window(), 1u)} * words * 8;
+    pair_capacity = static_cast<std::uint32_t>(std::min(budget / 4, wanted) / (warps * words * 8));
+    pairs = DeviceBuffer<std::uint64_t>(std::max<std::uint64_t>(1, warps * pair_capacity * words));
+    const std::uint64_t used = inputs.bytes() + masks.bytes() + pairs.bytes();
+    // The free memory may have shrunk since it was measured: a smaller table (more spills) instead
+    // of failing.
+    for (entries = table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words(),
+                                 units_of(items, 0, items.size()));
+         !table;) {
+      try {
+        table.emplace(entries, space.key_words(), space.point_words(), stream);
+      } catch (const ResourceError&) {
+        cudaGetLastError();  // an out-of-memory is not sticky
+        if (entries < 2) throw;
+        notes.push_back("the device had no room for a subspace table of " + std::to_string(entries) +
+                        " entries; took half as many");
+        entries /= 2;
+      }
+    }
+  }
+  std::uint64_t bytes() const { return inputs.bytes() + masks.bytes() + pairs.bytes() + table->bytes(); }
+  // Once the walk is over, its room goes to ordering and listing the table.
+  void release_walk() {
+    inputs.release();
+    masks = {};
+    pairs = {};
+  }
+};
+
+// Walks items[begin, begin + count) on the device; false when the table overflowed (the batch
+// must be walked again after a spill), else adds its counts to the result.
+template <class T>
+bool walk_batch(DirectDeviceMemory<T>& memory, std::uint64_t begin, std::uint64_t count, DenseUnitsResult& result) {
+  SUBSCALE_CUDA_CHECK(cudaMemsetAsync(memory.counters.data(), 0, memory.counters.bytes(), memory.stream));
+  walk_direct_items<<<memory.threads / kBlockThreads, kBlockThreads, 0, memory.stream>>>(
+      memory.inputs.view, memory.inputs.items.data() + begin, count, memory.masks.data(), memory.pairs.data(),
+      memory.pair_capacity, memory.table->view(), memory.counters.data());
+  SUBSCALE_CUDA_CHECK_LAUNCH("walk_direct_items");
+  SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(memory.stream));
+  if (memory.table->overflowed()) return false;
+  const auto totals = memory.counters.to_host(3, memory.stream);
+  result.walk_nodes += totals[1];
+  result.distinct_multi_units += totals[2];
+  return true;
+}
+
+// Refuses a spill of `incoming` entries that could take the host map past `limit` bytes: at worst
+// every entry is new and the map's arrays double while they grow.
+void check_spill_room(const direct::DirectSubspaceMap& map, std::uint64_t incoming, std::uint64_t limit) {
+  const std::uint64_t per_entry = direct::DirectSubspaceMap::bytes_per_entry(map.key_words(), map.point_words());
+  const std::uint64_t after = (std::uint64_t{map.size()} + incoming) * per_entry;
+  if (2 * after <= limit) return;
+  throw ResourceError("direct mode: " + std::to_string(map.size()) + " subspaces are held on the host and " +
+                      std::to_string(incoming) + " more wait on the device; as point bitmaps they would take up to " +
+                      io::describe_bytes(2 * after) + " of host memory, more than the " + io::describe_bytes(limit) +
+                      " this process can take. This input has more distinct subspaces than one machine's memory "
+                      "holds: raise epsilon or min_points, or run it on several machines with mpirun (each "
+                      "process holds the subspaces of its share)");
+}
+
+template <class T>
+DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                                    direct::DirectWalkOutput& output, const UnitProgress& progress,
+                                    std::span<const UnitRange> only, const gpu::ExecutionContext& context) {
+  direct::DirectSubspaceMap& subspaces = output.map;
+  DenseUnitsResult result;
+  PhaseTimer timer(result.phase_seconds);
+  timer.start("direct: device query");
+  const gpu::DeviceInfo device = gpu::query_device();
+  if (!device.available) throw ResourceError("backend: cuda was asked for, but " + device.reason);
+  timer.start("direct: work items");
+  const std::vector<DirectWorkItem> items = make_direct_work_items(
+      plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem, only);
+  timer.start("direct: inputs to device");
+  // Held so that its release (tens of gigabytes of table) is timed like the other phases.
+  std::optional<DirectDeviceMemory<T>> held_memory;
+  DirectDeviceMemory<T>& memory = held_memory.emplace(space, plan, params, device, context, items, result.notes);
+  const std::uint64_t host_limit = params.host_map_bytes > 0 ? params.host_map_bytes : io::available_host_memory();
+  auto spill = [&] {
+    check_spill_room(subspaces, memory.table->entries(), host_limit);
+    memory.table->spill_into(subspaces);
+  };
+  result.device_bytes = memory.bytes();
+  // Batches of items: one that overflows the table is walked again, halved, after a spill (ORing
+  // is idempotent); a single item that overflows an empty table is walked on the host. A batch
+  // ends with the device waiting for its slowest warps (an item can take tens of milliseconds), so
+  // batches double while they take under a few seconds: ties_like_real_350g's 5 M items in 76
+  // batches of 2^16 walked in 59.7 s, in 38 batches of up to 2^17 in 58.7 s. A batch that
+  // overflows the table wastes its walk, so they stay far from the whole run.
+  constexpr std::uint64_t kFirstBatchItems = std::uint64_t{1} << 16, kMostBatchItems = std::uint64_t{1} << 21;
+  constexpr double kBatchSeconds = 4.0;
+  std::uint64_t batch = kFirstBatchItems, redone = 0, host_items = 0;
+  for (std::uint64_t begin = 0; begin < items.size();) {
+    const std::uint64_t count = std::min<std::uint64_t>(batch, items.size() - begin);
+    timer.start("direct: walk");
+    const auto started = std::chrono::steady_clock::now();
+    if (walk_batch(memory, begin, count, result)) {
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+      if (took.count() < kBatchSeconds) batch = std::min(batch * 2, kMostBatchItems);
+    } else {
+      timer.start("direct: spill to host");
+      spill();
+      ++redone;
+      if (count > 1) {
+        batch = std::max<std::uint64_t>(1, count / 2);
+        continue;
+      }
+      const auto counts = walk_direct_item(space, plan, items[begin], subspaces);
+      result.walk_nodes += counts.nodes;
+      result.distinct_multi_units += counts.emitted;
+      ++host_items;
+    }
+    if (progress) progress(units_of(items, begin, begin + count));
+    begin += count;
+    if (memory.table->entries() > memory.entries / 2) {
+      timer.start("direct: spill to host");
+      spill();
+    }
+  }
+  // A table that held everything is ordered and listed on the device; one that spilled before
+  // (or finds no room for that) goes to the host map.
+  std::uint64_t listed = 0;
+  if (output.list_on_device && subspaces.size() == 0) {
+    timer.start("direct: count bits on device");
+    memory.release_walk();
+    output.listed = memory.table->list_in_order(space.dimensions, params.device_list_chunk_ids,
+                                                [&](const char* step) { timer.start(step); });
+    if (output.listed) listed = output.listed->size();
+  }
+  if (!output.listed) {
+    timer.start("direct: spill to host");
+    spill();
+  }
+  timer.stop();
+  result.walk_items = items.size();
+  result.enumerated_units = units_in(plan, only);
+  result.device_subspaces = memory.table->spilled_entries() + listed;
+  result.table_bytes = subspaces.bytes();
+  if (redone > 0)
+    result.notes.push_back(std::to_string(redone) + " batch(es) of work items overflowed the device subspace table (" +
+                           std::to_string(memory.entries) + " entries) and were walked again after a spill to the " +
+                           "host" +
+                           (host_items > 0 ? "; " + std::to_string(host_items) + " item(s) walked on the host" : ""));
+  timer.start("direct: release device memory");
+  held_memory.reset();
+  timer.stop();
+  return result;
+}
+
+}  // namespace
+
+DenseUnitsResult run_direct_units_gpu(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
+                                      direct::DirectWalkOutput& output, const UnitProgress& progress,
+                                      std::span<const UnitRange> only, const gpu::ExecutionContext& context) {
+  return space.visit_precision([&](auto held) {
+    return run_held_units_gpu<decltype(held)>(space, plan, params, output, progress, only, context);
+  });
+}
+
+}  // namespace subscale

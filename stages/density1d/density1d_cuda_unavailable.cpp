@@ -1,0 +1,18 @@
+// Built instead of density1d_cuda.cu without the CUDA backend (gpu/cuda_unavailable.hpp).
+#include "gpu/cuda_unavailable.hpp"
+#include "stages/density1d/density1d_cuda.hpp"
+
+namespace subscale {
+
+template <class T>
+Density1dResult run_density1d_gpu(const ColumnMatrix<T>&, const Density1dParams&, const Density1dGpuOptions&,
+                                  const gpu::ExecutionContext&) {
+  gpu::throw_cuda_unavailable("density1d", "backend: cpu or auto");
+}
+
+template Density1dResult run_density1d_gpu(const Matrix32&, const Density1dParams&, const Density1dGpuOptions&,
+                                           const gpu::ExecutionContext&);
+template Density1dResult run_density1d_gpu(const Matrix&, const Density1dParams&, const Density1dGpuOptions&,
+                                           const gpu::ExecutionContext&);
+
+}  // namespace subscale
