@@ -19,7 +19,7 @@
 #include "io/cluster_list_hdf5.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/report_html.hpp"
-#include "tests/pipeline/cli_test_fixture.hpp"
+#include "tests/pipeline/report_test_fixture.hpp"
 
 namespace {
 
@@ -140,17 +140,7 @@ void check_sections(const std::string& html, const Expected& expected, Name name
   }
 }
 
-class ReportClusters : public subscale::testing::CliTest {
- protected:
-  fs::path run_quickstart(const std::string& extra) {
-    const fs::path out = folder_ / "run";
-    const auto outcome = run("run " + (subscale::testing::source_root() / "configs" / "quickstart.yaml").string() +
-                                 " report=true " + extra + " --out " + out.string() + " -q",
-                             "run.log");
-    EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
-    return out;
-  }
-};
+using ReportClusters = subscale::testing::ReportTest;
 
 std::string d_name(std::uint32_t d) { return std::string(1, 'd').append(std::to_string(d)); }
 
