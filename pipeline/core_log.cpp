@@ -36,10 +36,7 @@ void CoreStepLog::step(const std::string& step, const CoreResult& so_far) {
       else
         log_.line(time.text);
     }
-    const ProgressDisplay display = log_.quiet()           ? ProgressDisplay::none
-                                    : stderr_is_terminal() ? ProgressDisplay::bar
-                                                           : ProgressDisplay::lines;
-    bar_.emplace("dense_units", planned_units_, display, settings_.progress_seconds,
+    bar_.emplace("dense_units", planned_units_, progress_display(log_.quiet()), settings_.progress_seconds,
                  [this](const std::string& line) { log_.line(line); });
   } else if (step == "subspaces") {
     bar_.reset();

@@ -107,6 +107,7 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
   input.held = HeldValues::hold(std::move(input.data.values), settings.precision,
                                 input.data.source.empty() ? settings.load.path : input.data.source);
   report.stage_seconds.emplace_back("normalize", seconds_since(start));
+  report.column_names = input.data.column_names;
   if (settings.precision == Precision::float32)
     log.line("normalize   values held as float32 (" + io::describe_bytes(input.held.bytes()) + ")");
   if (!settings.epsilon_auto && !settings.min_points_auto) validate_core_params(settings.core, input.held.points());

@@ -9,9 +9,14 @@ namespace subscale::pipeline {
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
+ProgressDisplay progress_display(bool quiet) {
+  return quiet ? ProgressDisplay::none : stderr_is_terminal() ? ProgressDisplay::bar : ProgressDisplay::lines;
+}
+
 ProgressBar::ProgressBar(std::string label, std::uint64_t total, ProgressDisplay display, double interval_seconds,
-                         LineSink lines)
+                         LineSink lines, std::string unit)
     : label_(std::move(label)),
+      unit_(std::move(unit)),
       total_(total),
       display_(total > 0 && (display != ProgressDisplay::lines || lines) ? display : ProgressDisplay::none),
       interval_(display == ProgressDisplay::bar ? 0.1 : interval_seconds),
@@ -56,13 +61,13 @@ void ProgressBar::write_line(std::uint64_t done) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
   const double left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0;
-  char text[160];
+  char text[224];
   if (done == 0)
     std::snprintf(text, sizeof text, "%-11s %5.1f%% done after %.0f s (the first work still running)", label_.c_str(),
                   0.0, elapsed);
   else
-    std::snprintf(text, sizeof text, "%-11s %5.1f%% done after %.0f s, %.3g units/s, about %.0f s left", label_.c_str(),
-                  100 * fraction, elapsed, rate, left);
+    std::snprintf(text, sizeof text, "%-11s %5.1f%% done after %.0f s, %.3g %s/s, about %.0f s left", label_.c_str(),
+                  100 * fraction, elapsed, rate, unit_.c_str(), left);
   lines_(text);
 }
 

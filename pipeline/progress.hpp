@@ -21,8 +21,9 @@ enum class ProgressDisplay { none, bar, lines };
 class ProgressBar {
  public:
   using LineSink = std::function<void(const std::string& line)>;
+  // `unit` names what `total` counts, in the lines' rate ("points/s").
   ProgressBar(std::string label, std::uint64_t total, ProgressDisplay display, double interval_seconds = 10,
-              LineSink lines = {});
+              LineSink lines = {}, std::string unit = "units");
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
   ~ProgressBar();
@@ -35,6 +36,7 @@ class ProgressBar {
   void write_lines_until_stopped();
 
   std::string label_;
+  std::string unit_;
   std::uint64_t total_;
   ProgressDisplay display_;
   std::chrono::duration<double> interval_;
@@ -50,5 +52,8 @@ class ProgressBar {
 
 // True when stderr is an interactive terminal.
 bool stderr_is_terminal();
+
+// What a run's progress looks like: nothing when quiet, a bar on a terminal, lines otherwise.
+ProgressDisplay progress_display(bool quiet);
 
 }  // namespace subscale::pipeline

@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "io/atomic_output.hpp"
 #include "io/hdf5_file.hpp"
+#include "pipeline/report_clusters.hpp"
 #include "pipeline/svg_chart.hpp"
 
 namespace subscale::pipeline {
@@ -254,6 +255,7 @@ std::string report_from(const std::filesystem::path& folder, const json& summary
   html += "<h1>subscale run report: " + escape_html(folder.filename().string()) + "</h1>\n";
   try {
     html += section("overview", "Overview", overview(summary, folder));
+    html += cluster_sections(folder, file);
     html += section("stage-times", "Stage times", stage_times(summary));
     html += section("dense-units", "Dense units per dimension", dense_units(file));
     html += section("partitions", "Partition fills", partitions(file, summary));

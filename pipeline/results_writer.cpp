@@ -1,5 +1,6 @@
 #include "pipeline/results_writer.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -36,6 +37,18 @@ void write_scores(io::Hdf5File& file, const RunReport& report, int gzip_level) {
   }
 }
 
+// One name a line (a line break inside a name becomes a space), so that any HDF5 reader gets them
+// from one string attribute.
+void write_column_names(io::Hdf5File& file, const std::vector<std::string>& names) {
+  std::string lines;
+  for (std::string name : names) {
+    std::replace(name.begin(), name.end(), '\n', ' ');
+    lines += name + "\n";
+  }
+  file.create_group("/input");
+  file.write_string_attribute("/input", "column_names", lines);
+}
+
 }  // namespace
 
 void write_results_hdf5(const std::filesystem::path& path, const RunReport& report, int gzip_level) {
@@ -47,6 +60,7 @@ void write_results_hdf5(const std::filesystem::path& path, const RunReport& repo
     file.write_int_attribute("/", "dimensions", static_cast<std::int64_t>(report.dimensions));
     file.write_string_attribute("/", "backend", report.backend);
     file.write_string_attribute("/", "input", report.input_path);
+    if (!report.column_names.empty()) write_column_names(file, report.column_names);
     io::write_cluster_list(file, "/subspaces", report.core.subspaces, gzip_level);
     // /clusters holds the run's clusters: consolidated when that stage ran, and then merge's own
     // output stays beside them as /raw_clusters.

@@ -20,6 +20,7 @@ struct RunReport {
   std::string config_source;
   std::string input_path;
   std::size_t points = 0, dimensions = 0;
+  std::vector<std::string> column_names;  // the input's, when it had them (CSV header, ARFF attributes)
   std::uint64_t seed = 0;
   std::string backend;  // the one that ran: cpu or cuda
   int threads = 0;

@@ -9,6 +9,7 @@
 #include "distributed/distributed_merge.hpp"
 #include "pipeline/core_log.hpp"
 #include "pipeline/significance_steps.hpp"
+#include "pipeline/stage_progress_log.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -75,7 +76,8 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     if (comm.distributed())
       report.merge = distributed::merge_across_processes(comm, values, cluster_report.owned, params);
     else
-      report.merge = merge::merge_subspaces(values, to_merge ? *to_merge : report.core.subspaces, params);
+      report.merge = merge::merge_subspaces(values, to_merge ? *to_merge : report.core.subspaces, params,
+                                            StageProgressLog("merge", log, settings.progress_seconds).progress());
     report.stage_seconds.emplace_back("merge", seconds_since(start));
     if (!comm.is_root()) return false;
     log.line("merge       " + std::to_string(report.merge->clusters.size()) + " clusters" +
@@ -88,8 +90,9 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   if (report.merge && settings.consolidate) {
     observer.stage("consolidate");
     start = Clock::now();
-    report.consolidated =
-        consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params);
+    StageProgressLog progress("consolidate", log, settings.progress_seconds);
+    report.consolidated = consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params,
+                                                            progress.progress());
     report.stage_seconds.emplace_back("consolidate", seconds_since(start));
     if (sig.enabled) keep_significant_consolidated(values, *marginals, *report.consolidated, sig, *report.significance);
     const auto& c = report.consolidated->stats;

@@ -18,13 +18,15 @@ std::string number(double value) {
   return text;
 }
 
-std::string fixed(double value) {
+std::string fixed(double value) { return svg_fixed(value); }
+
+}  // namespace
+
+std::string svg_fixed(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", value);
   return text;
 }
-
-}  // namespace
 
 std::string escape_html(const std::string& text) {
   std::string out;

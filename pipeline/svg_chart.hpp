@@ -28,6 +28,9 @@ std::string svg_bar_chart(const std::vector<Bar>& bars, const ChartOptions& opti
 // neighbours, labelled with its first and last index: peaks stay visible.
 std::vector<Bar> bucket_max(const std::vector<double>& values, std::size_t buckets);
 
+// A coordinate or length with one decimal, as every chart writes them.
+std::string svg_fixed(double value);
+
 // Text made safe for HTML and SVG (&, <, >, ", ').
 std::string escape_html(const std::string& text);
 

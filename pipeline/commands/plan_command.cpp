@@ -20,6 +20,7 @@
 #include "pipeline/input_loading.hpp"
 #include "pipeline/log_format.hpp"
 #include "pipeline/memory_advice.hpp"
+#include "pipeline/post_core_plan.hpp"
 #include "pipeline/run_log.hpp"
 #include "pipeline/run_settings.hpp"
 #include "pipeline/workload_warnings.hpp"
@@ -75,6 +76,16 @@ void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, cons
   std::printf("\n");
   if (const std::string note = direct_memory_note(settings, memory); !note.empty()) std::printf("%s\n", note.c_str());
   std::printf("%s\n", time.text.c_str());
+  std::printf("%s", post_core_plan_text({.points = plan.points(),
+                                         .min_points = settings.core.min_points,
+                                         .merge_min_points = settings.merge_min_points,
+                                         .subspaces_at_least = memory.subspaces_at_least,
+                                         .subspaces_at_most = memory.subspaces_at_most,
+                                         .multi_units = estimate.multi_units,
+                                         .exact = memory.exact,
+                                         .merge = settings.merge,
+                                         .consolidate = settings.consolidate})
+                        .c_str());
 }
 
 // How a cluster run (or a checkpointed one) would cut the work, and what each process holds.

@@ -20,7 +20,9 @@ void add_report_command(CLI::App& app) {
   auto args = std::make_shared<Arguments>();
   CLI::App* command = app.add_subcommand(
       "report",
-      "Write a run's report: one self-contained HTML file with charts of the stage times, dense units per dimension, "
+      "Write a run's report: one self-contained HTML file with the clusters (a table, the dimensions they live in, "
+      "scatters "
+      "of the strongest), charts of the stage times, dense units per dimension, "
       "partition fills, subspace sizes and dimensionalities, clusters per subspace and the quality measures");
   command->add_option("run_dir", args->folder, "the folder of a finished run (it holds summary.json and results.h5)")
       ->required()

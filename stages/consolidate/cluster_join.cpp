@@ -61,8 +61,15 @@ class ComponentJoiner {
                   std::vector<std::uint32_t>& versions)
       : columns_(columns), params_(params), clusters_(clusters), parent_(parent), versions_(versions) {}
 
-  void run(std::span<const OverlapPair> pairs, JoinCounters& counters) {
-    for (const OverlapPair& pair : pairs) try_pair(pair, counters);
+  // Tells `progress` of every kReportEvery pairs tried: one component can hold all of a round's
+  // pairs and run for minutes.
+  void run(std::span<const OverlapPair> pairs, JoinCounters& counters, const StageProgress& progress) {
+    constexpr std::size_t kReportEvery = 4096;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      try_pair(pairs[i], counters);
+      if ((i + 1) % kReportEvery == 0) progress.advance(kReportEvery);
+    }
+    progress.advance(pairs.size() % kReportEvery);
   }
 
  private:
@@ -72,7 +79,12 @@ class ComponentJoiner {
     if (a == b) return;
     const std::uint32_t keep = std::min(a, b), drop = std::max(a, b);
     const RefusedKey key{keep, versions_[keep], drop, versions_[drop]};
-    if (refused_.count(key)) return;
+    // Two clusters that have joined nothing this round are the pair's own two, and the round
+    // holds each pair once: their answer is never asked again, so it is neither looked up nor
+    // kept. On tie-heavy data nearly every pair is such a refusal, and a set of them all (tens
+    // of millions) made the round memory-bound.
+    const bool asked_once = key.keep_version == 0 && key.drop_version == 0;
+    if (!asked_once && refused_.count(key)) return;
     WorkingCluster<T>& x = clusters_[a];
     WorkingCluster<T>& y = clusters_[b];
     // Their current point sets must still overlap as much as the pair did: the smaller shares
@@ -86,13 +98,14 @@ class ComponentJoiner {
     const std::size_t smaller = small.points.size();
     const std::size_t shared = smaller - lacks.size();
     if (smaller == 0 || static_cast<double>(shared) / static_cast<double>(smaller) < params_.overlap) {
-      refused_.insert(key);  // the same two point sets, so the same answer, until one changes
+      // The same two point sets, so the same answer, until one changes.
+      if (!asked_once) refused_.insert(key);
       return;
     }
     std::optional<WorkingCluster<T>> joined = union_.join(x, y, lacks);
     if (!joined) {
       ++counters.rejected;
-      refused_.insert(key);
+      if (!asked_once) refused_.insert(key);
       return;
     }
     clusters_[keep] = std::move(*joined);
@@ -156,13 +169,19 @@ Interval<T> central_span_of(const ColumnSorter<T>& columns, const RankSet& colum
 
 template <class T>
 std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
-                                          const ConsolidateParams& params, JoinCounters& counters) {
+                                          const ConsolidateParams& params, JoinCounters& counters,
+                                          const StageProgress& progress, const std::string& phase) {
   std::vector<const std::vector<std::uint32_t>*> point_lists;
   point_lists.reserve(clusters.size());
   for (const auto& c : clusters) point_lists.push_back(&c.points);
+  // Finding the pairs can take a minute of its own where many clusters share a few points: its own
+  // phase, so that the last phase's 100% does not stand for it.
+  progress.begin(phase + " (finding pairs)", clusters.size(), "clusters");
   const std::vector<OverlapPair> pairs =
       overlapping_pairs(point_lists, static_cast<std::size_t>(columns.values().rows()), params.overlap);
+  progress.advance(clusters.size());
   counters.candidate_pairs += pairs.size();
+  progress.begin(phase, pairs.size(), "pairs");
 
   // Connected components of the candidate graph; each keeps the global order of its pairs.
   std::vector<std::uint32_t> parent(clusters.size());
@@ -198,7 +217,7 @@ std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::v
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, components, 1), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       ComponentJoiner<T> joiner(columns, params, clusters, parent, versions);
-      joiner.run(std::span(by_component.data() + begin[k], begin[k + 1] - begin[k]), per_component[k]);
+      joiner.run(std::span(by_component.data() + begin[k], begin[k + 1] - begin[k]), per_component[k], progress);
     }
   });
   for (const JoinCounters& c : per_component) counters.joins += c.joins, counters.rejected += c.rejected;
@@ -210,7 +229,7 @@ std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::v
 
 template <class T>
 std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>>& clusters,
-                                const ConsolidateParams& params) {
+                                const ConsolidateParams& params, const StageProgress& progress) {
   const ColumnMatrix<T>& values = columns.values();
   const auto dims = static_cast<std::uint32_t>(values.cols());
   std::vector<std::uint64_t> added(clusters.size(), 0);
@@ -243,16 +262,18 @@ std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<Work
             cluster.extended = true;
           }
         }
+        progress.advance(r.size());
       });
   return std::accumulate(added.begin(), added.end(), std::uint64_t{0});
 }
 
-#define SUBSCALE_CLUSTER_JOIN_FOR(T)                                                                         \
-  template Interval<T> central_span_of(const ColumnSorter<T>&, const RankSet&, std::uint32_t, double);       \
-  template std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>&, std::vector<WorkingCluster<T>>, \
-                                                     const ConsolidateParams&, JoinCounters&);               \
-  template std::uint64_t extend_dimensions(const ColumnSorter<T>&, std::vector<WorkingCluster<T>>&,          \
-                                           const ConsolidateParams&);
+#define SUBSCALE_CLUSTER_JOIN_FOR(T)                                                                                \
+  template Interval<T> central_span_of(const ColumnSorter<T>&, const RankSet&, std::uint32_t, double);              \
+  template std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>&, std::vector<WorkingCluster<T>>,        \
+                                                     const ConsolidateParams&, JoinCounters&, const StageProgress&, \
+                                                     const std::string&);                                           \
+  template std::uint64_t extend_dimensions(const ColumnSorter<T>&, std::vector<WorkingCluster<T>>&,                 \
+                                           const ConsolidateParams&, const StageProgress&);
 SUBSCALE_CLUSTER_JOIN_FOR(float)
 SUBSCALE_CLUSTER_JOIN_FOR(double)
 #undef SUBSCALE_CLUSTER_JOIN_FOR

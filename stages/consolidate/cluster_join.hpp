@@ -4,9 +4,12 @@
 // which its points are dense.
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "common/stage_progress.hpp"
 #include "stages/consolidate/column_sorter.hpp"
 #include "stages/consolidate/consolidate.hpp"
 #include "stages/consolidate/rank_set.hpp"
@@ -22,10 +25,11 @@ struct WorkingCluster {
   // The ranks of `points` in each of `dimensions` (rank_set.hpp): the central spans are read off
   // them, and a join adds the few points the other side brings instead of selecting again.
   std::vector<RankSet> columns;
-  // Its ranks in dimensions outside `dimensions` (indexed by dimension), built when a join first
+  // Its ranks in dimensions outside `dimensions`, by dimension ascending, built when a join first
   // asks for one (cluster_union.hpp); empty when none was, and emptied whenever the points or
-  // the dimensions change.
-  std::vector<std::optional<RankSet>> outside_columns;
+  // the dimensions change. Only the dimensions asked for: a slot for every dimension of the data
+  // (500 on tie-heavy files) made each of tens of thousands of clusters tens of KiB.
+  std::vector<std::pair<std::uint32_t, RankSet>> outside_columns;
   T reference_span = 0;       // span_test.hpp: the widest central span where merge found it
   std::uint32_t sources = 1;  // input clusters joined into it
   // extend_dimensions found no dimension to add, and nothing (points, dimensions, reference
@@ -53,15 +57,17 @@ struct JoinCounters {
 // the joined cluster is (S_a ∪ S_b, the points of O_a ∪ O_b inside their box), with the larger
 // reference span. The greedy order makes the result independent of threads.
 // The span test runs in T: span widths against span_tolerance (rounded to T) times the reference.
+// `progress` hears of the round as phase `phase`, counted in candidate pairs.
 template <class T>
 std::vector<WorkingCluster<T>> join_round(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
-                                          const ConsolidateParams& params, JoinCounters& counters);
+                                          const ConsolidateParams& params, JoinCounters& counters,
+                                          const StageProgress& progress = {}, const std::string& phase = "joining");
 
 // Adds to each cluster every other dimension in which its points pass the span test against its
 // reference span, then keeps the points inside the box of the extended subspace. Returns the
-// number of dimensions added.
+// number of dimensions added. `progress` counts the clusters done (the caller begins the phase).
 template <class T>
 std::uint64_t extend_dimensions(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>>& clusters,
-                                const ConsolidateParams& params);
+                                const ConsolidateParams& params, const StageProgress& progress = {});
 
 }  // namespace subscale::consolidate

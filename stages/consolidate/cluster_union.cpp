@@ -33,10 +33,11 @@ ClusterUnion<T>::ClusterUnion(const ColumnSorter<T>& columns, const ConsolidateP
 // larger side are tested first: a join of two different clusters fails there.
 template <class T>
 const RankSet& ClusterUnion<T>::outside_column(WorkingCluster<T>& cluster, std::uint32_t dimension) {
-  if (cluster.outside_columns.empty()) cluster.outside_columns.resize(static_cast<std::size_t>(values_.cols()));
-  std::optional<RankSet>& column = cluster.outside_columns[dimension];
-  if (!column) column = columns_.rank_set(cluster.points, dimension);
-  return *column;
+  auto& built = cluster.outside_columns;
+  const auto at = std::lower_bound(built.begin(), built.end(), dimension,
+                                   [](const auto& entry, std::uint32_t k) { return entry.first < k; });
+  if (at != built.end() && at->first == dimension) return at->second;
+  return built.emplace(at, dimension, columns_.rank_set(cluster.points, dimension))->second;
 }
 
 template <class T>

@@ -112,7 +112,7 @@ std::vector<WorkingCluster<T>> working_clusters(const ColumnSorter<T>& columns,
 
 template <class T>
 ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& clusters,
-                                       const ConsolidateParams& params) {
+                                       const ConsolidateParams& params, const StageProgress& progress) {
   check_params(params);
   check_clusters(values, clusters);
 
@@ -126,16 +126,21 @@ ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std:
   std::erase_if(working, [](const WorkingCluster<T>& c) { return c.points.empty() || c.dimensions.empty(); });
 
   JoinCounters counters;
-  if (params.gather) working = gather_clusters(columns, std::move(working), params, counters);
+  if (params.gather) {
+    progress.begin("gathering", working.size(), "clusters");
+    working = gather_clusters(columns, std::move(working), params, counters, progress);
+  }
   bool changed = true;
   while (changed && stats.passes < kMaxPasses) {
     ++stats.passes;
     const std::uint64_t joins_before = counters.joins;
+    const std::string pass = "pass " + std::to_string(stats.passes);
     for (std::uint64_t before = ~std::uint64_t{0}; before != counters.joins;) {
       before = counters.joins;
-      working = join_round(columns, std::move(working), params, counters);
+      working = join_round(columns, std::move(working), params, counters, progress, pass + " joining");
     }
-    const std::uint64_t added = params.extend_dimensions ? extend_dimensions(columns, working, params) : 0;
+    if (params.extend_dimensions) progress.begin(pass + " extending", working.size(), "clusters");
+    const std::uint64_t added = params.extend_dimensions ? extend_dimensions(columns, working, params, progress) : 0;
     stats.extended_dimensions += added;
     std::erase_if(working, [](const WorkingCluster<T>& c) { return c.points.empty(); });
     changed = counters.joins != joins_before || added > 0;
@@ -158,8 +163,8 @@ ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std:
 }
 
 template ConsolidateResult consolidate_clusters(const Matrix32&, const std::vector<SubspaceCluster>&,
-                                                const ConsolidateParams&);
+                                                const ConsolidateParams&, const StageProgress&);
 template ConsolidateResult consolidate_clusters(const Matrix&, const std::vector<SubspaceCluster>&,
-                                                const ConsolidateParams&);
+                                                const ConsolidateParams&, const StageProgress&);
 
 }  // namespace subscale::consolidate

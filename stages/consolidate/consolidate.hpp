@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "common/stage_progress.hpp"
 #include "common/subspace_cluster.hpp"
 
 namespace subscale::consolidate {
@@ -77,8 +78,11 @@ struct ConsolidateResult {
 // Throws UsageError for an option out of its range (naming the consolidate.* key) and
 // InputError for a cluster whose dimensions or points are out of range or not sorted.
 // T is the held precision: the span test and the box run in it.
+// `progress` hears of each phase: "gathering" (input clusters), then per pass "pass N joining
+// (finding pairs)" (clusters), "pass N joining"
+// (candidate pairs) and "pass N extending" (clusters).
 template <class T>
 ConsolidateResult consolidate_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& clusters,
-                                       const ConsolidateParams& params);
+                                       const ConsolidateParams& params, const StageProgress& progress = {});
 
 }  // namespace subscale::consolidate

@@ -76,7 +76,8 @@ struct Candidate {
 
 template <class T>
 std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
-                                               const ConsolidateParams& params, JoinCounters& counters) {
+                                               const ConsolidateParams& params, JoinCounters& counters,
+                                               const StageProgress& progress) {
   std::vector<std::uint32_t> order(clusters.size());
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -89,8 +90,10 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
   GatheredBoxes<T> boxes(columns, params.span_fraction);
   std::vector<std::uint32_t> counts, touched, lacks;
   std::vector<Candidate> candidates;
-  for (std::uint32_t index : order) {
-    WorkingCluster<T>& c = clusters[index];
+  constexpr std::uint64_t kReportEvery = 256;  // clusters between calls to progress
+  for (std::size_t done = 0; done < order.size(); ++done) {
+    if (done > 0 && done % kReportEvery == 0) progress.advance(kReportEvery);
+    WorkingCluster<T>& c = clusters[order[done]];
     counts.resize(gathered.size(), 0);
     for (std::uint32_t p : c.points)
       holders.for_each(p, [&](std::uint32_t g) {
@@ -116,11 +119,12 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
       const bool g_larger = ClusterUnion<T>::larger(g, c) == &g;
       if (g_larger) {
         // c's points that g lacks: as many as c has beyond the shared ones, so the search
-        // stops at the last of them (and does not start for a c inside g).
+        // stops at the last of them (and does not start for a c inside g). Looked up in g's
+        // sorted points: a point's holders can be thousands of clusters where ties are many.
         lacks.clear();
         const std::size_t missing = c.points.size() - candidate.shared;
         for (auto p = c.points.begin(); lacks.size() < missing; ++p)
-          if (!holders.holds(*p, id)) lacks.push_back(*p);
+          if (!std::binary_search(g.points.begin(), g.points.end(), *p)) lacks.push_back(*p);
       } else {
         lacks = sorted_difference(g.points, c.points);
       }
@@ -155,14 +159,17 @@ std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, s
       gathered.push_back(std::move(c));
     }
   }
+  if (!order.empty()) progress.advance(order.size() - (order.size() - 1) / kReportEvery * kReportEvery);
   return gathered;
 }
 
 template std::vector<WorkingCluster<float>> gather_clusters(const ColumnSorter<float>&,
                                                             std::vector<WorkingCluster<float>>,
-                                                            const ConsolidateParams&, JoinCounters&);
+                                                            const ConsolidateParams&, JoinCounters&,
+                                                            const StageProgress&);
 template std::vector<WorkingCluster<double>> gather_clusters(const ColumnSorter<double>&,
                                                              std::vector<WorkingCluster<double>>,
-                                                             const ConsolidateParams&, JoinCounters&);
+                                                             const ConsolidateParams&, JoinCounters&,
+                                                             const StageProgress&);
 
 }  // namespace subscale::consolidate

@@ -29,8 +29,10 @@ namespace subscale::consolidate {
 
 // Returns the gathered clusters, in the order they were founded. Adds to counters the pairs
 // (input cluster, gathered cluster) over the overlap threshold, the joins and the refusals.
+// `progress` counts the input clusters done (the caller begins the phase).
 template <class T>
 std::vector<WorkingCluster<T>> gather_clusters(const ColumnSorter<T>& columns, std::vector<WorkingCluster<T>> clusters,
-                                               const ConsolidateParams& params, JoinCounters& counters);
+                                               const ConsolidateParams& params, JoinCounters& counters,
+                                               const StageProgress& progress = {});
 
 }  // namespace subscale::consolidate

@@ -26,15 +26,6 @@ class PointHolders {
       for (std::uint32_t cluster : overflow_[point]) visit(cluster);
   }
 
-  bool holds(std::uint32_t point, std::uint32_t cluster) const {
-    const std::uint32_t* block = blocks_.data() + static_cast<std::size_t>(point) * kBlock;
-    const std::uint32_t count = block[0];
-    for (std::uint32_t i = 0; i < std::min(count, kInline); ++i)
-      if (block[1 + i] == cluster) return true;
-    return count > kInline &&
-           std::find(overflow_[point].begin(), overflow_[point].end(), cluster) != overflow_[point].end();
-  }
-
   std::size_t count(std::uint32_t point) const { return blocks_[static_cast<std::size_t>(point) * kBlock]; }
 
   // `cluster` now holds `points` too (it held none of them).

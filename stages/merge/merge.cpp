@@ -57,9 +57,12 @@ void check_subspace(const ColumnMatrix<T>& values, const SubspaceCluster& subspa
 
 template <class T>
 MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
-                            const MergeParams& params) {
+                            const MergeParams& params, const StageProgress& progress) {
   check_params(params);
+  std::uint64_t points = 0;
   for (std::size_t s = 0; s < subspaces.size(); ++s) check_subspace(values, subspaces[s], s);
+  for (const auto& subspace : subspaces) points += subspace.points.size();
+  progress.begin("", points, "points");
 
   std::vector<SubspaceDbscanResult> per_subspace(subspaces.size());
   // Grain 1: subspaces differ in size by orders of magnitude; work stealing evens it out.
@@ -68,6 +71,7 @@ MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<Sub
         for (std::size_t s = range.begin(); s != range.end(); ++s) {
           const bool split = subspaces[s].points.size() >= params.parallel_points;
           per_subspace[s] = dbscan_in_subspace(values, subspaces[s], params.epsilon, params.min_points, split);
+          progress.advance(subspaces[s].points.size());
         }
       });
 
@@ -105,7 +109,9 @@ MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<Sub
   return result;
 }
 
-template MergeResult merge_subspaces(const Matrix32&, const std::vector<SubspaceCluster>&, const MergeParams&);
-template MergeResult merge_subspaces(const Matrix&, const std::vector<SubspaceCluster>&, const MergeParams&);
+template MergeResult merge_subspaces(const Matrix32&, const std::vector<SubspaceCluster>&, const MergeParams&,
+                                     const StageProgress&);
+template MergeResult merge_subspaces(const Matrix&, const std::vector<SubspaceCluster>&, const MergeParams&,
+                                     const StageProgress&);
 
 }  // namespace subscale::merge

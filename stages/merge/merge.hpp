@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/dataset.hpp"
+#include "common/stage_progress.hpp"
 #include "common/subspace_cluster.hpp"
 
 namespace subscale::merge {
@@ -47,8 +48,9 @@ struct MergeResult {
 // T is the held precision. The distance test runs in it: differences, their squares and the sum
 // in T, against epsilon rounded once to T (held_epsilon) and squared in T. Merge runs on the CPU
 // only, so this is the one definition of a neighbour in either precision.
+// `progress` counts the subspaces' points as they are clustered (one phase, sum of |P_S|).
 template <class T>
 MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
-                            const MergeParams& params);
+                            const MergeParams& params, const StageProgress& progress = {});
 
 }  // namespace subscale::merge

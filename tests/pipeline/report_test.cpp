@@ -11,7 +11,7 @@
 #include <string>
 
 #include "pipeline/report_html.hpp"
-#include "tests/pipeline/cli_test_fixture.hpp"
+#include "tests/pipeline/report_test_fixture.hpp"
 
 namespace {
 
@@ -25,17 +25,7 @@ std::string find_chromium() {
   return "";
 }
 
-class Report : public subscale::testing::CliTest {
- protected:
-  fs::path run_quickstart(const std::string& extra) {
-    const fs::path out = folder_ / "run";
-    const auto outcome = run("run " + (subscale::testing::source_root() / "configs" / "quickstart.yaml").string() +
-                                 " report=true " + extra + " --out " + out.string() + " -q",
-                             "run.log");
-    EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
-    return out;
-  }
-};
+using Report = subscale::testing::ReportTest;
 
 TEST_F(Report, RunWritesASelfContainedPageWithEverySection) {
   const fs::path run_folder = run_quickstart("");
