@@ -3,6 +3,7 @@
 // ASCII attributes; before, a UTF-8 `kind` was ignored and a Q6 gave 0 rows with exit 0.
 #include <gtest/gtest.h>
 #include <hdf5.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -21,7 +22,8 @@ enum class Storage { variable, fixed };
 std::filesystem::path temporary(const std::string& name) {
   const auto folder = std::filesystem::temp_directory_path() / "subscale_filter_test";
   std::filesystem::create_directories(folder);
-  return folder / (name + "_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".h5");
+  // The process id too: CTest runs each parameter in a process of its own, at the same time.
+  return folder / (name + "_" + std::to_string(::getpid()) + ".h5");
 }
 
 hid_t utf8_type(Storage storage, std::size_t bytes) {
