@@ -33,4 +33,49 @@ struct ResourceError : Error {
   explicit ResourceError(const std::string& message) : Error(ExitCode::resource, message) {}
 };
 
+// A parameter a stage cannot work with, named as the stage knows it (no config keys: the pipeline
+// words the error for the config, pipeline/parameter_advice.hpp).
+enum class Parameter { merge_epsilon, merge_min_points, signature_keys, signature_bits };
+
+inline const char* parameter_name(Parameter parameter) {
+  switch (parameter) {
+    case Parameter::merge_epsilon:
+      return "epsilon";
+    case Parameter::merge_min_points:
+      return "min_points";
+    case Parameter::signature_keys:
+      return "key scheme";
+    case Parameter::signature_bits:
+      return "signature width";
+  }
+  return "?";
+}
+
+// What a parameter error carries: which parameter, its value, and the stage's words that follow
+// the parameter's name ("is 32; valid values: 64, 128").
+class ParameterError {
+ public:
+  ParameterError(ExitCode code, Parameter parameter, std::string value, std::string detail)
+      : code_(code), parameter_(parameter), value_(std::move(value)), detail_(std::move(detail)) {}
+  virtual ~ParameterError() = default;
+  ExitCode code() const noexcept { return code_; }
+  Parameter parameter() const noexcept { return parameter_; }
+  const std::string& value() const noexcept { return value_; }
+  const std::string& detail() const noexcept { return detail_; }
+
+ private:
+  ExitCode code_;
+  Parameter parameter_;
+  std::string value_;
+  std::string detail_;
+};
+
+// Thrown as a UsageError or ResourceError (Base), so exit codes and every catch of those stay.
+template <class Base>
+struct ParameterErrorOf : Base, ParameterError {
+  ParameterErrorOf(Parameter parameter, std::string value, const std::string& detail)
+      : Base(std::string(parameter_name(parameter)) + " " + detail),
+        ParameterError(Base::code(), parameter, std::move(value), detail) {}
+};
+
 }  // namespace subscale

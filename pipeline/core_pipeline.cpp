@@ -1,15 +1,14 @@
 #include "pipeline/core_pipeline.hpp"
 
 #include <chrono>
-#include <optional>
+#include <memory>
 
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/execution_stream.hpp"
-#include "stages/dense_units/dense_units_backend.hpp"
+#include "pipeline/core_mode.hpp"
 #include "stages/density1d/density1d_cuda.hpp"
-#include "stages/subspaces/signature_subspaces.hpp"
 
 namespace subscale::pipeline {
 
@@ -29,20 +28,17 @@ std::uint64_t largest_window_units(const UnitPlan& plan) {
 
 namespace {
 
-// Direct mode: the walk fills a subspace map itself, so the subspaces stage is only the hand-over
-// into the sorted list.
-template <class Notify>
-void run_direct_core(const DirectSpace& space, const UnitPlan& plan, const CoreParams& params,
-                     const UnitProgress& on_units, Notify&& notify, CoreResult& result,
-                     const gpu::ExecutionContext& gpu) {
-  auto start = std::chrono::steady_clock::now();
-  direct::DirectWalkOutput walked{direct::DirectSubspaceMap(space.key_words(), space.point_words())};
-  result.dense_units = walk_direct_units(space, plan, params.units, result.backend_used, walked, on_units, {}, gpu);
-  result.timings.dense_units_seconds = seconds_since(start);
-  start = std::chrono::steady_clock::now();
-  notify("subspaces");
-  result.subspaces = std::move(walked).to_subspaces();
-  result.timings.subspaces_seconds = seconds_since(start);
+// The one place the backends are chosen. density1d runs on the GPU only where it pays: the copies
+// outweigh the CPU's sort on small inputs (bench/core/density1d_bench measures where the GPU
+// starts to win).
+bool density1d_wants_gpu(const CoreParams& params) {
+  return params.backend == Backend::cuda ||
+         (params.backend == Backend::automatic && gpu::automatic_backend() == Backend::cuda);
+}
+
+Backend dense_units_backend(const CoreParams& params, const UnitPlan& plan, const CoreMode& mode) {
+  if (params.backend != Backend::automatic) return params.backend;
+  return plan.total_units() >= mode.gpu_worthwhile_units() ? gpu::automatic_backend() : Backend::cpu;
 }
 
 }  // namespace
@@ -60,11 +56,8 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   const auto on_gpu = [&] { return gpu_stream.context(params.device_bytes); };
   auto start = std::chrono::steady_clock::now();
   notify("density1d");
-  // density1d runs on the GPU only where it pays: the copies outweigh the CPU's sort on small
-  // inputs (bench/core/density1d_bench measures where the GPU starts to win).
-  const bool wants_gpu = params.backend == Backend::cuda ||
-                         (params.backend == Backend::automatic && gpu::automatic_backend() == Backend::cuda);
-  result.density1d_on_gpu = wants_gpu && static_cast<std::uint64_t>(values.size()) >= kGpuDensityValues;
+  result.density1d_on_gpu =
+      density1d_wants_gpu(params) && static_cast<std::uint64_t>(values.size()) >= kGpuDensityValues;
   result.density = result.density1d_on_gpu
                        ? run_density1d_gpu(values, {params.epsilon, params.min_points}, {}, on_gpu())
                        : run_density1d(values, {params.epsilon, params.min_points});
@@ -78,50 +71,19 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   for (std::uint32_t j = 0; j < plan.dimensions(); ++j)
     result.units_per_dimension.push_back(plan.units_in_dimension(j));
 
-  // Direct mode's space is built before dense_units so that its memory plan (from the same sample
-  // of the walk as `plan` prints: at most 512 stretches of 1024 units) is said before the walk.
-  std::optional<DirectSpace> direct_space;
-  if (params.units.mode == TableMode::direct) {
-    direct_space.emplace(values, plan, result.density, params.epsilon);
-    if (!executor) {
-      const auto sampled = std::chrono::steady_clock::now();
-      const DirectWalkEstimate estimate = estimate_direct_walk(*direct_space, plan);
-      result.direct_sample_seconds = seconds_since(sampled);
-      result.direct_sample_units = static_cast<double>(estimate.sampled_units);
-      result.direct_memory = plan_direct_memory(*direct_space, estimate);
-    }
-  }
+  const std::unique_ptr<CoreMode> mode = core_mode_for(params.units.mode);
+  mode->plan(HeldMatrixRef(&values), plan, params, !executor, result);
   result.timings.plan_seconds = seconds_since(start);
 
   start = std::chrono::steady_clock::now();
   notify("dense_units");
-  result.backend_used = params.backend;
-  if (params.backend == Backend::automatic) {
-    const std::uint64_t worthwhile =
-        params.units.mode == TableMode::direct ? kGpuWorthwhileDirectUnits : kGpuWorthwhileUnits;
-    result.backend_used = plan.total_units() >= worthwhile ? gpu::automatic_backend() : Backend::cpu;
-  }
+  result.backend_used = dense_units_backend(params, plan, *mode);
   const gpu::ExecutionContext gpu = result.backend_used == Backend::cuda ? on_gpu() : gpu::ExecutionContext{};
-  if (executor) {
-    executor({&values, plan, params, on_units, notify, direct_space ? &*direct_space : nullptr, gpu}, result);
-    return result;
-  }
-  if (params.units.mode == TableMode::direct) {
-    run_direct_core(*direct_space, plan, params, on_units, notify, result, gpu);
-    return result;
-  }
-  // Units stream from dense_units into the subspaces accumulator partition by partition; the
-  // time spent accumulating is counted as the subspaces stage's.
-  SubspaceAccumulator accumulator(plan.points());
-  double accumulate_seconds = 0;
-  result.dense_units = accumulate_dense_units(plan, result.density, params.units, result.backend_used, on_units,
-                                              accumulator, accumulate_seconds, gpu);
-  result.timings.dense_units_seconds = seconds_since(start) - accumulate_seconds;
-
-  start = std::chrono::steady_clock::now();
-  notify("subspaces");
-  result.subspaces = accumulator.finish();
-  result.timings.subspaces_seconds = seconds_since(start) + accumulate_seconds;
+  const CoreStepInputs inputs{&values, plan, params, on_units, notify, mode->direct_space(), gpu};
+  if (executor)
+    executor(inputs, result);
+  else
+    mode->run(inputs, start, result);
   return result;
 }
 

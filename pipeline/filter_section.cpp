@@ -1,6 +1,7 @@
 #include "pipeline/filter_section.hpp"
 
 #include "common/error.hpp"
+#include "gpu/backend_choice.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/execution_stream.hpp"
 
@@ -22,11 +23,7 @@ std::optional<FilterSection> read_filter_section(const Config& config) {
   FilterSection section;
   section.where = config.tree("filter.where");
   if (section.where.IsNull()) return std::nullopt;
-  const std::string backend = config.string("filter.backend");
-  if (backend == "auto")
-    section.backend = gpu::automatic_backend();
-  else
-    section.backend = filter::parse_backend(backend);
+  section.backend = gpu::choose_backend(config.string("filter.backend"), filter::parse_backend);
   return section;
 }
 

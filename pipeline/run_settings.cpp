@@ -7,8 +7,10 @@
 #include <random>
 
 #include "common/error.hpp"
+#include "gpu/backend_choice.hpp"
 #include "gpu/device_info.hpp"
 #include "io/host_memory.hpp"
+#include "pipeline/parameter_advice.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -50,11 +52,7 @@ std::optional<JoinSection> read_join_section(const Config& config) {
   if (j.ids.empty()) throw UsageError("join.ids is empty: give the HDF5 path of the second table's ids");
   j.key_column = parse_join_key(config.string("join.key"));
   j.unmatched = join::parse_unmatched_rows(config.string("join.unmatched"));
-  const std::string backend = config.string("join.backend");
-  if (backend == "auto")
-    j.backend = gpu::automatic_backend();
-  else
-    j.backend = join::parse_backend(backend);
+  j.backend = gpu::choose_backend(config.string("join.backend"), join::parse_backend);
   return j;
 }
 
@@ -91,7 +89,7 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   const std::string mode = config.string("mode");
   s.core.units.mode = mode == "auto" ? TableMode::direct : parse_table_mode(mode);
   s.core.units.signature_bits = static_cast<std::uint32_t>(config.integer("signature.bits"));
-  s.core.units.keys = parse_key_scheme(config.string("signature.keys"));
+  s.core.units.keys = with_parameter_advice([&] { return parse_key_scheme(config.string("signature.keys")); });
   if (config.is_auto("signature.seed")) {
     // Drawn once and written back, so config.yaml repeats the run exactly.
     config.set("signature.seed", std::to_string(std::random_device{}() >> 1));

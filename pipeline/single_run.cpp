@@ -8,6 +8,7 @@
 #include "pipeline/automatic_parameters.hpp"
 #include "pipeline/checkpoint_precheck.hpp"
 #include "pipeline/input_loading.hpp"
+#include "pipeline/parameter_advice.hpp"
 #include "pipeline/run_folder.hpp"
 #include "pipeline/run_log.hpp"
 #include "pipeline/run_settings.hpp"
@@ -101,7 +102,7 @@ SingleRun run_one(Config config, const RunDestination& destination, const Comman
                            settings.significance.enabled))
       log.warning(warning);
     try {
-      if (run_stages(settings, *input, log, report, comm))
+      if (with_parameter_advice([&] { return run_stages(settings, *input, log, report, comm); }))
         write_run_folder(folder, destination.shown(), config, settings, report, log);
     } catch (const std::exception& error) {
       // The line reaches log.txt at once (the claimed folder keeps it where the run was new); main

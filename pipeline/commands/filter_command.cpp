@@ -11,6 +11,7 @@
 
 #include "common/error.hpp"
 #include "datasets/generators/filter_generators.hpp"
+#include "gpu/backend_choice.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/execution_stream.hpp"
 #include "io/atomic_output.hpp"
@@ -169,10 +170,7 @@ Input read_input(const Config& config) {
 
 filter::FilterOptions filter_options(const Config& config) {
   filter::FilterOptions o;
-  if (config.is_auto("filter.backend"))
-    o.backend = gpu::automatic_backend();
-  else
-    o.backend = filter::parse_backend(config.string("filter.backend"));
+  o.backend = gpu::choose_backend(config.string("filter.backend"), filter::parse_backend);
   o.string_layout = filter::parse_string_layout(config.string("filter.string_layout"));
   o.fused = config.boolean("filter.fused");
   o.compaction = filter::parse_compaction(config.string("filter.compaction"));

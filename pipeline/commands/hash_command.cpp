@@ -15,6 +15,7 @@
 
 #include "common/error.hpp"
 #include "datasets/generators/hash_input_generator.hpp"
+#include "gpu/backend_choice.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/execution_stream.hpp"
 #include "gpu/hash/hash_function_id.hpp"
@@ -179,10 +180,8 @@ Table make_table(const Config& config) {
 }
 
 subscale::Backend choose_backend(const Config& config) {
-  if (config.is_auto("hash.backend")) {
-    return gpu::automatic_backend();
-  }
-  return hash_stage::parse_backend(config.string("hash.backend"), "hash.backend");
+  return gpu::choose_backend(config.string("hash.backend"),
+                             [](const std::string& name) { return hash_stage::parse_backend(name, "hash.backend"); });
 }
 
 hash_stage::QualityOptions quality_options(const Config& config) {

@@ -13,6 +13,7 @@
 
 #include "common/error.hpp"
 #include "datasets/generators/join_generators.hpp"
+#include "gpu/backend_choice.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/execution_stream.hpp"
 #include "io/atomic_output.hpp"
@@ -113,10 +114,7 @@ LabelsOfS read_labels_beside(const std::filesystem::path& path, const std::strin
 
 join::JoinOptions join_options(const Config& config) {
   join::JoinOptions o;
-  if (config.is_auto("join.backend"))
-    o.backend = gpu::automatic_backend();
-  else
-    o.backend = join::parse_backend(config.string("join.backend"));
+  o.backend = gpu::choose_backend(config.string("join.backend"), join::parse_backend);
   o.hash = join::parse_join_hash(config.string("join.hash"));
   o.radix_bits = config.is_auto("join.radix_bits") ? 0 : static_cast<int>(config.integer("join.radix_bits"));
   o.passes = config.is_auto("join.passes") ? 0 : static_cast<int>(config.integer("join.passes"));

@@ -119,6 +119,9 @@ using ConcurrentUnitSink =
 // backend does so on the device); a subspace may arrive more than once, its points to be joined.
 using SubspaceSink = std::function<void(const std::vector<SubspaceCluster>& subspaces)>;
 
+// Both backends refuse a signature width other than 64 or 128 (a ParameterError).
+void check_signature_bits(std::uint32_t bits);
+
 // With a concurrent sink, units go there as they are found (and not to `sink` or the result).
 DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
                                      const DenseUnitsParams& params, const UnitProgress& progress = {},

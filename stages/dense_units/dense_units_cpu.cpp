@@ -284,11 +284,16 @@ PartitionPlan plan_partitions(const UnitPlan& plan, const Density1dResult& densi
   return adaptive_partitions(count, sample);
 }
 
+void check_signature_bits(std::uint32_t bits) {
+  if (bits != 64 && bits != 128)
+    throw ParameterErrorOf<UsageError>(Parameter::signature_bits, std::to_string(bits),
+                                       "is " + std::to_string(bits) + "; valid values: 64, 128");
+}
+
 DenseUnitsResult run_dense_units_cpu(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,
                                      const DenseUnitsParams& params, const UnitProgress& progress, const UnitSink& sink,
                                      const ConcurrentUnitSink& concurrent_sink) {
-  if (params.signature_bits != 64 && params.signature_bits != 128)
-    throw UsageError("signature.bits is " + std::to_string(params.signature_bits) + "; valid values: 64, 128");
+  check_signature_bits(params.signature_bits);
   if (plan.min_points() > 64) throw UsageError("min_points above 64 is not supported");
   DenseUnitsResult result;
   const PartitionPlan partitions =

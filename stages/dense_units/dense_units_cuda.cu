@@ -159,8 +159,7 @@ DenseUnitsResult run_dense_units_gpu(const UnitPlan& plan, const Density1dResult
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available)
     throw ResourceError("backend: cuda was asked for, but " + device.reason + "; use backend: cpu or auto");
-  if (params.signature_bits != 64 && params.signature_bits != 128)
-    throw UsageError("signature.bits is " + std::to_string(params.signature_bits) + "; valid values: 64, 128");
+  check_signature_bits(params.signature_bits);
   if (params.mode == TableMode::exact)
     throw UsageError("mode: exact runs on the CPU backend only (it is the reference); use backend: cpu");
   if (plan.min_points() - 1 > enumeration::kMaxWalkerK)

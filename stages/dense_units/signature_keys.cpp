@@ -36,7 +36,8 @@ std::vector<std::uint64_t> draw_keys(std::uint32_t points, KeyScheme scheme, std
 KeyScheme parse_key_scheme(const std::string& name) {
   if (name == "uniform") return KeyScheme::uniform;
   if (name == "subscale") return KeyScheme::subscale;
-  throw UsageError("signature.keys is '" + name + "'; valid values: uniform, subscale");
+  throw ParameterErrorOf<UsageError>(Parameter::signature_keys, name,
+                                     "is '" + name + "'; valid values: uniform, subscale");
 }
 
 const char* to_string(KeyScheme scheme) { return scheme == KeyScheme::uniform ? "uniform" : "subscale"; }

@@ -6,8 +6,7 @@
 namespace subscale::filter {
 
 Backend parse_backend(const std::string& name) {
-  if (name == "cpu") return Backend::cpu;
-  if (name == "cuda") return Backend::cuda;
+  if (const auto backend = parse_stage_backend_name(name)) return *backend;
   throw UsageError("filter backend '" + name + "' is not one of cpu, cuda");
 }
 

@@ -23,8 +23,8 @@ struct RowTableView {
 
 // Where the hashing runs (common/backend.hpp): both give the same bits.
 inline Backend parse_backend(std::string_view name, std::string_view where = "backend") {
-  if (name == "cpu") return Backend::cpu;
-  if (name == "cuda" || name == "gpu") return Backend::cuda;
+  if (const auto backend = parse_stage_backend_name(name)) return *backend;
+  if (name == "gpu") return Backend::cuda;  // hash's own alias
   throw UsageError(std::string(where) + ": unknown backend '" + std::string(name) + "'; valid: cpu, cuda");
 }
 

@@ -19,8 +19,7 @@ void validate(const JoinOptions& options) {
 }
 
 Backend parse_backend(const std::string& text) {
-  if (text == "cpu") return Backend::cpu;
-  if (text == "cuda") return Backend::cuda;
+  if (const auto backend = parse_stage_backend_name(text)) return *backend;
   throw UsageError("unknown join backend '" + text + "': use cpu or cuda");
 }
 

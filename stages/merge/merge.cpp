@@ -15,12 +15,14 @@ namespace {
 
 void check_params(const MergeParams& params) {
   if (!(params.epsilon > 0.0) || !std::isfinite(params.epsilon)) {
-    throw UsageError("merge.epsilon must be a finite number > 0 (got " + std::to_string(params.epsilon) +
-                     "); set merge.epsilon in the config, e.g. merge.epsilon=0.005");
+    const std::string value = std::to_string(params.epsilon);
+    throw ParameterErrorOf<UsageError>(Parameter::merge_epsilon, value,
+                                       "must be a finite number > 0 (got " + value + ")");
   }
   if (params.min_points < 1) {
-    throw UsageError("merge.min_points must be at least 1 (it counts the point itself); got " +
-                     std::to_string(params.min_points));
+    const std::string value = std::to_string(params.min_points);
+    throw ParameterErrorOf<UsageError>(Parameter::merge_min_points, value,
+                                       "must be at least 1 (it counts the point itself); got " + value);
   }
 }
 
