@@ -7,10 +7,12 @@
 
 #include "common/phase_timer.hpp"
 #include "distributed/communicator.hpp"
+#include "pipeline/automatic_parameters.hpp"
 #include "pipeline/config.hpp"
 #include "pipeline/core_schema.hpp"
 #include "pipeline/input_loading.hpp"
 #include "pipeline/memory_advice.hpp"
+#include "pipeline/parameter_advice.hpp"
 #include "pipeline/results_writer.hpp"
 #include "pipeline/run_log.hpp"
 #include "pipeline/run_settings.hpp"
@@ -82,9 +84,14 @@ HeldValues hold_input(const MemoryInput& input, const RunSettings& settings) {
         return load::normalized_matrix(view, settings.normalization, input.name, input.column_names);
       },
       input.values);
-  HeldValues held = HeldValues::hold(std::move(values), settings.precision, input.name);
+  return HeldValues::hold(std::move(values), settings.precision, input.name);
+}
+
+// What the command line does once the input is read: "auto" parameters chosen from the data (and
+// written into the config, so config_ repeats the run), then the core's parameters checked.
+void choose_from_data(const HeldValues& held, RunSettings& settings, Config& config, RunLog& log) {
+  for (const auto& line : resolve_automatic_parameters(held, settings, config)) log.line(line);
   validate_core_params(settings.core, held.points());
-  return held;
 }
 
 std::uint64_t peak_resident_bytes() {
@@ -96,7 +103,7 @@ std::uint64_t peak_resident_bytes() {
 // run_one's settings and stages, on the matrix in memory instead of a file and without a folder.
 RunReport run_in_memory(Config& config, const MemoryInput& source, const RunObserver& observer, RunLog& log,
                         std::vector<std::string>& warnings) {
-  const RunSettings settings = read_settings(config);
+  RunSettings settings = read_settings(config);
   RunReport report;
   report.config_source = config.source_name();
   report.input_path = source.name;
@@ -110,13 +117,14 @@ RunReport run_in_memory(Config& config, const MemoryInput& source, const RunObse
     const auto start = std::chrono::steady_clock::now();
     input.held = hold_input(source, settings);
     report.stage_seconds.emplace_back("normalize", seconds_since(start));
+    choose_from_data(input.held, settings, config, log);
     report.points = input.held.points();
     report.dimensions = input.held.dimensions();
     if (source.truth) input.truth = io::GroundTruth{input.held.dimensions(), {}, *source.truth};
     warnings = workload_warnings(input.held, settings.core.epsilon,
                                  settings.normalization == load::Normalization::minmax, settings.significance.enabled);
     for (const auto& warning : warnings) log.warning(warning);
-    run_stages(settings, input, log, report, distributed::Communicator::world(), observer);
+    with_parameter_advice([&] { return run_stages(settings, input, log, report, distributed::Communicator::world(), observer); });
   });
   report.peak_memory_bytes = peak_resident_bytes();
   return report;
@@ -125,11 +133,13 @@ RunReport run_in_memory(Config& config, const MemoryInput& source, const RunObse
 // plan_command's steps (density1d, the unit plan, the memory check, the walk's estimate or the
 // partitions), returned as values instead of printed.
 LibraryPlan plan_in_memory(Config& config, const MemoryInput& source) {
-  const RunSettings settings = read_settings(config);
+  RunSettings settings = read_settings(config);
   LibraryPlan out;
   tbb::task_arena arena(settings.threads);
   arena.execute([&] {
     const HeldValues held = hold_input(source, settings);
+    RunLog log(true, true);
+    choose_from_data(held, settings, config, log);
     out.points = held.points();
     out.dimensions = held.dimensions();
     out.held_bytes = held.bytes();

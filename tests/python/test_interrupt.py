@@ -19,7 +19,16 @@ def slow():
     return X, params
 
 
-def test_ctrl_c_stops_the_run(slow):
+@pytest.fixture
+def default_sigint():
+    """Python's own Ctrl-C handler, which a shell does not give a job it starts in the background
+    (SIGINT ignored from the start: Python then leaves it ignored and no KeyboardInterrupt comes)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_stops_the_run(slow, default_sigint):
     X, params = slow
     assert plan(X, **params)["total_units"] > 3 * 10**8  # several seconds of work on two cores
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
