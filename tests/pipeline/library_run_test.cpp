@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "gpu/device_info.hpp"
+
 namespace subscale::pipeline {
 namespace {
 
@@ -87,6 +89,27 @@ TEST(LibraryRun, BadValuesAreNamedAsTheReadersNameThem) {
   } catch (const InputError& error) {
     EXPECT_THAT(error.what(), HasSubstr("X, row 6 (index 5), column 3 (c): the value is NaN"));
   }
+}
+
+// What Python's fit runs on the GPU gives the CPU's clusters, significance on (the default) and off.
+TEST(LibraryRun, TheGpuGivesTheCpusClusters) {
+  if (!gpu::query_device().available) GTEST_SKIP() << "no usable CUDA device";
+  const Sample sample;
+  for (const char* significance : {"significance.enabled=true", "significance.enabled=false"})
+    for (const char* mode : {"mode=direct", "mode=signature"}) {
+      std::vector<std::string> cpu = {"min_points=3", significance, mode, "backend=cpu"};
+      std::vector<std::string> cuda = {"min_points=3", significance, mode, "backend=cuda"};
+      RunControl cpu_control, cuda_control;
+      const LibraryRun on_cpu = run_library(cpu, sample.c_input(), cpu_control);
+      const LibraryRun on_gpu = run_library(cuda, sample.c_input(), cuda_control);
+      EXPECT_EQ(on_gpu.report.core.backend_used, Backend::cuda) << significance << " " << mode;
+      EXPECT_EQ(on_cpu.report.core.subspaces, on_gpu.report.core.subspaces) << significance << " " << mode;
+      ASSERT_TRUE(on_cpu.report.merge && on_gpu.report.merge);
+      EXPECT_EQ(on_cpu.report.merge->clusters, on_gpu.report.merge->clusters) << significance << " " << mode;
+      ASSERT_TRUE(on_cpu.report.consolidated && on_gpu.report.consolidated);
+      EXPECT_EQ(on_cpu.report.consolidated->clusters, on_gpu.report.consolidated->clusters) << significance << " " << mode;
+      EXPECT_FALSE(on_cpu.report.consolidated->clusters.empty()) << significance << " " << mode;
+    }
 }
 
 TEST(LibraryRun, PlanCountsTheRunsUnits) {
