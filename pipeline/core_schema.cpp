@@ -212,6 +212,15 @@ ConfigSchema core_config_schema() {
        .kind = ValueKind::boolean,
        .default_value = "false",
        .help = "correct with Benjamini-Hochberg (controls the false discovery rate) instead of Bonferroni"});
+  key({.path = "significance.background_share",
+       .kind = ValueKind::number,
+       .default_value = "0.5",
+       .help = "a value held by more than this share of a dimension's points is that dimension's background "
+               "(a default, a missing-value code, the dominant level): the core forms no dense unit of it",
+       .minimum = 0.0,
+       .minimum_exclusive = true,
+       .maximum = 1.0,
+       .sweepable = true});
   key({.path = "ground_truth.path", .kind = ValueKind::path, .help = "hidden clusters (.true) to evaluate against"});
   key({.path = "progress.interval",
        .kind = ValueKind::number,

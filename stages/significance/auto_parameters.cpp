@@ -65,6 +65,11 @@ std::string format_units(double units) {
 
 }  // namespace
 
+std::uint32_t window_for(const AutoRequest& request, std::size_t points) {
+  const double share = std::ceil(request.window_share * static_cast<double>(points));
+  return std::max(request.window_points, static_cast<std::uint32_t>(std::min(share, 1e9)));
+}
+
 template <class T>
 double median_window_span(const ColumnMatrix<T>& values, std::uint32_t window_points, double background_mass) {
   std::vector<double> spans;
@@ -92,9 +97,12 @@ AutoChoice choose_core_parameters(const ColumnMatrix<T>& values, const AutoReque
     choice.epsilon = *request.epsilon;
     choice.epsilon_reason = "given";
   } else {
-    choice.epsilon = median_window_span(values, request.window_points, request.background_mass);
-    choice.epsilon_reason = "the median span of " + std::to_string(request.window_points) +
-                            " consecutive values in a dimension (ties and background values left out)";
+    const std::uint32_t window = window_for(request, static_cast<std::size_t>(values.rows()));
+    choice.epsilon = median_window_span(values, window, request.background_mass);
+    choice.epsilon_reason = "the median span of " + std::to_string(window) +
+                            " consecutive values in a dimension (" +
+                            (window > request.window_points ? "a share of the points" : "the fewest") +
+                            "; ties and background values left out)";
   }
   const auto fits = [&](std::uint32_t m) {
     choice.dense_units = units_of(columns, choice.epsilon, m);

@@ -35,6 +35,20 @@ TEST(AutoParameters, EpsilonFollowsTheSpacingOfUniformData) {
   }
 }
 
+TEST(AutoParameters, TheWindowIsAShareOfThePointsOnLargeData) {
+  AutoRequest request;
+  EXPECT_EQ(window_for(request, 300), 8U);
+  EXPECT_EQ(window_for(request, 1600), 8U);
+  EXPECT_EQ(window_for(request, 1601), 9U);
+  EXPECT_EQ(window_for(request, 6000), 30U);
+  // The same distribution sampled with 4x the points: the same radius, not a quarter of it.
+  const auto small = choose_core_parameters(testing::uniform_noise(2000, 4, 81), request);
+  const auto large = choose_core_parameters(testing::uniform_noise(8000, 4, 82), request);
+  EXPECT_NEAR(large.epsilon / small.epsilon, 1.0, 0.15);
+  EXPECT_NE(large.epsilon_reason.find("median span of 40 consecutive values"), std::string::npos)
+      << large.epsilon_reason;
+}
+
 TEST(AutoParameters, EpsilonIsTheLevelGapOnIntegerLevels) {
   Matrix m(400, 3);
   for (Eigen::Index i = 0; i < m.rows(); ++i)
