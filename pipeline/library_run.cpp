@@ -124,7 +124,8 @@ RunReport run_in_memory(Config& config, const MemoryInput& source, const RunObse
     warnings = workload_warnings(input.held, settings.core.epsilon,
                                  settings.normalization == load::Normalization::minmax, settings.significance.enabled);
     for (const auto& warning : warnings) log.warning(warning);
-    with_parameter_advice([&] { return run_stages(settings, input, log, report, distributed::Communicator::world(), observer); });
+    with_parameter_advice(
+        [&] { return run_stages(settings, input, log, report, distributed::Communicator::world(), observer); });
   });
   report.peak_memory_bytes = peak_resident_bytes();
   return report;

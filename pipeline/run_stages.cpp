@@ -16,6 +16,20 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The progress a stage reports goes to the log's bar and to the caller's observer: a library run
+// shows it (Python's progress callback) and may stop there (Ctrl-C), as in the core.
+StageProgress shown_and_observed(StageProgress shown, const RunObserver& observer, const std::string& stage) {
+  if (!observer.on_stage && !observer.on_units) return shown;
+  return {[shown, &observer, stage](const std::string& phase, std::uint64_t total, const std::string& unit) {
+            shown.begin(phase, total, unit);
+            observer.stage(stage, total);
+          },
+          [shown, &observer](std::uint64_t done) {
+            shown.advance(done);
+            observer.units(done);
+          }};
+}
+
 // Runs the stages after load; with several processes (or a checkpoint) the core goes through the
 // cluster executor and merge is spread over the processes. Returns false on the processes that
 // only helped (everything after merge is the root's).
@@ -76,8 +90,9 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     if (comm.distributed())
       report.merge = distributed::merge_across_processes(comm, values, cluster_report.owned, params);
     else
-      report.merge = merge::merge_subspaces(values, to_merge ? *to_merge : report.core.subspaces, params,
-                                            StageProgressLog("merge", log, settings.progress_seconds).progress());
+      report.merge = merge::merge_subspaces(
+          values, to_merge ? *to_merge : report.core.subspaces, params,
+          shown_and_observed(StageProgressLog("merge", log, settings.progress_seconds).progress(), observer, "merge"));
     report.stage_seconds.emplace_back("merge", seconds_since(start));
     if (!comm.is_root()) return false;
     log.line("merge       " + std::to_string(report.merge->clusters.size()) + " clusters" +
@@ -91,8 +106,9 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     observer.stage("consolidate");
     start = Clock::now();
     StageProgressLog progress("consolidate", log, settings.progress_seconds);
-    report.consolidated = consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params,
-                                                            progress.progress());
+    report.consolidated =
+        consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params,
+                                          shown_and_observed(progress.progress(), observer, "consolidate"));
     report.stage_seconds.emplace_back("consolidate", seconds_since(start));
     if (sig.enabled) keep_significant_consolidated(values, *marginals, *report.consolidated, sig, *report.significance);
     const auto& c = report.consolidated->stats;

@@ -99,8 +99,7 @@ AutoChoice choose_core_parameters(const ColumnMatrix<T>& values, const AutoReque
   } else {
     const std::uint32_t window = window_for(request, static_cast<std::size_t>(values.rows()));
     choice.epsilon = median_window_span(values, window, request.background_mass);
-    choice.epsilon_reason = "the median span of " + std::to_string(window) +
-                            " consecutive values in a dimension (" +
+    choice.epsilon_reason = "the median span of " + std::to_string(window) + " consecutive values in a dimension (" +
                             (window > request.window_points ? "a share of the points" : "the fewest") +
                             "; ties and background values left out)";
   }

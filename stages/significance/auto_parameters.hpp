@@ -26,8 +26,8 @@ namespace subscale::significance {
 struct AutoRequest {
   std::optional<double> epsilon;            // given: kept; absent: chosen
   std::optional<std::uint32_t> min_points;  // likewise
-  std::uint32_t window_points = 8;  // at least
-  double window_share = 0.005;       // of the points, when that is more
+  std::uint32_t window_points = 8;          // at least
+  double window_share = 0.005;              // of the points, when that is more
   double unit_budget = 2e8;
   double background_mass = 0.5;  // values shared by more than this share are left out (heavy_ties.hpp)
 };

@@ -5,7 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -77,6 +79,44 @@ TEST(LibraryRun, ACancelledRunStops) {
   EXPECT_THROW(run_library(kSettings, sample.c_input(), control), RunCancelled);
 }
 
+// Cancelled while merge runs (Ctrl-C in Python after the core): merge's progress is where the run
+// looks, so it stops there instead of finishing merge and consolidation first.
+TEST(LibraryRun, ARunCancelledDuringMergeStopsThere) {
+  std::mt19937_64 random(17);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  const std::size_t rows = 1500, columns = 40;
+  std::vector<double> values(rows * columns);
+  for (double& value : values) value = uniform(random);
+  const MemoryInput input{
+      load::MatrixView<double>{values.data(), rows, columns, static_cast<std::ptrdiff_t>(columns), 1}, {}, {}};
+  // About 0.3 s of merge on two cores after 0.8 s of core.
+  const std::vector<std::string> settings = {"epsilon=0.04", "min_points=3", "significance.enabled=false"};
+  RunControl control;
+  std::atomic<bool> finished{false};
+  std::thread watcher([&] {
+    // Once merge has said how much it will do: its work has begun.
+    for (;;) {
+      if (finished.load()) return;
+      const RunControl::Snapshot now = control.snapshot();
+      if (now.stage == "merge" && now.total > 0) break;
+      std::this_thread::yield();
+    }
+    control.cancel();
+  });
+  try {
+    run_library(settings, input, control);
+    ADD_FAILURE() << "merge ran to the end: the cancellation was not seen inside it";
+  } catch (const RunCancelled&) {
+  }
+  finished.store(true);
+  watcher.join();
+  // Stopped inside merge: it had said how much it would do, and had not done it all.
+  const RunControl::Snapshot at = control.snapshot();
+  EXPECT_EQ(at.stage, "merge");
+  EXPECT_GT(at.total, 0U);
+  EXPECT_LT(at.done, at.total);
+}
+
 TEST(LibraryRun, BadValuesAreNamedAsTheReadersNameThem) {
   Sample sample;
   sample.c_order[5 * sample.columns + 2] = std::nan("");
@@ -107,7 +147,8 @@ TEST(LibraryRun, TheGpuGivesTheCpusClusters) {
       ASSERT_TRUE(on_cpu.report.merge && on_gpu.report.merge);
       EXPECT_EQ(on_cpu.report.merge->clusters, on_gpu.report.merge->clusters) << significance << " " << mode;
       ASSERT_TRUE(on_cpu.report.consolidated && on_gpu.report.consolidated);
-      EXPECT_EQ(on_cpu.report.consolidated->clusters, on_gpu.report.consolidated->clusters) << significance << " " << mode;
+      EXPECT_EQ(on_cpu.report.consolidated->clusters, on_gpu.report.consolidated->clusters)
+          << significance << " " << mode;
       EXPECT_FALSE(on_cpu.report.consolidated->clusters.empty()) << significance << " " << mode;
     }
 }
