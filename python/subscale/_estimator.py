@@ -120,8 +120,8 @@ class SubspaceClustering:
         evaluate against; the measures land in ``summary_["evaluation"]``.
 
         NaN or Inf raise ValueError naming the row and column. Ctrl-C stops the run within about a
-        second (KeyboardInterrupt: dense_units stops after its current work item, the other stages
-        when they end) and leaves the estimator unfitted.
+        second (KeyboardInterrupt: dense_units, merge and consolidation stop where they next count
+        progress, the other stages when they end) and leaves the estimator unfitted.
         """
         matrix = as_matrix(X)
         overrides = self._library_overrides()
