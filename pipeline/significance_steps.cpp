@@ -75,6 +75,7 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
     auto& cluster = consolidated.clusters[i];
     cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster));
+    cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster));
     cluster = significance::widen_while_stronger(values, marginals, std::move(cluster));
     consolidated.sizes[i] = cluster.points.size();
   });

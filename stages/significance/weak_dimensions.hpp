@@ -21,6 +21,14 @@ template <class T>
 SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
                                      SubspaceCluster cluster);
 
+// The other way: a cluster cut down to a few of its dimensions (by the climb above, from a piece
+// consolidation carried into chance dimensions) takes back every dimension in which its points'
+// interval holds so few points that the score rises, the fewest first, until one does not raise
+// it. Its points stay: the box only narrows to their interval in the new dimension.
+template <class T>
+SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                      SubspaceCluster cluster);
+
 // A cluster found from a part of its points has a box narrower than the hidden cluster's in some
 // dimensions, and in many dimensions a few such cut most of its points away. The box is widened
 // to twice its points' central 90% span in every dimension (what consolidation's box does) and

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "significance_test_data.hpp"
+#include "stages/significance/cluster_score.hpp"
 #include "stages/significance/weak_dimensions.hpp"
 
 namespace subscale::significance {
@@ -57,6 +58,33 @@ TEST(WeakDimensions, PieceInADimensionTooManyBecomesTheWholeCluster) {
   const auto widened = widen_while_stronger(m, marginals, refined);
   EXPECT_GE(widened.points.size(), 148U);
   EXPECT_LE(widened.points.size(), 153U);  // a chance point or two may share the box
+}
+
+// 48 points in 6 of 300 dimensions, carried into every dimension (what consolidation's extension
+// does with a wide reference span): the search correction of a 300-dimensional box outweighs any
+// p-value, so the score is 0 and stays 0 for one dimension less; the climb must still go down.
+TEST(WeakDimensions, AClusterInEveryDimensionLosesTheChanceOnes) {
+  Matrix m = uniform_noise(150, 300, 93);
+  const auto whole = plant(m, {3, 50, 120, 121, 200, 299}, 0, 48, 0.01, 94);
+  const auto marginals = Marginals::of(m);
+  SubspaceCluster everywhere{{}, whole.points};
+  for (std::uint32_t j = 0; j < 300; ++j) everywhere.dimensions.push_back(j);
+  ASSERT_EQ(score_cluster(m, marginals, everywhere).score, 0.0);
+  const auto refined = drop_weak_dimensions(m, marginals, everywhere);
+  EXPECT_EQ(refined.dimensions, whole.dimensions);
+  EXPECT_EQ(refined.points, whole.points);
+  EXPECT_GT(score_cluster(m, marginals, refined).score, 50.0);
+}
+
+TEST(WeakDimensions, AClusterInTwoOfItsDimensionsTakesBackTheOthers) {
+  Matrix m = uniform_noise(800, 40, 95);
+  const auto whole = plant(m, {2, 9, 17, 30, 31, 38}, 0, 120, 0.03, 96);
+  const auto marginals = Marginals::of(m);
+  const SubspaceCluster part{{9, 31}, whole.points};
+  const auto extended = add_strong_dimensions(m, marginals, part);
+  EXPECT_EQ(extended.dimensions, whole.dimensions);  // and no chance dimension
+  EXPECT_EQ(extended.points, whole.points);
+  EXPECT_GT(score_cluster(m, marginals, extended).score, score_cluster(m, marginals, part).score);
 }
 
 TEST(WeakDimensions, WideningRecoversTheClusterFromAPart) {
