@@ -155,8 +155,28 @@ ClaimedFolder ClaimedFolder::claim_new(const fs::path& parent, const std::string
   throw Error(ExitCode::other, parent.string() + ": cannot find a free name for the run folder " + base);
 }
 
+// Work folders of earlier runs into this folder that were killed (SIGKILL, a node lost) before
+// they could move in or clean up: .NAME.partial-PID[-N][.old]. Only the holder of the folder's
+// lock writes one, and that is this run now, so whatever is there belongs to no live run.
+void ClaimedFolder::remove_stale_work_folders() const {
+  std::string prefix = ".";
+  prefix.append(final_.filename().string()).append(".partial-");
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(final_.parent_path(), error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    std::string rest = name.substr(prefix.size());
+    if (rest.ends_with(".old")) rest.resize(rest.size() - 4);
+    if (rest.empty() || rest.find_first_not_of("0123456789-") != std::string::npos || !entry.is_directory(error))
+      continue;
+    std::error_code ignored;
+    fs::remove_all(entry.path(), ignored);
+  }
+}
+
 void ClaimedFolder::begin() {
   if (begun_) return;
+  remove_stale_work_folders();
   if (found_ == Found::made || found_ == Found::empty) {
     // Nothing there to keep: the run writes in place (under the lock, summary.json last).
     work_ = final_;

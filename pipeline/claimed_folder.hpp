@@ -7,7 +7,8 @@
 //    unless told to write into it (--overwrite);
 //  - begin(), once the input is accepted: a new or empty folder is written in place (log.txt
 //    grows there, summary.json comes last); over an earlier run, or the user's files, the run
-//    writes into the sibling folder .NAME.partial-PID;
+//    writes into the sibling folder .NAME.partial-PID (and removes any such folder left by an
+//    earlier run that was killed before it could move in or clean up);
 //  - finish() swaps that folder into place in one rename: an earlier run is replaced as a whole,
 //    never mixed with the new one (with --overwrite the run's files are moved in beside the
 //    user's). An unfinished run (an error, a full disk) leaves an earlier run untouched; a new
@@ -43,6 +44,7 @@ class ClaimedFolder {
   enum class Found { made, empty, run, foreign };
   ClaimedFolder(std::filesystem::path final_path, int lock, Found found);
   void swap_in();
+  void remove_stale_work_folders() const;
   void release() noexcept;
 
   std::filesystem::path final_;

@@ -68,6 +68,26 @@ TEST_F(ClaimedFolderTest, ARerunReplacesTheEarlierRunAsAWhole) {
   EXPECT_EQ(names(folder_), (std::set<std::string>{"run"})) << "the work folder was left behind";
 }
 
+TEST_F(ClaimedFolderTest, AWorkFolderOfAKilledRerunIsRemovedByTheNextRun) {
+  // A rerun killed with SIGKILL left .run.partial-PID behind, and nothing removed it.
+  const fs::path out = folder_ / "run";
+  fs::create_directories(out);
+  write_run(out, "old");
+  for (const char* stale : {".run.partial-4242", ".run.partial-4242-1", ".run.partial-77.old"}) {
+    fs::create_directories(folder_ / stale);
+    std::ofstream(folder_ / stale / "log.txt") << "killed";
+  }
+  fs::create_directories(folder_ / ".run.partial-notes");   // not a work folder's name: kept
+  fs::create_directories(folder_ / ".other.partial-4242");  // another folder's: kept
+  {
+    ClaimedFolder run = ClaimedFolder::claim(out, false);
+    run.begin();
+    std::ofstream(run.work_path() / "summary.json") << "{\"counts\": {}}";
+    run.finish();
+  }
+  EXPECT_EQ(names(folder_), (std::set<std::string>{"run", ".run.partial-notes", ".other.partial-4242"}));
+}
+
 TEST_F(ClaimedFolderTest, AFailedRerunLeavesTheEarlierRunIntact) {
   // Issue 27, defect 3: a rerun that failed (a full disk) left its files beside the old summary.
   const fs::path out = folder_ / "run";
