@@ -1,0 +1,1 @@
+// The source of subscale_test_pch (SubscaleTarget.cmake): the precompiled header needs one.
