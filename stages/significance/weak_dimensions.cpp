@@ -40,6 +40,7 @@ std::vector<std::uint32_t> points_in_box(const ColumnMatrix<T>& values, const Ma
 namespace {
 
 constexpr std::size_t kWeakestTried = 3;
+constexpr int kMaxWidenings = 4;
 
 // The score before it is cut at 0: -log10(p * family size). The searches below climb this, so
 // that a cluster whose score is 0 (a hidden cluster carried into hundreds of chance dimensions by
@@ -51,7 +52,6 @@ double strength(const ColumnMatrix<T>& values, const Marginals& marginals, const
   const ClusterScore s = score_cluster(values, marginals, cluster);
   return -(s.log10_p + s.log10_search);
 }
-constexpr int kMaxWidenings = 4;
 
 // The cluster without dimensions[skip]: every point inside its box in the others.
 template <class T>
