@@ -216,7 +216,8 @@ ConfigSchema core_config_schema() {
        .kind = ValueKind::number,
        .default_value = "0.5",
        .help = "a value held by more than this share of a dimension's points is that dimension's background "
-               "(a default, a missing-value code, the dominant level): the core forms no dense unit of it",
+               "(a default, a missing-value code, the dominant level): the core forms no dense unit of it, and "
+               "a reported cluster keeps no dimension whose interval holds more than this share of the points",
        .minimum = 0.0,
        .minimum_exclusive = true,
        .maximum = 1.0,

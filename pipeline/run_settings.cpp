@@ -134,6 +134,7 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.significance.enabled = config.boolean("significance.enabled");
   s.significance.test.alpha = config.number("significance.alpha");
   s.significance.background_mass = config.number("significance.background_share");
+  s.significance.test.background_share = s.significance.background_mass;
   s.significance.test.correction =
       config.boolean("significance.fdr") ? significance::Correction::fdr : significance::Correction::bonferroni;
   s.consolidate_params.level_gap_floor = s.significance.enabled;

@@ -139,7 +139,43 @@ SubspaceCluster widened(const ColumnMatrix<T>& values, const Marginals& marginal
   return {cluster.dimensions, points_in_box(values, marginals, cluster.dimensions, lo, hi)};
 }
 
+// The cluster without the dimensions in which its points' interval holds more than
+// `background_share` of all points, the widest first (none may be left: such a cluster then fails
+// the test, keep_significant.hpp). Removing one refills the box but cannot widen another
+// interval: the points it brings in lie inside it.
+template <class T>
+SubspaceCluster without_background_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                              SubspaceCluster cluster, double background_share) {
+  const double most = background_share * static_cast<double>(values.rows());
+  while (!cluster.dimensions.empty()) {
+    std::size_t widest = 0;
+    std::uint32_t held = 0;
+    for (std::size_t i = 0; i < cluster.dimensions.size(); ++i) {
+      const auto range = range_of(values, cluster.points, cluster.dimensions[i]);
+      const auto r = marginals.range(cluster.dimensions[i], range.lo, range.hi);
+      if (r.second - r.first > held) held = r.second - r.first, widest = i;
+    }
+    if (static_cast<double>(held) <= most) break;
+    if (cluster.dimensions.size() == 1) return {{}, cluster.points};
+    cluster = without(values, marginals, cluster, widest);
+  }
+  return cluster;
+}
+
 }  // namespace
+
+template <class T>
+std::uint32_t gathering_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                   const SubspaceCluster& cluster, double background_share) {
+  const double most = background_share * static_cast<double>(values.rows());
+  std::uint32_t gathering = 0;
+  for (const auto j : cluster.dimensions) {
+    const auto range = range_of(values, cluster.points, j);
+    const auto r = marginals.range(j, range.lo, range.hi);
+    if (static_cast<double>(r.second - r.first) <= most) ++gathering;
+  }
+  return gathering;
+}
 
 template <class T>
 SubspaceCluster widen_while_stronger(const ColumnMatrix<T>& values, const Marginals& marginals,
@@ -157,10 +193,12 @@ SubspaceCluster widen_while_stronger(const ColumnMatrix<T>& values, const Margin
 }
 
 template <class T>
-SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
-                                     SubspaceCluster cluster) {
+SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals, SubspaceCluster cluster,
+                                     double background_share) {
   if (cluster.points.empty()) return cluster;
   cluster = without(values, marginals, cluster, cluster.dimensions.size());  // every point of its box
+  cluster = without_background_dimensions(values, marginals, std::move(cluster), background_share);
+  if (cluster.dimensions.size() < 2) return cluster;
   double current = strength(values, marginals, cluster);
   while (cluster.dimensions.size() > 2) {
     double best = current;
@@ -179,8 +217,9 @@ SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Margin
 
 template <class T>
 SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
-                                      SubspaceCluster cluster) {
+                                      SubspaceCluster cluster, double background_share) {
   if (cluster.points.empty()) return cluster;
+  const double most = background_share * static_cast<double>(values.rows());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_share;  // (points in the interval, dimension)
   for (std::uint32_t j = 0; j < static_cast<std::uint32_t>(values.cols()); ++j) {
     if (std::binary_search(cluster.dimensions.begin(), cluster.dimensions.end(), j)) continue;
@@ -191,6 +230,7 @@ SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Margi
   std::sort(by_share.begin(), by_share.end());
   double current = strength(values, marginals, cluster);
   for (const auto& [held, j] : by_share) {
+    if (static_cast<double>(held) > most) break;
     SubspaceCluster candidate = cluster;
     candidate.dimensions.insert(std::upper_bound(candidate.dimensions.begin(), candidate.dimensions.end(), j), j);
     const double score = strength(values, marginals, candidate);
@@ -201,12 +241,16 @@ SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Margi
   return cluster;
 }
 
-template SubspaceCluster drop_weak_dimensions(const ColumnMatrix<float>&, const Marginals&, SubspaceCluster);
-template SubspaceCluster add_strong_dimensions(const ColumnMatrix<float>&, const Marginals&, SubspaceCluster);
-template SubspaceCluster add_strong_dimensions(const ColumnMatrix<double>&, const Marginals&, SubspaceCluster);
+template SubspaceCluster drop_weak_dimensions(const ColumnMatrix<float>&, const Marginals&, SubspaceCluster, double);
+template SubspaceCluster add_strong_dimensions(const ColumnMatrix<float>&, const Marginals&, SubspaceCluster, double);
+template SubspaceCluster add_strong_dimensions(const ColumnMatrix<double>&, const Marginals&, SubspaceCluster, double);
+template std::uint32_t gathering_dimensions(const ColumnMatrix<float>&, const Marginals&, const SubspaceCluster&,
+                                            double);
+template std::uint32_t gathering_dimensions(const ColumnMatrix<double>&, const Marginals&, const SubspaceCluster&,
+                                            double);
 template SubspaceCluster widen_while_stronger(const ColumnMatrix<float>&, const Marginals&, SubspaceCluster);
 template SubspaceCluster widen_while_stronger(const ColumnMatrix<double>&, const Marginals&, SubspaceCluster);
-template SubspaceCluster drop_weak_dimensions(const ColumnMatrix<double>&, const Marginals&, SubspaceCluster);
+template SubspaceCluster drop_weak_dimensions(const ColumnMatrix<double>&, const Marginals&, SubspaceCluster, double);
 template std::vector<std::uint32_t> points_in_box(const ColumnMatrix<float>&, const Marginals&,
                                                   const std::vector<std::uint32_t>&, const std::vector<double>&,
                                                   const std::vector<double>&);

@@ -6,7 +6,10 @@
 // passes for them, and the cluster is cut down to those points. The test sees the difference: the
 // whole cluster in its own subspace is far more surprising than the part in one more dimension.
 // The cluster is first made every point inside its box (its points' [min, max] per dimension):
-// the box is what the test judged, and a significant box holds few points by chance. Then,
+// the box is what the test judged, and a significant box holds few points by chance. Dimensions
+// in which that box holds more than `background_share` of all points are removed next: there the
+// cluster does not gather but only avoids a part of the range (on skewed data, another cluster's
+// levels), which the test under independent marginals counts as evidence. Then,
 // greedily, the dimension whose removal raises the score most (of the three whose removal would
 // bring the most points into the box and the three whose intervals hold the most points) is removed, the cluster then
 // being every point inside its box in the remaining dimensions, until no removal raises the
@@ -18,16 +21,19 @@
 namespace subscale::significance {
 
 template <class T>
-SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
-                                     SubspaceCluster cluster);
+SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals, SubspaceCluster cluster,
+                                     double background_share);
 
 // The other way: a cluster cut down to a few of its dimensions (by the climb above, from a piece
 // consolidation carried into chance dimensions) takes back every dimension in which its points'
 // interval holds so few points that the score rises, the fewest first, until one does not raise
-// it. Its points stay: the box only narrows to their interval in the new dimension.
+// it. Its points stay: the box only narrows to their interval in the new dimension. An interval
+// holding more than `background_share` of all points is never taken: there the cluster does not
+// gather but only avoids a part of the range (another cluster's levels, a tail), which raises the
+// score under independent marginals without being a dimension of the cluster.
 template <class T>
 SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
-                                      SubspaceCluster cluster);
+                                      SubspaceCluster cluster, double background_share);
 
 // A cluster found from a part of its points has a box narrower than the hidden cluster's in some
 // dimensions, and in many dimensions a few such cut most of its points away. The box is widened
@@ -36,6 +42,12 @@ SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Margi
 template <class T>
 SubspaceCluster widen_while_stronger(const ColumnMatrix<T>& values, const Marginals& marginals,
                                      SubspaceCluster cluster);
+
+// How many of the cluster's dimensions its points' interval holds at most `background_share` of
+// all points in: the dimensions where it gathers.
+template <class T>
+std::uint32_t gathering_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                   const SubspaceCluster& cluster, double background_share);
 
 // The points (sorted) inside the box [lo_j, hi_j] of `dimensions`, given per dimension.
 template <class T>

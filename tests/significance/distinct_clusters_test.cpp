@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "significance_test_data.hpp"
 #include "stages/significance/cluster_score.hpp"
+#include "stages/significance/keep_significant.hpp"
 #include "stages/significance/weak_dimensions.hpp"
 
 namespace subscale::significance {
@@ -51,7 +54,7 @@ TEST(WeakDimensions, PieceInADimensionTooManyBecomesTheWholeCluster) {
   for (Eigen::Index i = 0; i < 40; ++i) m(i, 9) = 0.5;  // 40 of its points share a value in dimension 9
   const auto marginals = Marginals::of(m);
   auto piece = range({1, 4, 7, 9}, 0, 40);
-  const auto refined = drop_weak_dimensions(m, marginals, piece);
+  const auto refined = drop_weak_dimensions(m, marginals, piece, 0.5);
   EXPECT_EQ(refined.dimensions, whole.dimensions);
   // The 40 points' box covers most of the cluster's in each dimension; widening takes the rest.
   EXPECT_GE(refined.points.size(), 100U);
@@ -70,7 +73,7 @@ TEST(WeakDimensions, AClusterInEveryDimensionLosesTheChanceOnes) {
   SubspaceCluster everywhere{{}, whole.points};
   for (std::uint32_t j = 0; j < 300; ++j) everywhere.dimensions.push_back(j);
   ASSERT_EQ(score_cluster(m, marginals, everywhere).score, 0.0);
-  const auto refined = drop_weak_dimensions(m, marginals, everywhere);
+  const auto refined = drop_weak_dimensions(m, marginals, everywhere, 0.5);
   EXPECT_EQ(refined.dimensions, whole.dimensions);
   EXPECT_EQ(refined.points, whole.points);
   EXPECT_GT(score_cluster(m, marginals, refined).score, 50.0);
@@ -81,10 +84,49 @@ TEST(WeakDimensions, AClusterInTwoOfItsDimensionsTakesBackTheOthers) {
   const auto whole = plant(m, {2, 9, 17, 30, 31, 38}, 0, 120, 0.03, 96);
   const auto marginals = Marginals::of(m);
   const SubspaceCluster part{{9, 31}, whole.points};
-  const auto extended = add_strong_dimensions(m, marginals, part);
+  const auto extended = add_strong_dimensions(m, marginals, part, 0.5);
   EXPECT_EQ(extended.dimensions, whole.dimensions);  // and no chance dimension
   EXPECT_EQ(extended.points, whole.points);
   EXPECT_GT(score_cluster(m, marginals, extended).score, score_cluster(m, marginals, part).score);
+}
+
+// A cluster in dimensions 0 and 1 whose points avoid, in dimension 2, the top of the range where
+// another cluster sits: its interval there holds over half the points, and under independent
+// marginals 150 points missing 45% of the mass is strong evidence; yet it is no dimension of the
+// cluster, which does not gather there.
+TEST(WeakDimensions, ADimensionTheClusterOnlyAvoidsIsDropped) {
+  Matrix m = uniform_noise(600, 4, 97);
+  const auto a = plant(m, {0, 1}, 0, 150, 0.04, 98);
+  std::mt19937_64 random(100);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (Eigen::Index i = 150; i < 300; ++i) m(i, 2) = 0.9 + 0.05 * u(random);  // the other cluster
+  for (Eigen::Index i = 0; i < 150; ++i) m(i, 2) = 0.6 * u(random);
+  const auto marginals = Marginals::of(m);
+  const SubspaceCluster carried{{0, 1, 2}, a.points};
+  EXPECT_EQ(drop_weak_dimensions(m, marginals, carried, 1.0).dimensions,
+            carried.dimensions);  // the test alone keeps it
+  const auto refined = drop_weak_dimensions(m, marginals, carried, 0.5);
+  EXPECT_EQ(refined.dimensions, a.dimensions);
+  EXPECT_EQ(add_strong_dimensions(m, marginals, refined, 0.5).dimensions, a.dimensions);
+  EXPECT_EQ(add_strong_dimensions(m, marginals, refined, 1.0).dimensions, carried.dimensions);
+}
+
+// Two halves of unequal size, each in its own corner of dimensions 0 and 1: the larger one's box
+// holds 58% of the points in each dimension and twice what independent marginals predict, so the
+// test alone calls it significant; it gathers in neither dimension, and is no subspace cluster.
+TEST(WeakDimensions, AClusterGatheringInFewerThanTwoDimensionsNeverPasses) {
+  Matrix m = uniform_noise(600, 3, 101);
+  for (Eigen::Index i = 0; i < 600; ++i)
+    for (Eigen::Index j = 0; j < 2; ++j) m(i, j) = i < 350 ? 0.6 * m(i, j) : 0.6 + 0.4 * m(i, j);
+  const auto marginals = Marginals::of(m);
+  const auto larger = range({0, 1}, 0, 350);
+  TestParams params;
+  params.background_share = 1.0;
+  EXPECT_EQ(keep_significant(m, marginals, {larger}, params).indices.size(), 1U);
+  params.background_share = 0.5;
+  EXPECT_EQ(gathering_dimensions(m, marginals, larger, 0.5), 0U);
+  EXPECT_TRUE(keep_significant(m, marginals, {larger}, params).indices.empty());
+  EXPECT_EQ(consolidation_candidates(m, marginals, {larger}, params, 10).kept.indices.size(), 0U);
 }
 
 TEST(WeakDimensions, WideningRecoversTheClusterFromAPart) {
