@@ -177,6 +177,11 @@ std::string summary_json(const RunReport& report) {
     const auto& g = *report.significance;
     summary["significance"] = {{"background_dimensions", g.background_dimensions},
                                {"background_values", g.background_values},
+                               {"chance_dimensions", g.chance_dimensions},
+                               {"pooled", g.pooled},
+                               {"pooled_pairs", g.pooled_pairs},
+                               {"pooling_additions", g.pooling_memberships},
+                               {"pooling_over_budget", g.pooling_over_budget},
                                {"subspaces_tested", g.subspaces_tested},
                                {"subspaces_skipped", g.subspaces_skipped},
                                {"merge_tested", g.merge_tested},

@@ -10,6 +10,7 @@
 #include "pipeline/core_log.hpp"
 #include "pipeline/significance_steps.hpp"
 #include "pipeline/stage_progress_log.hpp"
+#include "stages/significance/pooled_pairs.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -80,8 +81,11 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   core_copy.reset();
   std::optional<std::vector<SubspaceCluster>> to_merge;
   if (sig.enabled && settings.merge && !comm.distributed())
-    to_merge = subspaces_to_merge(*marginals, report.core.subspaces,
-                                  std::max<std::uint32_t>(settings.merge_min_points, 2), sig, *report.significance);
+    to_merge = subspaces_to_merge(
+        *marginals, report.core.subspaces, std::max<std::uint32_t>(settings.merge_min_points, 2),
+        significance::chance_dimensions(static_cast<double>(report.core.total_units),
+                                        static_cast<std::uint32_t>(values.rows()), settings.core.min_points),
+        sig, *report.significance);
 
   auto start = Clock::now();
   if (settings.merge) {

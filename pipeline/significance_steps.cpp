@@ -4,11 +4,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <sstream>
 
 #include "common/phase_timer.hpp"
 #include "stages/significance/distinct_clusters.hpp"
 #include "stages/significance/heavy_ties.hpp"
 #include "stages/significance/keep_significant.hpp"
+#include "stages/significance/pooled_pairs.hpp"
 #include "stages/significance/weak_dimensions.hpp"
 
 namespace subscale::pipeline {
@@ -34,16 +36,42 @@ std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double
   return copy;
 }
 
+namespace {
+
+// With pooling: every subspace of three or more dimensions as it is, and the pairs of dimensions
+// with the points of every subspace holding them (the core's own pairs among them).
+std::vector<SubspaceCluster> with_pooled_pairs(const significance::Marginals& marginals,
+                                               const std::vector<SubspaceCluster>& subspaces,
+                                               const SignificanceSettings& settings, SignificanceReport& report) {
+  auto pooled =
+      significance::pool_into_pairs(subspaces, marginals.points(), marginals.dimensions(), settings.pooling_budget);
+  report.pooling_memberships = pooled.memberships;
+  report.pooling_over_budget = pooled.over_budget;
+  if (pooled.over_budget) return subspaces;
+  std::vector<SubspaceCluster> out;
+  for (const auto& s : subspaces)
+    if (s.dimensions.size() > 2) out.push_back(s);
+  report.pooled_pairs = pooled.pairs.size();
+  for (auto& pair : pooled.pairs) out.push_back(std::move(pair));
+  return out;
+}
+
+}  // namespace
+
 std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& marginals,
                                                 const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
-                                                const SignificanceSettings& settings, SignificanceReport& report) {
+                                                double chance_dimensions, const SignificanceSettings& settings,
+                                                SignificanceReport& report) {
   const auto start = Clock::now();
-  const auto can = significance::subspaces_that_can_pass(marginals, subspaces, min_size, settings.test);
+  report.chance_dimensions = chance_dimensions;
+  report.pooled = chance_dimensions > settings.pooling_chance_dimensions;
+  const auto pooled = report.pooled ? with_pooled_pairs(marginals, subspaces, settings, report) : subspaces;
+  const auto can = significance::subspaces_that_can_pass(marginals, pooled, min_size, settings.test);
   std::vector<SubspaceCluster> kept;
-  for (std::size_t i = 0; i < subspaces.size(); ++i)
-    if (can[i]) kept.push_back(subspaces[i]);
-  report.subspaces_tested = subspaces.size();
-  report.subspaces_skipped = subspaces.size() - kept.size();
+  for (std::size_t i = 0; i < pooled.size(); ++i)
+    if (can[i]) kept.push_back(pooled[i]);
+  report.subspaces_tested = pooled.size();
+  report.subspaces_skipped = pooled.size() - kept.size();
   report.seconds_subspaces += seconds_since(start);
   report.seconds += seconds_since(start);
   return kept;
@@ -74,9 +102,11 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   const auto start = Clock::now();
   tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
     auto& cluster = consolidated.clusters[i];
-    cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster));
-    cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster));
-    cluster = significance::widen_while_stronger(values, marginals, std::move(cluster));
+    cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster), settings.background_mass);
+    if (cluster.dimensions.size() >= 2) {  // fewer: it gathered in no subspace, and fails the test
+      cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.background_mass);
+      cluster = significance::widen_while_stronger(values, marginals, std::move(cluster));
+    }
     consolidated.sizes[i] = cluster.points.size();
   });
   auto kept = significance::keep_significant(values, marginals, consolidated.clusters, settings.test);
@@ -107,6 +137,19 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
     lines.push_back("significance " + std::to_string(report.background_values) + " values in " +
                     std::to_string(report.background_dimensions) +
                     " dimensions share a value with more than half of the points: kept out of the core's work");
+  if (report.pooled) {
+    std::ostringstream line;
+    line.precision(3);
+    line << "significance a dense unit holds " << report.chance_dimensions
+         << " dimensions by chance (ties): each hidden cluster's units scatter over many subspaces; ";
+    if (report.pooling_over_budget)
+      line << "pooling them into pairs of dimensions would take " << report.pooling_memberships
+           << " additions, over the budget of " << settings.pooling_budget << ": not pooled";
+    else
+      line << "pooled into " << report.pooled_pairs << " pairs of dimensions (" << report.pooling_memberships
+           << " additions)";
+    lines.push_back(line.str());
+  }
   if (report.subspaces_tested > 0)
     lines.push_back("significance " + std::to_string(report.subspaces_skipped) + " of " +
                     std::to_string(report.subspaces_tested) +

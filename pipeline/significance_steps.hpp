@@ -29,12 +29,21 @@ struct SignificanceSettings {
   // Merge clusters not significant on their own passed to consolidation at most
   // (stages/significance/keep_significant.hpp, consolidation_candidates).
   std::size_t consolidation_budget = 2000;
+  // Where a dense unit holds more than this many dimensions by chance (ties), the subspaces are
+  // pooled into their pairs of dimensions before merge (stages/significance/pooled_pairs.hpp),
+  // unless that takes more than pooling_budget additions.
+  double pooling_chance_dimensions = 1.0;
+  std::uint64_t pooling_budget = 2'000'000'000;
 };
 
 // What the test did at each step, for the log and summary.json.
 struct SignificanceReport {
-  std::uint32_t background_dimensions = 0;                    // dimensions with a background value kept from the core
-  std::uint64_t background_values = 0;                        // (point, dimension) values kept from the core
+  std::uint32_t background_dimensions = 0;  // dimensions with a background value kept from the core
+  std::uint64_t background_values = 0;      // (point, dimension) values kept from the core
+  double chance_dimensions = 0;             // dimensions a dense unit holds by chance, from the core's count
+  bool pooled = false;                      // chance_dimensions over the limit: pooling tried
+  bool pooling_over_budget = false;
+  std::uint64_t pooling_memberships = 0, pooled_pairs = 0;
   std::uint64_t subspaces_tested = 0, subspaces_skipped = 0;  // before merge: could any cluster pass?
   std::uint64_t merge_tested = 0, merge_kept = 0;
   std::uint64_t merge_candidates = 0;  // not significant alone, passed to consolidation as possible parts
@@ -53,10 +62,13 @@ template <class T>
 std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double epsilon,
                                            const SignificanceSettings& settings, SignificanceReport& report);
 
-// The subspaces worth merging (those where a cluster of at least min_size points could pass).
+// The subspaces worth merging (those where a cluster of at least min_size points could pass);
+// where a dense unit holds more than settings.pooling_chance_dimensions dimensions by chance, the
+// subspaces pooled into their pairs of dimensions first.
 std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& marginals,
                                                 const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
-                                                const SignificanceSettings& settings, SignificanceReport& report);
+                                                double chance_dimensions, const SignificanceSettings& settings,
+                                                SignificanceReport& report);
 
 // Keeps merge's significant clusters, strongest first.
 template <class T>

