@@ -105,7 +105,12 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
     cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster), settings.background_mass);
     if (cluster.dimensions.size() >= 2) {  // fewer: it gathered in no subspace, and fails the test
       cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.background_mass);
+      const std::size_t before = cluster.points.size();
       cluster = significance::widen_while_stronger(values, marginals, std::move(cluster));
+      // Widening can turn a few points of a cluster into all of them, whose dimensions the first
+      // look, at the few, did not find strong.
+      if (cluster.points.size() != before)
+        cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.background_mass);
     }
     consolidated.sizes[i] = cluster.points.size();
   });

@@ -7,9 +7,13 @@
 // cluster) but says nothing the strongest piece does not. Taken strongest first, a cluster B that
 // shares at least `overlap` of its points and of its dimensions with a kept cluster A is dropped,
 // unless it is significant GIVEN A: among A's points, B's box in the dimensions A lacks holds more
-// of them than the masses of those intervals among A's points predict (the same binomial test and
-// search correction, with A's points as the population). That keeps a cluster nested in another
-// (150 points dense in 16 dimensions inside 300 dense in 10 of them) and drops the pieces. Clusters
+// of them than those intervals' masses predict, each the larger of its mass in the whole data and
+// its share of A's points outside B (the same binomial test and search correction, with A's
+// points as the population). That keeps a cluster nested in another
+// (150 points dense in 16 dimensions inside 300 dense in 10 of them) and drops the pieces. The
+// other way round, B is kept when its points outside A are a significant cluster in B's subspace
+// on their own: the parent of a nested cluster can be the weaker of the two (300 points in 3
+// dimensions, 157 of them dense in a fourth: the 157 score higher), and is no piece of it. Clusters
 // that share points but lie in mostly different subspaces are both kept.
 #include <cstdint>
 #include <vector>
@@ -28,7 +32,8 @@ std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const 
                                            double threshold);
 
 // The score of `inner` given `outer`: the test of inner's box in the dimensions outer lacks, among
-// outer's points. 0 when inner adds no dimension.
+// outer's points, each interval's mass the larger of its mass in the whole data and its share of
+// outer's points outside inner. 0 when inner adds no dimension.
 template <class T>
 double score_given(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& inner,
                    const SubspaceCluster& outer);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <tuple>
 
 #include "stages/significance/cluster_score.hpp"
 #include "stages/significance/point_range.hpp"
@@ -139,6 +140,18 @@ SubspaceCluster widened(const ColumnMatrix<T>& values, const Marginals& marginal
   return {cluster.dimensions, points_in_box(values, marginals, cluster.dimensions, lo, hi)};
 }
 
+// The interval of the points' central 90% in dimension j (their 5% and 95% quantiles).
+template <class T>
+PointRange central_range(const ColumnMatrix<T>& values, const std::vector<std::uint32_t>& points, std::uint32_t j) {
+  std::vector<double> column;
+  column.reserve(points.size());
+  for (const auto p : points) column.push_back(static_cast<double>(values(p, j)));
+  std::sort(column.begin(), column.end());
+  const std::size_t last = column.size() - 1;
+  return {column[static_cast<std::size_t>(0.05 * static_cast<double>(last))],
+          column[static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(last)))]};
+}
+
 // The cluster without the dimensions in which its points' interval holds more than
 // `background_share` of all points, the widest first (none may be left: such a cluster then fails
 // the test, keep_significant.hpp). Removing one refills the box but cannot widen another
@@ -220,23 +233,35 @@ SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Margi
                                       SubspaceCluster cluster, double background_share) {
   if (cluster.points.empty()) return cluster;
   const double most = background_share * static_cast<double>(values.rows());
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_share;  // (points in the interval, dimension)
+  struct Candidate {
+    std::uint32_t held;  // points of the whole data in the central interval
+    std::uint32_t dimension;
+    PointRange central;
+    bool operator<(const Candidate& o) const { return std::tie(held, dimension) < std::tie(o.held, o.dimension); }
+  };
+  std::vector<Candidate> by_share;
   for (std::uint32_t j = 0; j < static_cast<std::uint32_t>(values.cols()); ++j) {
     if (std::binary_search(cluster.dimensions.begin(), cluster.dimensions.end(), j)) continue;
-    const auto range = range_of(values, cluster.points, j);
-    const auto held = marginals.range(j, range.lo, range.hi);
-    by_share.emplace_back(held.second - held.first, j);
+    const auto central = central_range(values, cluster.points, j);
+    const auto held = marginals.range(j, central.lo, central.hi);
+    by_share.push_back({held.second - held.first, j, central});
   }
   std::sort(by_share.begin(), by_share.end());
   double current = strength(values, marginals, cluster);
-  for (const auto& [held, j] : by_share) {
+  for (const auto& [held, j, central] : by_share) {
     if (static_cast<double>(held) > most) break;
-    SubspaceCluster candidate = cluster;
-    candidate.dimensions.insert(std::upper_bound(candidate.dimensions.begin(), candidate.dimensions.end(), j), j);
-    const double score = strength(values, marginals, candidate);
-    if (score <= current) break;  // the next interval holds no fewer points
-    cluster = std::move(candidate);
-    current = score;
+    // The dimension with all the points (the interval they span), or with those in their central
+    // interval: a point or two of the rest of the data that the box took in when it was filled
+    // would otherwise stretch every further interval over the whole range.
+    SubspaceCluster all = cluster, inner{cluster.dimensions, {}};
+    for (const auto dims : {&all.dimensions, &inner.dimensions})
+      dims->insert(std::upper_bound(dims->begin(), dims->end(), j), j);
+    for (const auto p : cluster.points)
+      if (central.holds(static_cast<double>(values(p, j)))) inner.points.push_back(p);
+    const double score_all = strength(values, marginals, all), score_inner = strength(values, marginals, inner);
+    if (std::max(score_all, score_inner) <= current) break;  // the next interval holds no fewer points
+    cluster = score_all >= score_inner ? std::move(all) : std::move(inner);
+    current = std::max(score_all, score_inner);
   }
   return cluster;
 }

@@ -41,6 +41,31 @@ TEST(DistinctClusters, NestedClusterDenserInMoreDimensionsIsKept) {
   EXPECT_EQ(distinct_clusters(m, marginals, {outer, inner}, 0.5, 2.0), (std::vector<std::size_t>{0, 1}));
 }
 
+// The parent of a nested cluster, weaker than the child: its points outside the child are a
+// cluster of their own.
+TEST(DistinctClusters, ParentWeakerThanItsNestedChildIsKept) {
+  Matrix m = uniform_noise(1500, 6, 102);
+  auto parent = plant(m, {0, 1, 4}, 0, 300, 0.12, 103);
+  auto child = plant(m, {3}, 0, 150, 0.02, 104);
+  child.dimensions = {0, 1, 3, 4};
+  const auto marginals = Marginals::of(m);
+  ASSERT_GT(score_cluster(m, marginals, child).score, score_cluster(m, marginals, parent).score);
+  EXPECT_EQ(distinct_clusters(m, marginals, {child, parent}, 0.5, 2.0), (std::vector<std::size_t>{0, 1}));
+}
+
+// Two clusters sharing half their points, and the union of their points in their common
+// dimensions: nothing of the union lies outside the two.
+TEST(DistinctClusters, UnionOfTwoOverlappingClustersIsDropped) {
+  Matrix m = uniform_noise(1200, 8, 105);
+  plant(m, {0, 1, 2}, 0, 200, 0.04, 106);               // shared by both
+  const auto a = plant(m, {5, 6}, 0, 150, 0.04, 107);   // a: points 0-149 in 0, 1, 2, 5, 6
+  const auto b = plant(m, {3, 7}, 50, 150, 0.04, 108);  // b: points 50-199 in 0, 1, 2, 3, 7
+  const SubspaceCluster first{{0, 1, 2, 5, 6}, a.points}, second{{0, 1, 2, 3, 7}, b.points};
+  const auto whole = range({0, 1, 2}, 0, 200);
+  const auto marginals = Marginals::of(m);
+  EXPECT_EQ(distinct_clusters(m, marginals, {first, second, whole}, 0.5, 2.0), (std::vector<std::size_t>{0, 1}));
+}
+
 TEST(DistinctClusters, SharedPointsInOtherDimensionsAreKept) {
   Matrix m = uniform_noise(600, 10, 86);
   const auto a = plant(m, {0, 1}, 0, 100, 0.04, 87);
@@ -91,16 +116,16 @@ TEST(WeakDimensions, AClusterInTwoOfItsDimensionsTakesBackTheOthers) {
 }
 
 // A cluster in dimensions 0 and 1 whose points avoid, in dimension 2, the top of the range where
-// another cluster sits: its interval there holds over half the points, and under independent
-// marginals 150 points missing 45% of the mass is strong evidence; yet it is no dimension of the
-// cluster, which does not gather there.
+// another cluster sits: its interval there (and its central 90%) holds over half the points, and
+// under independent marginals 150 points missing 40% of the mass is strong evidence; yet it is no
+// dimension of the cluster, which does not gather there.
 TEST(WeakDimensions, ADimensionTheClusterOnlyAvoidsIsDropped) {
   Matrix m = uniform_noise(600, 4, 97);
   const auto a = plant(m, {0, 1}, 0, 150, 0.04, 98);
   std::mt19937_64 random(100);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (Eigen::Index i = 150; i < 300; ++i) m(i, 2) = 0.9 + 0.05 * u(random);  // the other cluster
-  for (Eigen::Index i = 0; i < 150; ++i) m(i, 2) = 0.6 * u(random);
+  for (Eigen::Index i = 0; i < 150; ++i) m(i, 2) = 0.7 * u(random);
   const auto marginals = Marginals::of(m);
   const SubspaceCluster carried{{0, 1, 2}, a.points};
   EXPECT_EQ(drop_weak_dimensions(m, marginals, carried, 1.0).dimensions,
