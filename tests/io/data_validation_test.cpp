@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -85,7 +86,11 @@ TEST(ParseCell, Messages) {
               AllOf(HasSubstr("f.csv, line 2, column 1 (a): 'x' is not a number"), HasSubstr("; ")));
   const std::string long_cell(100, 'z');
   const std::string message = input_error_message([&] { parse_cell(long_cell, "f.csv", CellLocation::line(2, 1)); });
-  EXPECT_THAT(message, HasSubstr(std::string(40, 'z') + "..."));
+  // 40 z and "...", built in place: `std::string(40, 'z') + "..."` draws a false -Warray-bounds
+  // from GCC 12 at -O3.
+  std::string shown(43, '.');
+  std::fill_n(shown.begin(), 40, 'z');
+  EXPECT_THAT(message, HasSubstr(shown));
   EXPECT_THAT(message, ::testing::Not(HasSubstr(std::string(41, 'z'))));
 }
 

@@ -1,11 +1,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "datasets/seeded_random.hpp"
 #include "datasets/synthetic_generator.hpp"
@@ -232,9 +234,13 @@ std::string file_attribute(const std::string& path, const std::string& name) {
 }
 
 std::string readme_command() {
-  std::istringstream readme(read_text((subscale::testing::source_root() / "datasets" / "README.md").string()));
-  for (std::string line; std::getline(readme, line);)
-    if (line.rfind("build/subscale-generate ", 0) == 0) return line;
+  const std::string text = read_text((subscale::testing::source_root() / "datasets" / "README.md").string());
+  const std::string_view prefix = "build/subscale-generate ";
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    if (std::string_view(text).substr(start, end - start).starts_with(prefix)) return text.substr(start, end - start);
+    start = end + 1;
+  }
   return {};
 }
 
