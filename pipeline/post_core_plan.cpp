@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "pipeline/log_format.hpp"
 
@@ -26,6 +27,18 @@ std::string post_core_plan_text(const PostCoreInputs& in) {
           " points in all (each unit in >= 2 dimensions brings at most min_points = " + std::to_string(in.min_points) +
           " points to its subspace, which holds at most " + std::to_string(in.points) +
           "); its time grows with these points\n";
+  if (in.significance) {
+    char chance[32];
+    std::snprintf(chance, sizeof chance, "%.3g", in.chance_dimensions);
+    const std::uint64_t pairs = static_cast<std::uint64_t>(in.dimensions) * (in.dimensions - (in.dimensions > 0)) / 2;
+    text += std::string("  pooling: a dense unit holds ") + chance +
+            " dimensions by chance (units / C(n, min_points)); " +
+            (in.chance_dimensions > 1.0
+                 ? "over one, so the run pools the subspaces into their pairs of dimensions before merge (at most " +
+                       format_count(pairs) +
+                       " pairs; the work is the sum over subspaces of C(|S|, 2) x their points, stopped over 2e9)\n"
+                 : "at most one, so the subspaces go to merge as the core finds them\n");
+  }
   if (!in.consolidate) return text;
   const std::uint64_t clusters_at_most = points_at_most / std::max<std::uint32_t>(1, in.merge_min_points);
   text += "  consolidate: at most " + format_count(clusters_at_most) +

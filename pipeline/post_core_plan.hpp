@@ -17,6 +17,11 @@ struct PostCoreInputs {
   double multi_units = 0;                 // estimated units in >= 2 dimensions
   bool exact = false;                     // the sample was the whole walk
   bool merge = true, consolidate = true;  // the stages the config runs
+  // With the significance test: the dimensions a dense unit holds by chance (planned units over
+  // C(n, min_points)); over one, the run pools the subspaces into pairs of dimensions before merge.
+  bool significance = false;
+  double chance_dimensions = 0;
+  std::uint32_t dimensions = 0;  // d: at most d (d - 1) / 2 pairs
 };
 
 // The lines `plan` prints for merge and consolidation (each ends with a newline); empty when

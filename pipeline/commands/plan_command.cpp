@@ -27,6 +27,7 @@
 #include "stages/dense_units/direct_memory_plan.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/dense_units/partition_plan.hpp"
+#include "stages/significance/pooled_pairs.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -84,7 +85,12 @@ void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, cons
                                          .multi_units = estimate.multi_units,
                                          .exact = memory.exact,
                                          .merge = settings.merge,
-                                         .consolidate = settings.consolidate})
+                                         .consolidate = settings.consolidate,
+                                         .significance = settings.significance.enabled,
+                                         .chance_dimensions = significance::chance_dimensions(
+                                             static_cast<double>(plan.total_units()),
+                                             static_cast<std::uint32_t>(plan.points()), settings.core.min_points),
+                                         .dimensions = static_cast<std::uint32_t>(plan.dimensions())})
                         .c_str());
 }
 

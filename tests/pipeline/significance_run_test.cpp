@@ -69,6 +69,8 @@ class SignificanceRun : public subscale::testing::CliTest {
 };
 
 TEST_F(SignificanceRun, OnlyInputPathFindsTheHiddenClusters) {
+  const auto plan = run("plan " + minimal_config().string(), "auto-plan.log");
+  EXPECT_NE(plan.output.find("so the subspaces go to merge as the core finds them"), std::string::npos) << plan.output;
   const fs::path out = run_into(minimal_config(), "auto");
   const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
   EXPECT_EQ(summary["evaluation"]["found_clusters"].get<int>(), 5);
@@ -139,6 +141,10 @@ TEST_F(SignificanceRun, ClustersOfASkewedGridAreFoundFromPooledPairs) {
   subscale::io::write_ground_truth(folder_ / "grid.true", truth);
   const fs::path config = write("grid.yaml", "input:\n  path: " + (folder_ / "grid.h5").string() +
                                                  "\nground_truth:\n  path: " + (folder_ / "grid.true").string() + "\n");
+  const auto plan = run("plan " + config.string(), "grid-plan.log");
+  EXPECT_EQ(plan.exit_code, 0) << plan.output;
+  EXPECT_NE(plan.output.find("so the run pools the subspaces into their pairs of dimensions"), std::string::npos)
+      << plan.output;
   const fs::path out = run_into(config, "grid");
   const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
   EXPECT_EQ(summary["evaluation"]["found_clusters"].get<int>(), 3);
