@@ -140,6 +140,15 @@ SubspaceCluster widened(const ColumnMatrix<T>& values, const Marginals& marginal
   return {cluster.dimensions, points_in_box(values, marginals, cluster.dimensions, lo, hi)};
 }
 
+// How many of all points lie in the interval the given points span in dimension j.
+template <class T>
+std::uint32_t held_by_interval(const ColumnMatrix<T>& values, const Marginals& marginals,
+                               const std::vector<std::uint32_t>& points, std::uint32_t j) {
+  const auto range = range_of(values, points, j);
+  const auto held = marginals.range(j, range.lo, range.hi);
+  return held.second - held.first;
+}
+
 // The interval of the points' central 90% in dimension j (their 5% and 95% quantiles).
 template <class T>
 PointRange central_range(const ColumnMatrix<T>& values, const std::vector<std::uint32_t>& points, std::uint32_t j) {
@@ -163,11 +172,9 @@ SubspaceCluster without_background_dimensions(const ColumnMatrix<T>& values, con
   while (!cluster.dimensions.empty()) {
     std::size_t widest = 0;
     std::uint32_t held = 0;
-    for (std::size_t i = 0; i < cluster.dimensions.size(); ++i) {
-      const auto range = range_of(values, cluster.points, cluster.dimensions[i]);
-      const auto r = marginals.range(cluster.dimensions[i], range.lo, range.hi);
-      if (r.second - r.first > held) held = r.second - r.first, widest = i;
-    }
+    for (std::size_t i = 0; i < cluster.dimensions.size(); ++i)
+      if (const auto h = held_by_interval(values, marginals, cluster.points, cluster.dimensions[i]); h > held)
+        held = h, widest = i;
     if (static_cast<double>(held) <= most) break;
     if (cluster.dimensions.size() == 1) return {{}, cluster.points};
     cluster = without(values, marginals, cluster, widest);
@@ -182,11 +189,8 @@ std::uint32_t gathering_dimensions(const ColumnMatrix<T>& values, const Marginal
                                    const SubspaceCluster& cluster, double background_share) {
   const double most = background_share * static_cast<double>(values.rows());
   std::uint32_t gathering = 0;
-  for (const auto j : cluster.dimensions) {
-    const auto range = range_of(values, cluster.points, j);
-    const auto r = marginals.range(j, range.lo, range.hi);
-    if (static_cast<double>(r.second - r.first) <= most) ++gathering;
-  }
+  for (const auto j : cluster.dimensions)
+    if (static_cast<double>(held_by_interval(values, marginals, cluster.points, j)) <= most) ++gathering;
   return gathering;
 }
 
@@ -258,7 +262,10 @@ SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Margi
       dims->insert(std::upper_bound(dims->begin(), dims->end(), j), j);
     for (const auto p : cluster.points)
       if (central.holds(static_cast<double>(values(p, j)))) inner.points.push_back(p);
-    const double score_all = strength(values, marginals, all), score_inner = strength(values, marginals, inner);
+    // All the points may not span more than the background share either (the central interval did).
+    const bool all_gathers = static_cast<double>(held_by_interval(values, marginals, cluster.points, j)) <= most;
+    const double score_all = all_gathers ? strength(values, marginals, all) : -std::numeric_limits<double>::infinity();
+    const double score_inner = strength(values, marginals, inner);
     if (std::max(score_all, score_inner) <= current) break;  // the next interval holds no fewer points
     cluster = score_all >= score_inner ? std::move(all) : std::move(inner);
     current = std::max(score_all, score_inner);
