@@ -119,23 +119,30 @@ std::vector<std::size_t> weakest(const ColumnMatrix<T>& values, const Marginals&
   return positions;
 }
 
+// The interval of the points' central 90% in dimension j (their 5% and 95% quantiles).
+template <class T>
+PointRange central_range(const ColumnMatrix<T>& values, const std::vector<std::uint32_t>& points, std::uint32_t j) {
+  std::vector<double> column;
+  column.reserve(points.size());
+  for (const auto p : points) column.push_back(static_cast<double>(values(p, j)));
+  std::sort(column.begin(), column.end());
+  const std::size_t last = column.size() - 1;
+  return {column[static_cast<std::size_t>(0.05 * static_cast<double>(last))],
+          column[static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(last)))]};
+}
+
 // The cluster's box widened in every dimension to twice its points' central 90% span about that
 // span's centre (what consolidation's box does), filled with every point inside. A cluster found
 // from a part of its points has a box narrower than the cluster in some dimensions; in 16
 // dimensions a few such cut most of its points away.
 template <class T>
 SubspaceCluster widened(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster) {
-  std::vector<double> lo, hi, column;
+  std::vector<double> lo, hi;
   for (const auto j : cluster.dimensions) {
-    column.clear();
-    for (const auto p : cluster.points) column.push_back(static_cast<double>(values(p, j)));
-    std::sort(column.begin(), column.end());
-    const std::size_t last = column.size() - 1;
-    const double low = column[static_cast<std::size_t>(0.05 * static_cast<double>(last))];
-    const double high = column[static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(last)))];
-    const double centre = (low + high) / 2, width = high - low;
-    lo.push_back(std::min(column.front(), centre - width));
-    hi.push_back(std::max(column.back(), centre + width));
+    const auto central = central_range(values, cluster.points, j), all = range_of(values, cluster.points, j);
+    const double centre = (central.lo + central.hi) / 2, width = central.hi - central.lo;
+    lo.push_back(std::min(all.lo, centre - width));
+    hi.push_back(std::max(all.hi, centre + width));
   }
   return {cluster.dimensions, points_in_box(values, marginals, cluster.dimensions, lo, hi)};
 }
@@ -147,18 +154,6 @@ std::uint32_t held_by_interval(const ColumnMatrix<T>& values, const Marginals& m
   const auto range = range_of(values, points, j);
   const auto held = marginals.range(j, range.lo, range.hi);
   return held.second - held.first;
-}
-
-// The interval of the points' central 90% in dimension j (their 5% and 95% quantiles).
-template <class T>
-PointRange central_range(const ColumnMatrix<T>& values, const std::vector<std::uint32_t>& points, std::uint32_t j) {
-  std::vector<double> column;
-  column.reserve(points.size());
-  for (const auto p : points) column.push_back(static_cast<double>(values(p, j)));
-  std::sort(column.begin(), column.end());
-  const std::size_t last = column.size() - 1;
-  return {column[static_cast<std::size_t>(0.05 * static_cast<double>(last))],
-          column[static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(last)))]};
 }
 
 // The cluster without the dimensions in which its points' interval holds more than
