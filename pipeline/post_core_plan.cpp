@@ -36,7 +36,8 @@ std::string post_core_plan_text(const PostCoreInputs& in) {
             (in.chance_dimensions > 1.0
                  ? "over one, so the run pools the subspaces into their pairs of dimensions before merge (at most " +
                        format_count(pairs) +
-                       " pairs; the work is the sum over subspaces of C(|S|, 2) x their points, stopped over 2e9)\n"
+                       " pairs; the work is the sum over subspaces of C(|S|, 2) x their points, not done over " +
+                       format_count(in.pooling_budget) + ")\n"
                  : "at most one, so the subspaces go to merge as the core finds them\n");
   }
   if (!in.consolidate) return text;

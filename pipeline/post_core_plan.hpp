@@ -21,7 +21,8 @@ struct PostCoreInputs {
   // C(n, min_points)); over one, the run pools the subspaces into pairs of dimensions before merge.
   bool significance = false;
   double chance_dimensions = 0;
-  std::uint32_t dimensions = 0;  // d: at most d (d - 1) / 2 pairs
+  std::uint32_t dimensions = 0;      // d: at most d (d - 1) / 2 pairs
+  std::uint64_t pooling_budget = 0;  // additions over which nothing is pooled
 };
 
 // The lines `plan` prints for merge and consolidation (each ends with a newline); empty when

@@ -90,7 +90,8 @@ void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, cons
                                          .chance_dimensions = significance::chance_dimensions(
                                              static_cast<double>(plan.total_units()),
                                              static_cast<std::uint32_t>(plan.points()), settings.core.min_points),
-                                         .dimensions = static_cast<std::uint32_t>(plan.dimensions())})
+                                         .dimensions = static_cast<std::uint32_t>(plan.dimensions()),
+                                         .pooling_budget = settings.significance.pooling_budget})
                         .c_str());
 }
 
