@@ -21,7 +21,7 @@ AutomaticParameters choose_parameters(const ColumnMatrix<T>& values, const Autom
     if (!input.epsilon_auto) request.epsilon = input.epsilon;
     if (!input.min_points_auto) request.min_points = input.min_points;
     // Without the test nothing is kept from the core, so nothing is left out of the counts either.
-    request.background_mass = significance ? input.significance.background_mass : 1.0;
+    request.background_mass = significance ? input.significance.test.background_share : 1.0;
     const auto choice = significance::choose_core_parameters(values, request);
     out.epsilon = choice.epsilon;
     out.min_points = choice.min_points;

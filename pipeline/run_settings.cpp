@@ -133,8 +133,7 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.consolidate_params.top_k = static_cast<std::size_t>(config.integer("consolidate.top_k"));
   s.significance.enabled = config.boolean("significance.enabled");
   s.significance.test.alpha = config.number("significance.alpha");
-  s.significance.background_mass = config.number("significance.background_share");
-  s.significance.test.background_share = s.significance.background_mass;
+  s.significance.test.background_share = config.number("significance.background_share");
   s.significance.test.correction =
       config.boolean("significance.fdr") ? significance::Correction::fdr : significance::Correction::bonferroni;
   s.consolidate_params.level_gap_floor = s.significance.enabled;

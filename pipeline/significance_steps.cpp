@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "common/phase_timer.hpp"
@@ -25,9 +26,9 @@ std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double
                                            const SignificanceSettings& settings, SignificanceReport& report) {
   const auto start = Clock::now();
   std::optional<ColumnMatrix<T>> copy;
-  if (significance::has_heavy_ties(values, settings.background_mass)) {
+  if (significance::has_heavy_ties(values, settings.test.background_share)) {
     copy = values;
-    const auto moved = significance::spread_heavy_ties(*copy, settings.background_mass, epsilon);
+    const auto moved = significance::spread_heavy_ties(*copy, settings.test.background_share, epsilon);
     report.background_dimensions = moved.dimensions;
     report.background_values = moved.points;
   }
@@ -39,15 +40,17 @@ std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double
 namespace {
 
 // With pooling: every subspace of three or more dimensions as it is, and the pairs of dimensions
-// with the points of every subspace holding them (the core's own pairs among them).
-std::vector<SubspaceCluster> with_pooled_pairs(const significance::Marginals& marginals,
-                                               const std::vector<SubspaceCluster>& subspaces,
-                                               const SignificanceSettings& settings, SignificanceReport& report) {
+// with the points of every subspace holding them (the core's own pairs among them); nothing when
+// the pooling would be over its budget.
+std::optional<std::vector<SubspaceCluster>> with_pooled_pairs(const significance::Marginals& marginals,
+                                                              const std::vector<SubspaceCluster>& subspaces,
+                                                              const SignificanceSettings& settings,
+                                                              SignificanceReport& report) {
   auto pooled =
       significance::pool_into_pairs(subspaces, marginals.points(), marginals.dimensions(), settings.pooling_budget);
   report.pooling_memberships = pooled.memberships;
   report.pooling_over_budget = pooled.over_budget;
-  if (pooled.over_budget) return subspaces;
+  if (pooled.over_budget) return std::nullopt;
   std::vector<SubspaceCluster> out;
   for (const auto& s : subspaces)
     if (s.dimensions.size() > 2) out.push_back(s);
@@ -65,13 +68,14 @@ std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& m
   const auto start = Clock::now();
   report.chance_dimensions = chance_dimensions;
   report.pooled = chance_dimensions > settings.pooling_chance_dimensions;
-  const auto pooled = report.pooled ? with_pooled_pairs(marginals, subspaces, settings, report) : subspaces;
-  const auto can = significance::subspaces_that_can_pass(marginals, pooled, min_size, settings.test);
+  const auto pooled = report.pooled ? with_pooled_pairs(marginals, subspaces, settings, report) : std::nullopt;
+  const auto& candidates = pooled ? *pooled : subspaces;  // the core's list itself is not copied
+  const auto can = significance::subspaces_that_can_pass(marginals, candidates, min_size, settings.test);
   std::vector<SubspaceCluster> kept;
-  for (std::size_t i = 0; i < pooled.size(); ++i)
-    if (can[i]) kept.push_back(pooled[i]);
-  report.subspaces_tested = pooled.size();
-  report.subspaces_skipped = pooled.size() - kept.size();
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (can[i]) kept.push_back(candidates[i]);
+  report.subspaces_tested = candidates.size();
+  report.subspaces_skipped = candidates.size() - kept.size();
   report.seconds_subspaces += seconds_since(start);
   report.seconds += seconds_since(start);
   return kept;
@@ -102,15 +106,17 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   const auto start = Clock::now();
   tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
     auto& cluster = consolidated.clusters[i];
-    cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster), settings.background_mass);
+    cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
     if (cluster.dimensions.size() >= 2) {  // fewer: it gathered in no subspace, and fails the test
-      cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.background_mass);
+      cluster =
+          significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
       const std::size_t before = cluster.points.size();
       cluster = significance::widen_while_stronger(values, marginals, std::move(cluster));
       // Widening can turn a few points of a cluster into all of them, whose dimensions the first
       // look, at the few, did not find strong.
       if (cluster.points.size() != before)
-        cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.background_mass);
+        cluster =
+            significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
     }
     consolidated.sizes[i] = cluster.points.size();
   });

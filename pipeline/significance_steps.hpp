@@ -20,9 +20,6 @@ namespace subscale::pipeline {
 struct SignificanceSettings {
   bool enabled = true;
   significance::TestParams test;
-  // A value shared by more than this fraction of the points is the dimension's background: kept out
-  // of the core's work (stages/significance/heavy_ties.hpp).
-  double background_mass = 0.5;
   // A consolidated cluster that shares this share of its points and of its dimensions with a
   // stronger one is a piece of it (stages/significance/distinct_clusters.hpp).
   double distinct_overlap = 0.5;

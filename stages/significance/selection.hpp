@@ -19,9 +19,10 @@ enum class Correction { bonferroni, fdr };
 struct TestParams {
   double alpha = 0.01;
   Correction correction = Correction::bonferroni;
-  // A cluster gathers in a dimension where its points' interval holds at most this share of all
-  // points; one that gathers in fewer than two is no subspace cluster and never passes
-  // (keep_significant.hpp). The same share as the core's background values (heavy_ties.hpp).
+  // A value shared by more than this share of a dimension's points is its background, kept out of
+  // the core's work (heavy_ties.hpp); and a cluster gathers in a dimension where its points'
+  // interval holds at most this share of all points: one that gathers in fewer than two is no
+  // subspace cluster and never passes (keep_significant.hpp).
   double background_share = 0.5;
 };
 
