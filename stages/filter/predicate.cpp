@@ -48,12 +48,17 @@ bool is_string_op(const std::string& key) {
          std::end(string_ops);
 }
 
+// A key or value may be a list or a mapping where a name belongs ({[a]: 1}); it reads as "", which
+// each caller refuses with its own message, where as<std::string>() would throw yaml-cpp's own
+// exception past the config error the user should see.
+std::string scalar_text(const YAML::Node& key) { return key.IsScalar() ? key.Scalar() : std::string(); }
+
 void collect_columns(const YAML::Node& node, std::vector<std::string>& out) {
   if (node.IsSequence()) {
     for (const auto& child : node) collect_columns(child, out);
   } else if (node.IsMap()) {
     for (const auto& item : node) {
-      const std::string key = item.first.as<std::string>();
+      const std::string key = scalar_text(item.first);
       if (key == "column" && item.second.IsScalar()) {
         const std::string name = item.second.Scalar();
         if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
@@ -121,7 +126,8 @@ class Compiler {
     if (yaml["column"]) return leaf(yaml, path);
     if (yaml.size() != 1) fail(path, "a combination has exactly one key (and, or, not); comparisons need 'column'");
     const auto item = *yaml.begin();
-    const std::string key = item.first.as<std::string>();
+    const std::string key = scalar_text(item.first);
+    if (key.empty()) fail(path, "a key is a list, a mapping or empty; keys are names (and, or, not, column)");
     if (key == "and" || key == "all") return group(NodeKind::all_of, item.second, path + "." + key);
     if (key == "or" || key == "any") return group(NodeKind::any_of, item.second, path + "." + key);
     if (key == "not") {
@@ -159,7 +165,8 @@ class Compiler {
     const std::string where = path + " (column '" + column.name + "', " + to_string(column.type) + ")";
     bool has_string_op = false, has_comparison = false;
     for (const auto& item : yaml) {
-      const std::string key = item.first.as<std::string>();
+      const std::string key = scalar_text(item.first);
+      if (key.empty()) fail(where, "a key is a list, a mapping or empty; operators are names (lt, equals, ...)");
       if (key == "column" || key == "algorithm" || key == "bounds") continue;
       if (is_string_op(key))
         has_string_op = true;
@@ -193,7 +200,7 @@ class Compiler {
     bool negate = false;
     if (yaml["bounds"] && !yaml["between"]) fail(where, "'bounds' applies to 'between'");
     for (const auto& item : yaml) {
-      const std::string key = item.first.as<std::string>();
+      const std::string key = scalar_text(item.first);
       const std::string word = comparison_word(key);
       if (word == "lt") highs.push_back({item.second, false});
       if (word == "le") highs.push_back({item.second, true});
@@ -207,7 +214,7 @@ class Compiler {
       if (key == "between") {
         if (!item.second.IsSequence() || item.second.size() != 2)
           fail(where, "between takes a list of two bounds: between: [low, high]");
-        std::string bounds = yaml["bounds"] ? yaml["bounds"].as<std::string>() : "[]";
+        std::string bounds = yaml["bounds"] ? scalar_text(yaml["bounds"]) : "[]";
         if (bounds != "[]" && bounds != "[)" && bounds != "(]" && bounds != "()")
           fail(where, "bounds is '" + bounds + "'; one of [] [) (] () (inclusive [ ], exclusive ( ))");
         lows.push_back({item.second[0], bounds[0] == '['});
@@ -299,7 +306,7 @@ class Compiler {
                       std::to_string(max_pattern_bytes));
     if (yaml["algorithm"] && leaf.op != StringOp::contains) fail(where, "'algorithm' applies to contains");
     if (leaf.op == StringOp::contains) {
-      const std::string name = yaml["algorithm"] ? yaml["algorithm"].as<std::string>() : "auto";
+      const std::string name = yaml["algorithm"] ? scalar_text(yaml["algorithm"]) : "auto";
       SearchAlgorithm algorithm;
       if (name == "naive")
         algorithm = SearchAlgorithm::naive;

@@ -101,6 +101,12 @@ TEST(Predicate, ConfigErrorsNameTheProblem) {
   expect_config_error(t, "{column: s, equals: a, prefix: b}", "one string operator");
   expect_config_error(t, "{column: n}", "no operator");
   expect_config_error(t, "{column: n, lt: 1, equals: a}", "mixes string operators");
+  // Keys and names written as lists or mappings (found by fuzzing: they escaped as yaml-cpp errors).
+  expect_config_error(t, "{[and]: []}", "a key is a list");
+  expect_config_error(t, "[{{a: 1}: [1]}]", "a key is a list");
+  expect_config_error(t, "{column: n, [lt]: 1}", "a key is a list");
+  expect_config_error(t, "{column: n, between: [1, 2], bounds: [1]}", "bounds is ''");
+  expect_config_error(t, "{column: s, contains: a, algorithm: {a: 1}}", "algorithm is ''");
 }
 
 TEST(Predicate, ColumnsAreListedInFirstMentionOrder) {
