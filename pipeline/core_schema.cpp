@@ -49,8 +49,8 @@ ConfigSchema core_config_schema() {
   key({.path = "epsilon",
        .kind = ValueKind::number,
        .default_value = "auto",
-       .help = "1-D density radius (strict: |x - y| < epsilon); auto: from the data's spacing (the median span of "
-               "8 consecutive values in a dimension)",
+       .help = "1-D density radius (strict: |x - y| < epsilon); auto: from the data's spacing (the 60th percentile "
+               "of the spans of max(8, 0.5% of the points) consecutive values in a dimension)",
        .minimum = 0.0,
        .minimum_exclusive = true,
        .allow_auto = true,

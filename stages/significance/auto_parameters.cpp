@@ -56,6 +56,11 @@ double units_of(const std::vector<std::vector<T>>& columns, double epsilon, std:
   return total;
 }
 
+// 0.6 -> "60th": the quantiles used are whole percents from 10 to 90, where "th" is always right.
+std::string percentile_name(double quantile) {
+  return std::to_string(static_cast<int>(std::lround(quantile * 100))) + "th";
+}
+
 std::string format_units(double units) {
   std::ostringstream out;
   out.precision(3);
@@ -71,7 +76,8 @@ std::uint32_t window_for(const AutoRequest& request, std::size_t points) {
 }
 
 template <class T>
-double median_window_span(const ColumnMatrix<T>& values, std::uint32_t window_points, double background_mass) {
+double window_span_quantile(const ColumnMatrix<T>& values, std::uint32_t window_points, double quantile,
+                            double background_mass) {
   std::vector<double> spans;
   for (const auto& c : foreground_columns(values, background_mass))
     for (std::size_t i = 0; i + window_points <= c.size(); ++i) {
@@ -79,9 +85,10 @@ double median_window_span(const ColumnMatrix<T>& values, std::uint32_t window_po
       if (span > 0) spans.push_back(span);
     }
   if (spans.empty()) return 1.0;
-  auto middle = spans.begin() + static_cast<std::ptrdiff_t>(spans.size() / 2);
-  std::nth_element(spans.begin(), middle, spans.end());
-  return *middle;
+  const auto rank = std::min(spans.size() - 1, static_cast<std::size_t>(quantile * static_cast<double>(spans.size())));
+  const auto at = spans.begin() + static_cast<std::ptrdiff_t>(rank);
+  std::nth_element(spans.begin(), at, spans.end());
+  return *at;
 }
 
 template <class T>
@@ -98,8 +105,9 @@ AutoChoice choose_core_parameters(const ColumnMatrix<T>& values, const AutoReque
     choice.epsilon_reason = "given";
   } else {
     const std::uint32_t window = window_for(request, static_cast<std::size_t>(values.rows()));
-    choice.epsilon = median_window_span(values, window, request.background_mass);
-    choice.epsilon_reason = "the median span of " + std::to_string(window) + " consecutive values in a dimension (" +
+    choice.epsilon = window_span_quantile(values, window, request.span_quantile, request.background_mass);
+    choice.epsilon_reason = "the " + percentile_name(request.span_quantile) + " percentile of the spans of " +
+                            std::to_string(window) + " consecutive values in a dimension (" +
                             (window > request.window_points ? "a share of the points" : "the fewest") +
                             "; ties and background values left out)";
   }
@@ -138,8 +146,8 @@ AutoChoice choose_core_parameters(const ColumnMatrix<T>& values, const AutoReque
 
 template AutoChoice choose_core_parameters(const ColumnMatrix<float>&, const AutoRequest&);
 template AutoChoice choose_core_parameters(const ColumnMatrix<double>&, const AutoRequest&);
-template double median_window_span(const ColumnMatrix<float>&, std::uint32_t, double);
-template double median_window_span(const ColumnMatrix<double>&, std::uint32_t, double);
+template double window_span_quantile(const ColumnMatrix<float>&, std::uint32_t, double, double);
+template double window_span_quantile(const ColumnMatrix<double>&, std::uint32_t, double, double);
 template double planned_units(const ColumnMatrix<float>&, double, std::uint32_t, double);
 template double planned_units(const ColumnMatrix<double>&, double, std::uint32_t, double);
 

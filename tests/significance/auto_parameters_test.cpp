@@ -30,8 +30,12 @@ TEST(AutoParameters, EpsilonFollowsTheSpacingOfUniformData) {
   // n uniform points: 8 consecutive values span about 7 / n.
   for (const std::size_t n : {300, 3000}) {
     const Matrix m = testing::uniform_noise(n, 6, 61 + n);
-    const double eps = median_window_span(m, 8, 0.5);
-    EXPECT_NEAR(eps * static_cast<double>(n), 7.0, 1.5) << n;
+    const double median = window_span_quantile(m, 8, 0.5, 0.5);
+    EXPECT_NEAR(median * static_cast<double>(n), 7.0, 1.5) << n;
+    // The 60th percentile the default takes: a little above, as the spans are Gamma(7)-like.
+    const double eps = window_span_quantile(m, 8, 0.6, 0.5);
+    EXPECT_GT(eps, median);
+    EXPECT_LT(eps, 1.2 * median);
   }
 }
 
@@ -45,7 +49,7 @@ TEST(AutoParameters, TheWindowIsAShareOfThePointsOnLargeData) {
   const auto small = choose_core_parameters(testing::uniform_noise(2000, 4, 81), request);
   const auto large = choose_core_parameters(testing::uniform_noise(8000, 4, 82), request);
   EXPECT_NEAR(large.epsilon / small.epsilon, 1.0, 0.15);
-  EXPECT_NE(large.epsilon_reason.find("median span of 40 consecutive values"), std::string::npos)
+  EXPECT_NE(large.epsilon_reason.find("60th percentile of the spans of 40 consecutive values"), std::string::npos)
       << large.epsilon_reason;
 }
 
@@ -53,7 +57,7 @@ TEST(AutoParameters, EpsilonIsTheLevelGapOnIntegerLevels) {
   Matrix m(400, 3);
   for (Eigen::Index i = 0; i < m.rows(); ++i)
     for (Eigen::Index j = 0; j < m.cols(); ++j) m(i, j) = static_cast<double>((i * (j + 3)) % 11) / 10.0;
-  EXPECT_NEAR(median_window_span(m, 8, 0.5), 0.1, 1e-12);
+  EXPECT_NEAR(window_span_quantile(m, 8, 0.6, 0.5), 0.1, 1e-12);
 }
 
 TEST(AutoParameters, PlannedUnitsMatchACountByHand) {
@@ -105,7 +109,7 @@ TEST(AutoParameters, OverBudgetEvenAtTwoHalvesEpsilon) {
   const auto choice = choose_core_parameters(m, request);
   EXPECT_EQ(choice.min_points, 2U);
   EXPECT_LE(choice.dense_units, 2000.0);
-  EXPECT_LT(choice.epsilon, median_window_span(m, 8, 0.5));
+  EXPECT_LT(choice.epsilon, window_span_quantile(m, 8, 0.6, 0.5));
 }
 
 }  // namespace
