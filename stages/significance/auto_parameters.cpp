@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -75,20 +76,42 @@ std::uint32_t window_for(const AutoRequest& request, std::size_t points) {
   return std::max(request.window_points, static_cast<std::uint32_t>(std::min(share, 1e9)));
 }
 
+namespace {
+
+// The smallest span within rounding of `chosen`. On integer levels the chosen span is a level gap,
+// which floating point computes as several values an ulp or two apart ((l + 1) / 59 - l / 59
+// depends on l); taking one of them made the strict window test |x - y| < epsilon hold for some
+// pairs of adjacent levels and not for others, by the rounding of their values. With the smallest,
+// no two adjacent levels are ever within epsilon, as exact arithmetic says.
+template <class T>
+double smallest_of_the_same(const std::vector<double>& spans, double chosen, T largest_value) {
+  const double rounding =
+      4.0 * static_cast<double>(std::numeric_limits<T>::epsilon()) * static_cast<double>(largest_value);
+  double smallest = chosen;
+  for (const double span : spans)
+    if (span < smallest && chosen - span <= rounding) smallest = span;
+  return smallest;
+}
+
+}  // namespace
+
 template <class T>
 double window_span_quantile(const ColumnMatrix<T>& values, std::uint32_t window_points, double quantile,
                             double background_mass) {
   std::vector<double> spans;
-  for (const auto& c : foreground_columns(values, background_mass))
+  T largest = 0;
+  for (const auto& c : foreground_columns(values, background_mass)) {
+    if (!c.empty()) largest = std::max({largest, std::abs(c.front()), std::abs(c.back())});
     for (std::size_t i = 0; i + window_points <= c.size(); ++i) {
       const double span = static_cast<double>(c[i + window_points - 1] - c[i]);
       if (span > 0) spans.push_back(span);
     }
+  }
   if (spans.empty()) return 1.0;
   const auto rank = std::min(spans.size() - 1, static_cast<std::size_t>(quantile * static_cast<double>(spans.size())));
   const auto at = spans.begin() + static_cast<std::ptrdiff_t>(rank);
   std::nth_element(spans.begin(), at, spans.end());
-  return *at;
+  return smallest_of_the_same(spans, *at, largest);
 }
 
 template <class T>

@@ -9,7 +9,9 @@
 // dimensions then has too few units whose points are close in all three; on data whose points are
 // spread more evenly the two differ by about 10%). Spans of zero, inside a tie group, are left out:
 // a window always holds its whole tie group whatever epsilon is; values of a background group,
-// heavy_ties.hpp, are left out as well). So epsilon follows the data's own spacing (the level gap
+// heavy_ties.hpp, are left out as well). Of the spans within rounding of the chosen one the
+// smallest is taken: on integer levels that is the level gap's smallest floating-point value, so
+// no two adjacent levels are within epsilon, whatever the rounding of their values. So epsilon follows the data's own spacing (the level gap
 // on integer-level data, wider where a dimension is sparse) on small data, and stays put as the
 // same distribution is sampled with more points: a cluster that holds a share of the points is
 // then found at the same radius. (A fixed w made epsilon shrink as 1/n, and the chance that a

@@ -60,6 +60,23 @@ TEST(AutoParameters, EpsilonIsTheLevelGapOnIntegerLevels) {
   EXPECT_NEAR(window_span_quantile(m, 8, 0.6, 0.5), 0.1, 1e-12);
 }
 
+TEST(AutoParameters, NoTwoAdjacentLevelsAreWithinEpsilonWhateverTheRounding) {
+  // 60 levels scaled to [0, 1]: (l + 1) / 59 - l / 59 takes several values an ulp apart. Epsilon
+  // is the smallest of them, so the strict test |x - y| < epsilon holds for no adjacent pair.
+  Matrix m(1200, 2);
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j) m(i, j) = static_cast<double>((i * (j + 7)) % 60) / 59.0;
+  const double eps = window_span_quantile(m, 8, 0.6, 0.5);
+  bool rounding_differs = false;
+  for (int l = 0; l + 1 < 60; ++l) {
+    const double gap = (l + 1) / 59.0 - l / 59.0;
+    EXPECT_GE(gap, eps) << l;
+    rounding_differs = rounding_differs || gap != eps;
+  }
+  EXPECT_TRUE(rounding_differs);  // else this test would not test the rule
+  EXPECT_NEAR(eps, 1.0 / 59.0, 1e-12);
+}
+
 TEST(AutoParameters, PlannedUnitsMatchACountByHand) {
   const Matrix m = testing::uniform_noise(250, 3, 71);
   for (const std::uint32_t mp : {2U, 3U, 4U})
