@@ -11,8 +11,9 @@
 // a window always holds its whole tie group whatever epsilon is; values of a background group,
 // heavy_ties.hpp, are left out as well). Of the spans within rounding of the chosen one the
 // smallest is taken: on integer levels that is the level gap's smallest floating-point value, so
-// no two adjacent levels are within epsilon, whatever the rounding of their values. So epsilon follows the data's own spacing (the level gap
-// on integer-level data, wider where a dimension is sparse) on small data, and stays put as the
+// no two adjacent levels are within epsilon, whatever the rounding of their values. So epsilon
+// follows the data's own spacing (the level gap on integer-level data, wider where a dimension is
+// sparse) on small data, and stays put as the
 // same distribution is sampled with more points: a cluster that holds a share of the points is
 // then found at the same radius. (A fixed w made epsilon shrink as 1/n, and the chance that a
 // unit's points also lie within epsilon in the cluster's other dimensions with it: clusters of
