@@ -125,10 +125,14 @@ PointRange central_range(const ColumnMatrix<T>& values, const std::vector<std::u
   std::vector<double> column;
   column.reserve(points.size());
   for (const auto p : points) column.push_back(static_cast<double>(values(p, j)));
-  std::sort(column.begin(), column.end());
+  // Two selections, not a sort: this runs for every dimension of every cluster tested, and a
+  // sort was a third of a small file's whole run.
   const std::size_t last = column.size() - 1;
-  return {column[static_cast<std::size_t>(0.05 * static_cast<double>(last))],
-          column[static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(last)))]};
+  const auto low = column.begin() + static_cast<std::ptrdiff_t>(0.05 * static_cast<double>(last));
+  const auto high = column.begin() + static_cast<std::ptrdiff_t>(std::ceil(0.95 * static_cast<double>(last)));
+  std::nth_element(column.begin(), low, column.end());
+  if (high > low) std::nth_element(low + 1, high, column.end());
+  return {*low, *high};
 }
 
 // The cluster's box widened in every dimension to twice its points' central 90% span about that
