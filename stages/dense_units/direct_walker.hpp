@@ -388,6 +388,13 @@ struct DirectWalker {
     const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
     for (std::uint32_t q = from; q < to; ++q) {
       ++counts.nodes;
+      // A leaf whose pair mask leaves no live dimension above j has no unit to emit: one word a
+      // mask turns it away before any value is read (two thirds of the leaves on S1500 at 0.005,
+      // which the test of the dimensions below j read values for first).
+      std::uint64_t candidates_above = 0;
+      for (std::uint32_t w = j_word; w < words && candidates_above == 0; ++w)
+        candidates_above = scratch.mask(k - 1, w) & scratch.pair(q, w) & (w == j_word ? above_j : ~std::uint64_t{0});
+      if (candidates_above == 0) continue;
       const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       // Kept bits of one word of candidates (dimensions where all k + 1 points span < epsilon).
       auto kept = [&](std::uint32_t w, std::uint64_t candidates) {
