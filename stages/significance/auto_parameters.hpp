@@ -3,21 +3,21 @@
 //
 // epsilon: the 1-D radius at which a typical point's window holds w points, w = the larger of
 // `window_points` and `window_share` of the points: the 60th percentile (`span_quantile`), over
-// every dimension and sorted position, of the span of w consecutive values (not the median: where
+// every dimension and sorted position, of the span of w consecutive values. Not the median: where
 // clusters hold most of a dimension's points, as in many benchmark sets, the median span is their
 // own tight spacing, 2-3x below the rest, and a cluster of a few percent of the points in three
 // dimensions then has too few units whose points are close in all three; on data whose points are
-// spread more evenly the two differ by about 10%). Spans of zero, inside a tie group, are left out:
-// a window always holds its whole tie group whatever epsilon is; values of a background group,
-// heavy_ties.hpp, are left out as well). Of the spans within rounding of the chosen one the
-// smallest is taken: on integer levels that is the level gap's smallest floating-point value, so
-// no two adjacent levels are within epsilon, whatever the rounding of their values. So epsilon
-// follows the data's own spacing (the level gap on integer-level data, wider where a dimension is
-// sparse) on small data, and stays put as the
-// same distribution is sampled with more points: a cluster that holds a share of the points is
-// then found at the same radius. (A fixed w made epsilon shrink as 1/n, and the chance that a
-// unit's points also lie within epsilon in the cluster's other dimensions with it: clusters of
-// 10% of 3,000-6,000 points in 8-15 dimensions were lost.)
+// spread more evenly the two differ by about 10%. Spans of zero (inside a tie group: a window
+// always holds its whole tie group whatever epsilon is) and the values of background groups
+// (heavy_ties.hpp) are left out. Of the spans within rounding of the chosen one the smallest is
+// taken: on integer levels that is the level gap's smallest floating-point value, so no two
+// adjacent levels are within epsilon, whatever the rounding of their values.
+// So epsilon follows the data's own spacing (the level gap on integer-level data, wider where a
+// dimension is sparse) on small data, and stays put as the same distribution is sampled with more
+// points: a cluster that holds a share of the points is then found at the same radius. (A fixed w
+// made epsilon shrink as 1/n, and the chance that a unit's points also lie within epsilon in the
+// cluster's other dimensions with it: clusters of 10% of 3,000-6,000 points in 8-15 dimensions
+// were lost.)
 // min_points: the largest m in [2, 4] whose dense units (sum over windows of C(w - 1, m - 1), what
 // `plan` counts) stay within `unit_budget` on the values the core reads. A window of w tied points
 // holds C(w - 1, m - 1) units: on tie-heavy data a smaller m is what keeps the core tractable.
