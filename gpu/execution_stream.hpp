@@ -21,7 +21,8 @@ class ExecutionStream {
   ExecutionContext context(std::uint64_t device_bytes = 0);
 
  private:
-  CUstream_st* stream_ = nullptr;
+  // Unused where CUDA is not built (execution_stream_unavailable.cpp), and clang says so.
+  [[maybe_unused]] CUstream_st* stream_ = nullptr;
 };
 
 }  // namespace subscale::gpu
