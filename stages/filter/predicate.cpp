@@ -51,7 +51,7 @@ bool is_string_op(const std::string& key) {
 // A key or value may be a list or a mapping where a name belongs ({[a]: 1}); it reads as "", which
 // each caller refuses with its own message, where as<std::string>() would throw yaml-cpp's own
 // exception past the config error the user should see.
-std::string scalar_text(const YAML::Node& key) { return key.IsScalar() ? key.Scalar() : std::string(); }
+std::string scalar_text(const YAML::Node& node) { return node.IsScalar() ? node.Scalar() : std::string(); }
 
 void collect_columns(const YAML::Node& node, std::vector<std::string>& out) {
   if (node.IsSequence()) {

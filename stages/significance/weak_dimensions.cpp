@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include "stages/significance/cluster_score.hpp"
 #include "stages/significance/point_range.hpp"
@@ -119,6 +120,13 @@ std::vector<std::size_t> weakest(const ColumnMatrix<T>& values, const Marginals&
   return positions;
 }
 
+// The sorted positions of the 5% and 95% quantiles among `size` values: the ends of the central
+// 90%. central_range and surely_holds_more must take the same ones.
+std::pair<std::size_t, std::size_t> central_ranks(std::size_t size) {
+  const auto last = static_cast<double>(size - 1);
+  return {static_cast<std::size_t>(0.05 * last), static_cast<std::size_t>(std::ceil(0.95 * last))};
+}
+
 // The interval of the points' central 90% in dimension j (their 5% and 95% quantiles).
 template <class T>
 PointRange central_range(const ColumnMatrix<T>& values, const std::vector<std::uint32_t>& points, std::uint32_t j) {
@@ -127,9 +135,9 @@ PointRange central_range(const ColumnMatrix<T>& values, const std::vector<std::u
   for (const auto p : points) column.push_back(static_cast<double>(values(p, j)));
   // Two selections, not a sort: this runs for every dimension of every cluster tested, and a
   // sort was a third of a small file's whole run.
-  const std::size_t last = column.size() - 1;
-  const auto low = column.begin() + static_cast<std::ptrdiff_t>(0.05 * static_cast<double>(last));
-  const auto high = column.begin() + static_cast<std::ptrdiff_t>(std::ceil(0.95 * static_cast<double>(last)));
+  const auto [r_low, r_high] = central_ranks(column.size());
+  const auto low = column.begin() + static_cast<std::ptrdiff_t>(r_low);
+  const auto high = column.begin() + static_cast<std::ptrdiff_t>(r_high);
   std::nth_element(column.begin(), low, column.end());
   if (high > low) std::nth_element(low + 1, high, column.end());
   return {*low, *high};
@@ -159,11 +167,8 @@ bool surely_holds_more(const ColumnMatrix<T>& values, const Marginals& marginals
     low[b] = std::min(low[b], v);
     high[b] = std::max(high[b], v);
   }
-  // The same ranks central_range takes: the (r + 1)-th smallest value lies in the first bin whose
-  // running count reaches r + 1.
-  const std::size_t last = points.size() - 1;
-  const auto r_low = static_cast<std::size_t>(0.05 * static_cast<double>(last));
-  const auto r_high = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(last)));
+  // The (r + 1)-th smallest value lies in the first bin whose running count reaches r + 1.
+  const auto [r_low, r_high] = central_ranks(points.size());
   std::uint32_t b_low = kBins, b_high = kBins;
   std::size_t running = 0;
   for (std::uint32_t b = 0; b < kBins; ++b) {
