@@ -24,22 +24,31 @@ class HostWalkScratch {
   T* lows() { return lows_.data(); }
   std::uint32_t lane() const { return 0; }
   std::uint32_t lanes() const { return 1; }
-  void sync() {}
   std::uint64_t or_across_lanes(std::uint64_t word) const { return word; }
   T* highs() { return highs_.data(); }
 
-  // Pair masks of one window's following points: how many are computed (0 for another window),
-  // room for `count` of them, and a note of how many are now computed.
+  // One window's candidates (its following points that can be in a unit emitted there) with their
+  // pair masks: how many following points are looked at (0 for another window), room for `count`,
+  // and a note of how many are looked at and kept.
   bool keeps_pairs(std::uint32_t) const { return true; }
   std::uint32_t pairs_filled(std::uint64_t window) const { return window == pair_window_ ? pairs_filled_ : 0; }
   void reserve_pairs(std::uint32_t count) {
     if (pair_rows_.size() < std::size_t{count} * words_) pair_rows_.resize(std::size_t{count} * words_);
+    if (candidate_points_.size() < count) {
+      candidate_points_.resize(count);
+      candidate_origins_.resize(count);
+    }
   }
   std::uint64_t& pair(std::uint32_t e, std::uint32_t word) { return pair_rows_[std::size_t{e} * words_ + word]; }
-  void set_pairs_filled(std::uint64_t window, std::uint32_t count) {
+  void set_pairs_filled(std::uint64_t window, std::uint32_t count, std::uint32_t kept) {
     pair_window_ = window;
     pairs_filled_ = count;
+    candidates_ = kept;
   }
+  std::uint32_t candidates() const { return candidates_; }
+  std::uint32_t& candidate_point(std::uint32_t c) { return candidate_points_[c]; }
+  const std::uint32_t* candidate_points() const { return candidate_points_.data(); }
+  std::uint32_t& candidate_origin(std::uint32_t c) { return candidate_origins_[c]; }
 
  private:
   std::uint32_t words_;
@@ -48,6 +57,8 @@ class HostWalkScratch {
   std::vector<std::uint64_t> pair_rows_;
   std::uint64_t pair_window_ = ~std::uint64_t{0};
   std::uint32_t pairs_filled_ = 0;
+  std::uint32_t candidates_ = 0;
+  std::vector<std::uint32_t> candidate_points_, candidate_origins_;
   std::uint32_t subsets_[64] = {};
   std::uint32_t points_[65] = {};
 };

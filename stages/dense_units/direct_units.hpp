@@ -25,6 +25,9 @@ namespace subscale {
 struct DirectSpace {
   std::variant<std::vector<double>, std::vector<float>> rows;
   std::vector<std::uint32_t> sorted, window_end;
+  // Mask of the dimensions in which no two distinct held values lie within epsilon (the walker's
+  // tie dimensions: there, close means equal).
+  std::vector<std::uint64_t> tie_dimensions;
   double epsilon = 0;  // as configured; view<T>() rounds it to T (held_epsilon)
   std::uint32_t points = 0, dimensions = 0, k = 0;
 

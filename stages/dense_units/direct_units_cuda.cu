@@ -45,6 +45,7 @@ struct DeviceWalkScratch {
   static constexpr std::uint32_t kLanes = 32;
   std::uint64_t* masks;
   std::uint64_t* pairs;
+  std::uint32_t* candidate_slots;  // pair_capacity candidates' points, then as many origins
   std::uint64_t stride;
   std::uint32_t words;
   std::uint32_t levels;  // k + 1
@@ -52,6 +53,7 @@ struct DeviceWalkScratch {
   std::uint32_t lane_index;
   std::uint64_t pair_window = ~std::uint64_t{0};
   std::uint32_t pair_count = 0;
+  std::uint32_t candidate_count = 0;
   std::uint32_t subsets[64];
   std::uint32_t points[65];
 
@@ -63,7 +65,6 @@ struct DeviceWalkScratch {
   __device__ std::uint32_t& point(std::uint32_t t) { return points[t]; }
   __device__ std::uint32_t lane() const { return lane_index; }
   __device__ std::uint32_t lanes() const { return kLanes; }
-  __device__ void sync() { __syncwarp(); }
   __device__ std::uint64_t or_across_lanes(std::uint64_t word) const {
     const unsigned low = __reduce_or_sync(0xffffffffu, static_cast<unsigned>(word));
     const unsigned high = __reduce_or_sync(0xffffffffu, static_cast<unsigned>(word >> 32));
@@ -72,10 +73,15 @@ struct DeviceWalkScratch {
   __device__ bool keeps_pairs(std::uint32_t following) const { return following <= pair_capacity; }
   __device__ std::uint32_t pairs_filled(std::uint64_t window) const { return window == pair_window ? pair_count : 0; }
   __device__ void reserve_pairs(std::uint32_t) {}
-  __device__ void set_pairs_filled(std::uint64_t window, std::uint32_t count) {
+  __device__ void set_pairs_filled(std::uint64_t window, std::uint32_t count, std::uint32_t kept) {
     pair_window = window;
     pair_count = count;
+    candidate_count = kept;
   }
+  __device__ std::uint32_t candidates() const { return candidate_count; }
+  __device__ std::uint32_t& candidate_point(std::uint32_t c) { return candidate_slots[c]; }
+  __device__ const std::uint32_t* candidate_points() const { return candidate_slots; }
+  __device__ std::uint32_t& candidate_origin(std::uint32_t c) { return candidate_slots[pair_capacity + c]; }
   __device__ std::uint64_t& pair(std::uint32_t e, std::uint32_t word) { return pairs[std::uint64_t{e} * words + word]; }
 };
 
@@ -225,13 +231,14 @@ struct DeviceEmitter {
 template <class T>
 __global__ void walk_direct_items(direct::DirectSpaceView<T> space, const DirectWorkItem* items,
                                   unsigned long long item_count, std::uint64_t* masks, std::uint64_t* pairs,
-                                  std::uint32_t pair_capacity, DirectAccumulatorView table,
-                                  unsigned long long* counters) {
+                                  std::uint32_t* candidate_slots, std::uint32_t pair_capacity,
+                                  DirectAccumulatorView table, unsigned long long* counters) {
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::uint32_t lane = threadIdx.x % DeviceWalkScratch::kLanes;
   const std::uint64_t warp = thread / DeviceWalkScratch::kLanes;
   DeviceWalkScratch scratch{masks + thread,
                             pairs + warp * pair_capacity * space.words,
+                            candidate_slots + warp * pair_capacity * 2,
                             std::uint64_t{gridDim.x} * blockDim.x,
                             space.words,
                             space.k + 1,
@@ -265,7 +272,7 @@ template <class T>
 struct DeviceDirectInputs {
   DeviceBuffer<T> rows;
   DeviceBuffer<std::uint32_t> sorted, window_end;
-  DeviceBuffer<std::uint64_t> binomials;
+  DeviceBuffer<std::uint64_t> binomials, tie_dimensions;
   DeviceBuffer<DirectWorkItem> items;
   direct::DirectSpaceView<T> view;
 
@@ -275,21 +282,25 @@ struct DeviceDirectInputs {
         sorted(DeviceBuffer<std::uint32_t>::from_host(space.sorted, stream)),
         window_end(DeviceBuffer<std::uint32_t>::from_host(space.window_end, stream)),
         binomials(DeviceBuffer<std::uint64_t>::from_host(plan.binomial_values(), stream)),
+        tie_dimensions(DeviceBuffer<std::uint64_t>::from_host(space.tie_dimensions, stream)),
         items(DeviceBuffer<DirectWorkItem>::from_host(host_items, stream)),
         view(space.view<T>(plan)) {
     view.rows = rows.data();
     view.sorted = sorted.data();
     view.window_end = window_end.data();
     view.binomials.values = binomials.data();
+    view.tie_dimensions = tie_dimensions.data();
   }
   std::uint64_t bytes() const {
-    return rows.bytes() + sorted.bytes() + window_end.bytes() + binomials.bytes() + items.bytes();
+    return rows.bytes() + sorted.bytes() + window_end.bytes() + binomials.bytes() + tie_dimensions.bytes() +
+           items.bytes();
   }
   void release() {
     rows = {};
     sorted = {};
     window_end = {};
     binomials = {};
+    tie_dimensions = {};
     items = {};
   }
 };
@@ -322,6 +333,7 @@ struct DirectDeviceMemory {
   std::uint64_t threads;
   DeviceDirectInputs<T> inputs;
   DeviceBuffer<std::uint64_t> masks, pairs;
+  DeviceBuffer<std::uint32_t> candidate_slots;
   std::uint32_t pair_capacity = 0;
   DeviceBuffer<unsigned long long> counters;
   std::optional<gpu_direct::DeviceDirectAccumulator> table;
@@ -335,15 +347,17 @@ struct DirectDeviceMemory {
         inputs(space, plan, items, context.stream),
         masks(threads * (space.k + 2) * space.key_words()),
         counters(3) {
-    // Pair masks take at most a quarter of the budget: they turn most leaves away with one word,
-    // but a window past their room walks without them.
+    // Pair masks and candidates take at most a quarter of the budget: they turn most leaves away
+    // with one word, but a window past their room walks without them (and all its following points).
     const std::uint64_t budget = gpu::device_budget(context.device_bytes, device.free_bytes);
     const std::uint64_t words = space.key_words();
     const std::uint64_t warps = threads / DeviceWalkScratch::kLanes;
-    const std::uint64_t wanted = warps * std::uint64_t{std::max(plan.largest_window(), 1u)} * words * 8;
-    pair_capacity = static_cast<std::uint32_t>(std::min(budget / 4, wanted) / (warps * words * 8));
+    const std::uint64_t per_element = words * 8 + 2 * 4;
+    const std::uint64_t wanted = warps * std::uint64_t{std::max(plan.largest_window(), 1u)} * per_element;
+    pair_capacity = static_cast<std::uint32_t>(std::min(budget / 4, wanted) / (warps * per_element));
     pairs = DeviceBuffer<std::uint64_t>(std::max<std::uint64_t>(1, warps * pair_capacity * words));
-    const std::uint64_t used = inputs.bytes() + masks.bytes() + pairs.bytes();
+    candidate_slots = DeviceBuffer<std::uint32_t>(std::max<std::uint64_t>(1, warps * pair_capacity * 2));
+    const std::uint64_t used = inputs.bytes() + masks.bytes() + pairs.bytes() + candidate_slots.bytes();
     // The free memory may have shrunk since it was measured: a smaller table (more spills) instead
     // of failing.
     for (entries = table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words(),
@@ -360,12 +374,15 @@ struct DirectDeviceMemory {
       }
     }
   }
-  std::uint64_t bytes() const { return inputs.bytes() + masks.bytes() + pairs.bytes() + table->bytes(); }
+  std::uint64_t bytes() const {
+    return inputs.bytes() + masks.bytes() + pairs.bytes() + candidate_slots.bytes() + table->bytes();
+  }
   // Once the walk is over, its room goes to ordering and listing the table.
   void release_walk() {
     inputs.release();
     masks = {};
     pairs = {};
+    candidate_slots = {};
   }
 };
 
@@ -376,7 +393,7 @@ bool walk_batch(DirectDeviceMemory<T>& memory, std::uint64_t begin, std::uint64_
   SUBSCALE_CUDA_CHECK(cudaMemsetAsync(memory.counters.data(), 0, memory.counters.bytes(), memory.stream));
   walk_direct_items<<<memory.threads / kBlockThreads, kBlockThreads, 0, memory.stream>>>(
       memory.inputs.view, memory.inputs.items.data() + begin, count, memory.masks.data(), memory.pairs.data(),
-      memory.pair_capacity, memory.table->view(), memory.counters.data());
+      memory.candidate_slots.data(), memory.pair_capacity, memory.table->view(), memory.counters.data());
   SUBSCALE_CUDA_CHECK_LAUNCH("walk_direct_items");
   SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(memory.stream));
   if (memory.table->overflowed()) return false;

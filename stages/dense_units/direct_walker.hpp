@@ -12,6 +12,11 @@
 //
 // Spans are computed as max - min of the held values, the same subtraction density1d's window
 // test makes, so D(U) equals what the signature and exact modes find.
+//
+// In a tie dimension (no two distinct values within epsilon: integer levels at an epsilon below
+// their step) points are close exactly when they are equal, so a set spans less than epsilon
+// exactly when each point's pair bit with p_i is set. Where pair masks are kept, the walk reads
+// those dimensions from the masks alone and reads values only for the others.
 #include <cstdint>
 
 #include "common/host_device.hpp"
@@ -24,9 +29,10 @@ namespace subscale::direct {
 // computed and compared in T, on host and device alike.
 template <class T>
 struct DirectSpaceView {
-  const T* rows = nullptr;                    // points x dimensions, row-major (a point's values together)
-  const std::uint32_t* sorted = nullptr;      // dimensions x points: point id at sorted position i of j
-  const std::uint32_t* window_end = nullptr;  // dimensions x points: end h of W_j(i) (exclusive)
+  const T* rows = nullptr;                        // points x dimensions, row-major (a point's values together)
+  const std::uint32_t* sorted = nullptr;          // dimensions x points: point id at sorted position i of j
+  const std::uint32_t* window_end = nullptr;      // dimensions x points: end h of W_j(i) (exclusive)
+  const std::uint64_t* tie_dimensions = nullptr;  // words: the mask of tie dimensions
   combinadic::BinomialTable binomials;
   T epsilon = 0;
   std::uint32_t points = 0;
@@ -51,12 +57,14 @@ struct DirectWalkCounts {
 
 // Scratch of one walker: masks(level, word) for levels 0..k, subset(t) for t < k and point(t) for
 // t <= k. The CPU keeps it in arrays, the GPU interleaves it across threads. keeps_pairs(n) says
-// whether it holds pair(e, word) for the first n following elements of a window (pairs_filled,
-// reserve_pairs, set_pairs_filled manage them); one with kKeepsBounds (the host's) also has room
+// whether it has room for the candidates among n following elements of a window: their points
+// (candidate_point), their places among the following elements (candidate_origin) and their pair
+// masks pair(c, word) (pairs_filled, candidates, reserve_pairs and set_pairs_filled say how many
+// following elements were looked at and how many kept); one with kKeepsBounds (the host's) also has room
 // for a prefix's value range in every dimension (lows(), highs()), which its leaves use. lanes()
 // walkers may share one item (the GPU's warp): each walks every prefix and takes every lanes()-th
-// leaf from lane(); they share the pair masks, which sync() makes visible to all, and deal out a
-// prefix's live dimensions, whose results or_across_lanes() joins.
+// leaf from lane(); they share the candidates and deal out a prefix's live dimensions, whose
+// results or_across_lanes() joins.
 template <class Scratch, class T>
 struct DirectWalker {
   const DirectSpaceView<T>& space;
@@ -100,7 +108,10 @@ struct DirectWalker {
     std::uint32_t index = 0;
     for (std::uint32_t w = 0; w < space.words; ++w) {
       std::uint64_t live = scratch.mask(level - 1, w) & (pairs ? scratch.pair(e, w) : ~std::uint64_t{0});
-      std::uint64_t kept = 0;
+      // A tie dimension live in the prefix and in the newest point's pair mask holds.
+      const std::uint64_t tied = pairs ? live & space.tie_dimensions[w] : 0;
+      live &= ~tied;
+      std::uint64_t kept = tied;
       while (live != 0) {
         const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(live));
         live &= live - 1;
@@ -201,10 +212,14 @@ struct DirectWalker {
                                      DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = space.k, d = space.dimensions;
     const std::uint64_t parent = scratch.mask(k - 1, 0), below_j = j_bit - 1, above_j = ~(j_bit | below_j);
+    const std::uint64_t ties = space.tie_dimensions[0];
     for (std::uint32_t q = from + scratch.lane(); q < to; q += scratch.lanes()) {
       ++counts.nodes;
-      const std::uint64_t candidates = parent & scratch.pair(q, 0);
+      std::uint64_t candidates = parent & scratch.pair(q, 0);
       if ((candidates & above_j) == 0) continue;
+      const std::uint64_t tied = candidates & ties;  // these hold
+      if ((tied & below_j) != 0) continue;
+      candidates &= ~tied;
       const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       auto holds = [&](std::uint32_t dim) {
         T lo = row[dim], hi = lo;
@@ -219,7 +234,7 @@ struct DirectWalker {
       for (std::uint64_t bits = candidates & below_j; bits != 0 && !below; bits &= bits - 1)
         below = holds(static_cast<std::uint32_t>(count_trailing_zeros(bits)));
       if (below) continue;
-      std::uint64_t kept = 0;
+      std::uint64_t kept = tied & above_j;
       for (std::uint64_t bits = candidates & above_j; bits != 0; bits &= bits - 1) {
         const auto dim = static_cast<std::uint32_t>(count_trailing_zeros(bits));
         if (holds(dim)) kept |= std::uint64_t{1} << dim;
@@ -256,14 +271,17 @@ struct DirectWalker {
       }
     }
     const std::uint64_t parent = scratch.mask(k - 1, 0), below_j = j_bit - 1, above_j = ~(j_bit | below_j);
+    const std::uint64_t ties = space.tie_dimensions[0];
     for (std::uint32_t base = from; base < to; base += 32) {
       const std::uint32_t q = base + lane;
-      std::uint64_t candidates = 0;
+      std::uint64_t candidates = 0, tied = 0;  // tied: candidates that hold without a value read
       const T* row = space.rows;
       if (q < to) {
         ++counts.nodes;
         candidates = parent & scratch.pair(q, 0);
-        if ((candidates & above_j) == 0) candidates = 0;
+        if ((candidates & above_j) == 0 || (candidates & ties & below_j) != 0) candidates = 0;
+        tied = candidates & ties;
+        candidates &= ~ties;
         row += static_cast<std::uint64_t>(following_points[q]) * d;
       }
       // Kept bits among `dims` (the same in every lane) of this lane's candidates.
@@ -280,8 +298,8 @@ struct DirectWalker {
         }
         return kept;
       };
-      if (kept_of(or_across_warp(candidates & below_j)) != 0) candidates = 0;  // a lower dimension's unit
-      const std::uint64_t kept = kept_of(or_across_warp(candidates & above_j));
+      if (kept_of(or_across_warp(candidates & below_j)) != 0) candidates = tied = 0;  // a lower dimension's unit
+      const std::uint64_t kept = (tied & above_j) | kept_of(or_across_warp(candidates & above_j));
       if (kept != 0) {
         scratch.mask(k, 0) = kept;
         scratch.point(k) = following_points[q];
@@ -311,6 +329,7 @@ struct DirectWalker {
     const std::uint32_t k = space.k, d = space.dimensions, words = space.words;
     std::uint32_t dims[kCompactLive];
     T lo[kCompactLive], hi[kCompactLive];
+    bool tied[kCompactLive];             // a tie dimension with pair masks kept: its pair bit decides
     std::uint32_t count = 0, lower = 0;  // dims[0 .. lower) are below j
     for (std::uint32_t w = 0; w < words; ++w) {
       for (std::uint64_t bits = scratch.mask(k - 1, w); bits != 0; bits &= bits - 1) {
@@ -325,6 +344,7 @@ struct DirectWalker {
         dims[count] = dim;
         lo[count] = l;
         hi[count] = h;
+        tied[count] = pairs && (space.tie_dimensions[w] >> (dim % 64) & 1) != 0;
         if (dim < j) lower = count + 1;
         ++count;
       }
@@ -345,6 +365,7 @@ struct DirectWalker {
       }
       const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       auto holds = [&](std::uint32_t l) {
+        if (tied[l]) return (scratch.pair(q, dims[l] / 64) >> (dims[l] % 64) & 1) != 0;
         const T v = row[dims[l]];
         return spans_less_than(v < lo[l] ? v : lo[l], v > hi[l] ? v : hi[l], space.epsilon);
       };
@@ -375,7 +396,7 @@ struct DirectWalker {
     T* lo = scratch.lows();
     T* hi = scratch.highs();
     for (std::uint32_t w = 0; w < words; ++w) {
-      for (std::uint64_t bits = scratch.mask(k - 1, w); bits != 0; bits &= bits - 1) {
+      for (std::uint64_t bits = scratch.mask(k - 1, w) & ~space.tie_dimensions[w]; bits != 0; bits &= bits - 1) {
         const std::uint32_t dim = w * 64 + static_cast<std::uint32_t>(count_trailing_zeros(bits));
         lo[dim] = hi[dim] = space.rows[static_cast<std::uint64_t>(scratch.point(0)) * d + dim];
         for (std::uint32_t t = 1; t < k; ++t) {
@@ -398,8 +419,8 @@ struct DirectWalker {
       const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       // Kept bits of one word of candidates (dimensions where all k + 1 points span < epsilon).
       auto kept = [&](std::uint32_t w, std::uint64_t candidates) {
-        std::uint64_t out = 0;
-        for (; candidates != 0; candidates &= candidates - 1) {
+        std::uint64_t out = candidates & space.tie_dimensions[w];  // these hold
+        for (candidates &= ~out; candidates != 0; candidates &= candidates - 1) {
           const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(candidates));
           const std::uint32_t dim = w * 64 + bit;
           const T v = row[dim];
@@ -424,20 +445,95 @@ struct DirectWalker {
     }
   }
 
-  // The pair masks (with p_i, within level 0) of the window's following points, on a scratch that
-  // keeps them: computed once a window where its items come to one thread one after another. Only
-  // the first `needed` are ever read for the item.
-  SUBSCALE_HD void fill_pair_masks(std::uint64_t window, const std::uint32_t* following_points, std::uint32_t needed) {
-    const std::uint32_t filled = scratch.pairs_filled(window);
-    if (filled >= needed) return;
+  // The window's candidates: of its first `needed` following points, those within epsilon of p_i
+  // in some dimension above j, in order, with their pair masks (with p_i, within level 0). A unit
+  // holding any other point spans epsilon or more in every dimension above j, so it is never
+  // emitted here, and the walk chooses its subsets among the candidates alone. Kept once a window
+  // on a scratch that keeps pairs, for the window's items that come to it one after another.
+  SUBSCALE_HD void keep_candidates(std::uint64_t window, const std::uint32_t* following_points, std::uint32_t needed) {
+    const std::uint32_t scanned = scratch.pairs_filled(window);
+    if (scanned >= needed) return;
+    std::uint32_t kept = scanned == 0 ? 0 : scratch.candidates();
     scratch.reserve_pairs(needed);
-    for (std::uint32_t e = filled + scratch.lane(); e < needed; e += scratch.lanes()) {
-      const T* other = space.rows + static_cast<std::uint64_t>(following_points[e]) * space.dimensions;
-      for (std::uint32_t w = 0; w < space.words; ++w)
-        scratch.pair(e, w) = scratch.mask(0, w) & close_to_first(other, w);
+#if defined(__CUDA_ARCH__)
+    keep_candidates_warp(window, following_points, scanned, needed, kept);
+#else
+    for (std::uint32_t e = scanned; e < needed; ++e) {
+      if (!pair_above_j(kept, following_points[e])) continue;
+      scratch.candidate_point(kept) = following_points[e];
+      scratch.candidate_origin(kept) = e;
+      ++kept;
     }
-    scratch.sync();  // lanes that share the masks read what the others wrote
-    scratch.set_pairs_filled(window, needed);
+    scratch.set_pairs_filled(window, needed, kept);
+#endif
+  }
+
+  // Writes the pair mask of `point` with p_i to pair row `row`; does it hold a dimension above j?
+  SUBSCALE_HD bool pair_above_j(std::uint32_t row, std::uint32_t point) {
+    const T* other = space.rows + static_cast<std::uint64_t>(point) * space.dimensions;
+    const std::uint64_t above_j = ~(j_bit | (j_bit - 1));
+    std::uint64_t any_above = 0;
+    for (std::uint32_t w = 0; w < space.words; ++w) {
+      const std::uint64_t close = scratch.mask(0, w) & close_to_first(other, w);
+      scratch.pair(row, w) = close;
+      if (w >= j_word) any_above |= close & (w == j_word ? above_j : ~std::uint64_t{0});
+    }
+    return any_above != 0;
+  }
+
+#if defined(__CUDA_ARCH__)
+  // keep_candidates for a warp: 32 following points at a time, each lane's mask written to the
+  // point's own row, then the kept rows moved down to the candidates' places in order (a ballot
+  // gives each its place). A row only ever moves down, and every lane reads a word before any
+  // lane writes that word, so no row is overwritten before it is read.
+  __device__ void keep_candidates_warp(std::uint64_t window, const std::uint32_t* following_points,
+                                       std::uint32_t scanned, std::uint32_t needed, std::uint32_t kept) {
+    constexpr unsigned kAll = 0xffffffffu;
+    const std::uint32_t lane = scratch.lane();
+    for (std::uint32_t base = scanned; base < needed; base += 32) {
+      const std::uint32_t e = base + lane;
+      const bool keep = e < needed && pair_above_j(e, following_points[e]);
+      const unsigned ballot = __ballot_sync(kAll, keep);
+      const std::uint32_t to = kept + static_cast<std::uint32_t>(__popc(ballot & ((1u << lane) - 1)));
+      for (std::uint32_t w = 0; w < space.words; ++w) {
+        const std::uint64_t word = keep ? scratch.pair(e, w) : 0;
+        __syncwarp();
+        if (keep) scratch.pair(to, w) = word;
+      }
+      if (keep) {
+        scratch.candidate_point(to) = following_points[e];
+        scratch.candidate_origin(to) = e;
+      }
+      kept += static_cast<std::uint32_t>(__popc(ballot));
+      __syncwarp();
+    }
+    scratch.set_pairs_filled(window, needed, kept);
+  }
+#endif
+
+  // Subsets of the candidates whose rank among all subsets of the following points is below r (or
+  // at most r, `inclusive`). Both orders are colex and the candidates keep their order, so an item's
+  // ranks [b, e) hold exactly the candidate subsets [candidate_rank(b), candidate_rank(e - 1, true)).
+  // Reads only candidates up to the largest element of subset r.
+  SUBSCALE_HD std::uint64_t candidate_rank(std::uint64_t r, std::uint32_t following, bool inclusive) const {
+    const std::uint32_t k = space.k, kept = scratch.candidates();
+    std::uint32_t c[64];
+    combinadic::unrank(space.binomials, r, following, k, c);
+    std::uint64_t below_r = 0;
+    for (std::uint32_t t = k; t-- > 0;) {
+      // Candidates before element c[t]: a subset agreeing above t and smaller at t is smaller.
+      std::uint32_t lo = 0, hi = kept;
+      while (lo < hi) {
+        const std::uint32_t mid = (lo + hi) / 2;
+        if (scratch.candidate_origin(mid) < c[t])
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      below_r += space.binomials(lo, t + 1);
+      if (lo == kept || scratch.candidate_origin(lo) != c[t]) return below_r;
+    }
+    return below_r + (inclusive ? 1 : 0);
   }
 
   // Walks the item's ranks and calls emit() for each unit with j = min D(U) and |D(U)| >= 2: its
@@ -452,17 +548,26 @@ struct DirectWalker {
     j_word = j / 64;
     j_bit = std::uint64_t{1} << (j % 64);
     const std::uint32_t* order = space.sorted + static_cast<std::uint64_t>(j) * space.points;
-    const std::uint32_t following = space.window_end[item.window] - i - 1;  // elements to choose from
-    std::uint32_t c[64];
-    combinadic::unrank(space.binomials, item.rank_begin, following, k, c);
-    for (std::uint32_t t = 0; t < k; ++t) scratch.subset(t) = c[t];
+    std::uint32_t following = space.window_end[item.window] - i - 1;  // elements to choose from
+    const std::uint32_t* following_points = order + i + 1;
     scratch.point(0) = order[i];
     ++prefix_epoch;
     start_mask();
     // Every element of the item's subsets lies below its last unit's largest one.
     const bool pairs = scratch.keeps_pairs(following);
-    if (pairs) fill_pair_masks(item.window, order + i + 1, last_top(item, following) + 1);
-    std::uint64_t rank = item.rank_begin;
+    std::uint64_t rank_begin = item.rank_begin, rank_end = item.rank_end;
+    if (pairs) {
+      keep_candidates(item.window, following_points, last_top(item, following) + 1);
+      rank_begin = candidate_rank(item.rank_begin, following, false);
+      rank_end = candidate_rank(item.rank_end - 1, following, true);
+      if (rank_begin == rank_end) return counts;
+      following = scratch.candidates();
+      following_points = scratch.candidate_points();
+    }
+    std::uint32_t c[64];
+    combinadic::unrank(space.binomials, rank_begin, following, k, c);
+    for (std::uint32_t t = 0; t < k; ++t) scratch.subset(t) = c[t];
+    std::uint64_t rank = rank_begin;
     std::uint32_t valid = 0;  // levels 1 .. valid hold masks of the current prefix
     while (true) {
       // Descend to the level above the leaves: level L fixes subset(k - L).
@@ -471,7 +576,7 @@ struct DirectWalker {
       while (valid + 1 < k) {
         const std::uint32_t level = valid + 1;
         const std::uint32_t e = k - level;
-        scratch.point(level) = order[i + 1 + scratch.subset(e)];
+        scratch.point(level) = following_points[scratch.subset(e)];
         narrow(level, pairs, scratch.subset(e), true);
         if (scratch.lane() == 0) ++counts.nodes;  // lanes that share an item walk its prefixes alike
         ++prefix_epoch;
@@ -489,13 +594,13 @@ struct DirectWalker {
         // The leaves: subset(0) runs up to the element above it, or to the item's end.
         const std::uint32_t limit = k > 1 ? scratch.subset(1) : following;
         std::uint64_t run = limit - scratch.subset(0);
-        if (run > item.rank_end - rank) run = item.rank_end - rank;
+        if (run > rank_end - rank) run = rank_end - rank;
         const auto from = scratch.subset(0), to = static_cast<std::uint32_t>(from + run);
-        leaf_run(order + i + 1, pairs, from, to, counts, emit);
+        leaf_run(following_points, pairs, from, to, counts, emit);
         scratch.subset(0) = to - 1;
         next = rank + run;
       }
-      if (next >= item.rank_end) break;
+      if (next >= rank_end) break;
       rank = next;
       // Colex successor past the subtree of subset(s): it grows, carrying upwards when it meets
       // the element above; the elements below restart at 0, 1, ...

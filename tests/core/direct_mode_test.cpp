@@ -90,6 +90,46 @@ TEST(DirectMode, AgreesOnMoreThan64Dimensions) {
   }
 }
 
+// Dimensions on a grid coarser than epsilon (where close means equal, which the walk reads from
+// the pair masks alone) beside dimensions on a finer grid, across word boundaries.
+Matrix mixed_tie_data(std::uint32_t n, std::uint32_t d, std::uint64_t seed) {
+  Matrix values = testing::tied_data(n, d, seed, 60);  // a step of 1/60, above epsilon
+  const Matrix fine = testing::tied_data(n, d, seed + 100, 1000);
+  for (std::uint32_t j = 0; j < d; j += 3)
+    for (std::uint32_t i = 0; i < n; ++i) values(i, j) = fine(i, j);
+  return values;
+}
+
+TEST(DirectMode, TieDimensionsAreTheDimensionsWhereCloseMeansEqual) {
+  const double eps = 0.01;
+  const Matrix values = mixed_tie_data(120, 70, 5);
+  const Density1dResult density = run_density1d(values, {eps, 3});
+  const UnitPlan plan(density, 3);
+  const DirectSpace space(values, plan, density, eps);
+  ASSERT_EQ(space.tie_dimensions.size(), 2u);
+  for (std::uint32_t j = 0; j < 70; ++j)
+    EXPECT_EQ((space.tie_dimensions[j / 64] >> (j % 64) & 1) != 0, j % 3 != 0) << "dimension " << j;
+  // A gap of exactly epsilon is not within it: the dimension is still one of ties.
+  Matrix edge(3, 1);
+  edge(0, 0) = 0.0;
+  edge(1, 0) = 0.5;
+  edge(2, 0) = 1.0;
+  const Density1dResult edge_density = run_density1d(edge, {0.5, 2});
+  const DirectSpace edge_space(edge, UnitPlan(edge_density, 2), edge_density, 0.5);
+  EXPECT_EQ(edge_space.tie_dimensions[0], 1u);
+}
+
+TEST(DirectMode, AgreesWhereSomeDimensionsHoldOnlyTies) {
+  for (std::uint64_t seed : {5u, 6u}) {
+    const Matrix values = mixed_tie_data(150, 70, seed);
+    for (std::uint32_t m : {2u, 3u, 4u, 5u})
+      for (int threads : {1, 2})
+        expect_modes_agree(values, 0.01, m, threads,
+                           "seed=" + std::to_string(seed) + " m=" + std::to_string(m) +
+                               " threads=" + std::to_string(threads));
+  }
+}
+
 TEST(DirectMode, LargeTiedWindowsCutIntoItemsGiveTheSameResult) {
   // A grid of 6 values: windows of dozens of tied points, each cut into many items.
   const Matrix values = testing::tied_data(160, 6, 2, 5);
