@@ -111,11 +111,7 @@ struct DirectWalker {
       // A tie dimension live in the prefix and in the newest point's pair mask holds.
       const std::uint64_t tied = pairs ? live & space.tie_dimensions[w] : 0;
       live &= ~tied;
-      if (live == 0) {  // the same in every lane, which then all skip the join
-        scratch.mask(level, w) = tied;
-        continue;
-      }
-      std::uint64_t kept = 0;
+      std::uint64_t kept = tied;
       while (live != 0) {
         const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(live));
         live &= live - 1;
@@ -129,7 +125,7 @@ struct DirectWalker {
         }
         if (spans_less_than(lo, hi, space.epsilon)) kept |= std::uint64_t{1} << bit;
       }
-      scratch.mask(level, w) = tied | (shared ? scratch.or_across_lanes(kept) : kept);
+      scratch.mask(level, w) = shared ? scratch.or_across_lanes(kept) : kept;
     }
   }
 
@@ -353,32 +349,14 @@ struct DirectWalker {
         ++count;
       }
     }
-    // The prefix's live words above j, in registers when there are at most kAboveWords of them (a
-    // leaf then reads only those words of its pair mask, all at once).
     const std::uint64_t above_j = ~(j_bit | (j_bit - 1));
-    constexpr std::uint32_t kAboveWords = 4;
-    std::uint32_t above_word[kAboveWords] = {};
-    std::uint64_t above_live[kAboveWords] = {};
-    std::uint32_t above_words = 0;
-    for (std::uint32_t w = j_word; w < words && above_words <= kAboveWords; ++w) {
-      const std::uint64_t live = scratch.mask(k - 1, w) & (w == j_word ? above_j : ~std::uint64_t{0});
-      if (live == 0) continue;
-      if (above_words < kAboveWords) {
-        above_word[above_words] = w;
-        above_live[above_words] = live;
-      }
-      ++above_words;
-    }
+    const std::uint64_t only_word = words == 1 ? scratch.mask(k - 1, 0) & above_j : 0;
     for (std::uint32_t q = from + scratch.lane(); q < to; q += scratch.lanes()) {
       ++counts.nodes;
       if (pairs) {  // any live dimension above j left after the pair with p_i?
         std::uint64_t any = 0;
-        if (above_words <= kAboveWords) {
-#if defined(__CUDA_ARCH__)
-#pragma unroll  // a constant trip count keeps the arrays in registers
-#endif
-          for (std::uint32_t a = 0; a < kAboveWords; ++a)
-            if (a < above_words) any |= above_live[a] & scratch.pair(q, above_word[a]);
+        if (words == 1) {
+          any = only_word & scratch.pair(q, 0);
         } else {
           for (std::uint32_t w = j_word; w < words && any == 0; ++w)
             any = scratch.mask(k - 1, w) & scratch.pair(q, w) & (w == j_word ? above_j : ~std::uint64_t{0});
