@@ -124,9 +124,9 @@ TEST(DirectMode, AgreesWhereSomeDimensionsHoldOnlyTies) {
     const Matrix values = mixed_tie_data(150, 70, seed);
     for (std::uint32_t m : {2u, 3u, 4u, 5u})
       for (int threads : {1, 2})
-        expect_modes_agree(values, 0.01, m, threads,
-                           "seed=" + std::to_string(seed) + " m=" + std::to_string(m) +
-                               " threads=" + std::to_string(threads));
+        expect_modes_agree(
+            values, 0.01, m, threads,
+            "seed=" + std::to_string(seed) + " m=" + std::to_string(m) + " threads=" + std::to_string(threads));
   }
 }
 
