@@ -23,9 +23,31 @@ using direct::DirectWalker;
 using direct::DirectWorkItem;
 using direct::HostWalkScratch;
 
+namespace {
+
+// The tie dimensions of row-major held values, each dimension's points in `sorted` order: those in
+// which no two distinct values lie within epsilon.
 template <class T>
 std::vector<std::uint64_t> find_tie_dimensions(const std::vector<T>& rows, const std::vector<std::uint32_t>& sorted,
-                                               std::uint32_t points, std::uint32_t dimensions, double epsilon);
+                                               std::uint32_t points, std::uint32_t dimensions, double epsilon) {
+  const T eps = held_epsilon<T>(epsilon);
+  std::vector<std::uint64_t> ties((dimensions + 63) / 64, 0);
+  tbb::parallel_for(std::uint32_t{0}, (dimensions + 63) / 64, [&](std::uint32_t w) {
+    for (std::uint32_t j = w * 64; j < std::min(dimensions, w * 64 + 64); ++j) {
+      const std::uint32_t* order = sorted.data() + std::size_t{j} * points;
+      bool tie = true;
+      // Adjacent distinct values suffice: rounding is monotone, so a wider pair's span is no smaller.
+      for (std::uint32_t t = 1; t < points && tie; ++t) {
+        const T a = rows[std::size_t{order[t - 1]} * dimensions + j], b = rows[std::size_t{order[t]} * dimensions + j];
+        tie = a == b || (a < b && !spans_less_than(a, b, eps));
+      }
+      if (tie) ties[w] |= std::uint64_t{1} << (j % 64);
+    }
+  });
+  return ties;
+}
+
+}  // namespace
 
 template <class T>
 DirectSpace::DirectSpace(const ColumnMatrix<T>& values, const UnitPlan& plan, const Density1dResult& density,
@@ -45,26 +67,6 @@ DirectSpace::DirectSpace(const ColumnMatrix<T>& values, const UnitPlan& plan, co
     std::copy(density.dimensions[j].window_end.begin(), density.dimensions[j].window_end.end(),
               window_end.begin() + std::size_t{j} * points);
   tie_dimensions = find_tie_dimensions(held, sorted, points, dimensions, eps);
-}
-
-template <class T>
-std::vector<std::uint64_t> find_tie_dimensions(const std::vector<T>& rows, const std::vector<std::uint32_t>& sorted,
-                                               std::uint32_t points, std::uint32_t dimensions, double epsilon) {
-  const T eps = held_epsilon<T>(epsilon);
-  std::vector<std::uint64_t> ties((dimensions + 63) / 64, 0);
-  tbb::parallel_for(std::uint32_t{0}, (dimensions + 63) / 64, [&](std::uint32_t w) {
-    for (std::uint32_t j = w * 64; j < std::min(dimensions, w * 64 + 64); ++j) {
-      const std::uint32_t* order = sorted.data() + std::size_t{j} * points;
-      bool tie = true;
-      // Adjacent distinct values suffice: rounding is monotone, so a wider pair's span is no smaller.
-      for (std::uint32_t t = 1; t < points && tie; ++t) {
-        const T a = rows[std::size_t{order[t - 1]} * dimensions + j], b = rows[std::size_t{order[t]} * dimensions + j];
-        tie = a == b || (a < b && !spans_less_than(a, b, eps));
-      }
-      if (tie) ties[w] |= std::uint64_t{1} << (j % 64);
-    }
-  });
-  return ties;
 }
 
 template DirectSpace::DirectSpace(const Matrix32&, const UnitPlan&, const Density1dResult&, double);
