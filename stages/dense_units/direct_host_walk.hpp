@@ -38,6 +38,23 @@ class HostWalkScratch {
       candidate_points_.resize(count);
       candidate_origins_.resize(count);
     }
+    const std::uint32_t column_words = (count + 63) / 64;
+    if (column_words > column_words_) {  // wider columns, the bits set so far kept
+      std::vector<std::uint64_t> wider(std::size_t{words_} * 64 * column_words, 0);
+      for (std::size_t dim = 0; dim < std::size_t{words_} * 64; ++dim)
+        std::copy_n(columns_.begin() + dim * column_words_, column_words_, wider.begin() + dim * column_words);
+      columns_.swap(wider);
+      column_words_ = column_words;
+    }
+  }
+  // Per dimension, the window's candidates close to p_i there as a bitset: the pair masks turned on
+  // their side, which lets the leaves of a prefix be passed over 64 at a time.
+  const std::uint64_t* column(std::uint32_t dim) const { return columns_.data() + std::size_t{dim} * column_words_; }
+  void add_to_columns(std::uint32_t c) { flip_columns(c); }
+  // Clears the bits of the candidates kept so far (their pair masks say which).
+  void forget_columns() {
+    if (pair_window_ == kNoWindow) return;
+    for (std::uint32_t c = 0; c < candidates_; ++c) flip_columns(c);
   }
   std::uint64_t& pair(std::uint32_t e, std::uint32_t word) { return pair_rows_[std::size_t{e} * words_ + word]; }
   void set_pairs_filled(std::uint64_t window, std::uint32_t count, std::uint32_t kept) {
@@ -51,13 +68,25 @@ class HostWalkScratch {
   std::uint32_t& candidate_origin(std::uint32_t c) { return candidate_origins_[c]; }
 
  private:
+  // Toggles candidate c's bit in the column of every dimension of its pair mask.
+  void flip_columns(std::uint32_t c) {
+    for (std::uint32_t w = 0; w < words_; ++w)
+      for (std::uint64_t bits = pair(c, w); bits != 0; bits &= bits - 1) {
+        const std::size_t dim = std::size_t{w} * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        columns_[dim * column_words_ + c / 64] ^= std::uint64_t{1} << (c % 64);
+      }
+  }
+
   std::uint32_t words_;
   std::vector<std::uint64_t> masks_;
   std::vector<T> lows_, highs_;
   std::vector<std::uint64_t> pair_rows_;
-  std::uint64_t pair_window_ = ~std::uint64_t{0};
+  static constexpr std::uint64_t kNoWindow = ~std::uint64_t{0};
+  std::uint64_t pair_window_ = kNoWindow;
   std::uint32_t pairs_filled_ = 0;
   std::uint32_t candidates_ = 0;
+  std::vector<std::uint64_t> columns_;  // (words * 64) x column_words_
+  std::uint32_t column_words_ = 0;
   std::vector<std::uint32_t> candidate_points_, candidate_origins_;
   std::uint32_t subsets_[64] = {};
   std::uint32_t points_[65] = {};

@@ -407,15 +407,14 @@ struct DirectWalker {
       }
     }
     const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
-    for (std::uint32_t q = from; q < to; ++q) {
-      ++counts.nodes;
+    auto visit = [&](std::uint32_t q) {
       // A leaf whose pair mask leaves no live dimension above j has no unit to emit: one word a
       // mask turns it away before any value is read (two thirds of the leaves on S1500 at 0.005,
       // which the test of the dimensions below j read values for first).
       std::uint64_t candidates_above = 0;
       for (std::uint32_t w = j_word; w < words && candidates_above == 0; ++w)
         candidates_above = scratch.mask(k - 1, w) & scratch.pair(q, w) & (w == j_word ? above_j : ~std::uint64_t{0});
-      if (candidates_above == 0) continue;
+      if (candidates_above == 0) return;
       const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       // Kept bits of one word of candidates (dimensions where all k + 1 points span < epsilon).
       auto kept = [&](std::uint32_t w, std::uint64_t candidates) {
@@ -432,17 +431,61 @@ struct DirectWalker {
       bool below = false;
       for (std::uint32_t w = 0; w <= j_word && !below; ++w)
         below = kept(w, scratch.mask(k - 1, w) & scratch.pair(q, w) & (w < j_word ? ~std::uint64_t{0} : below_j)) != 0;
-      if (below) continue;
+      if (below) return;
       std::uint64_t any = 0;
       for (std::uint32_t w = j_word; w < words; ++w)
         any |= scratch.mask(k, w) =
             kept(w, scratch.mask(k - 1, w) & scratch.pair(q, w) & (w == j_word ? above_j : ~std::uint64_t{0}));
-      if (any == 0) continue;
+      if (any == 0) return;
       for (std::uint32_t w = 0; w < j_word; ++w) scratch.mask(k, w) = 0;
       scratch.point(k) = following_points[q];
       emit();
       ++counts.emitted;
+    };
+    counts.nodes += to - from;
+    if (!visit_by_columns(from, to, visit))
+      for (std::uint32_t q = from; q < to; ++q) visit(q);
+  }
+
+  // Dimensions a prefix may have for visit_by_columns.
+  static constexpr std::uint32_t kColumnDimensions = 16;
+
+  // Calls visit(q) for the leaves q in [from, to) that the candidates' columns leave: those close
+  // to p_i in a live dimension above j and in no live tie dimension below j (which would make the
+  // unit a lower dimension's), 64 leaves a word; the others would turn themselves away. False,
+  // doing nothing, when the prefix has more than kColumnDimensions such dimensions.
+  template <class Visit>
+  SUBSCALE_HD bool visit_by_columns(std::uint32_t from, std::uint32_t to, Visit&& visit) {
+    const std::uint32_t k = space.k;
+    const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
+    const std::uint64_t* above[kColumnDimensions];
+    const std::uint64_t* lower_ties[kColumnDimensions];
+    std::uint32_t above_count = 0, lower_count = 0;
+    for (std::uint32_t w = 0; w < space.words; ++w) {
+      const std::uint64_t live = scratch.mask(k - 1, w);
+      const std::uint64_t up = w < j_word ? 0 : live & (w == j_word ? above_j : ~std::uint64_t{0});
+      const std::uint64_t down =
+          w > j_word ? 0 : live & space.tie_dimensions[w] & (w == j_word ? below_j : ~std::uint64_t{0});
+      for (std::uint64_t bits = up; bits != 0; bits &= bits - 1) {
+        if (above_count == kColumnDimensions) return false;
+        above[above_count++] = scratch.column(w * 64 + static_cast<std::uint32_t>(count_trailing_zeros(bits)));
+      }
+      for (std::uint64_t bits = down; bits != 0; bits &= bits - 1) {
+        if (lower_count == kColumnDimensions) return false;
+        lower_ties[lower_count++] = scratch.column(w * 64 + static_cast<std::uint32_t>(count_trailing_zeros(bits)));
+      }
     }
+    for (std::uint32_t base = from / 64 * 64; base < to; base += 64) {
+      const std::uint32_t b = base / 64;
+      std::uint64_t worth = 0, lower = 0;
+      for (std::uint32_t a = 0; a < above_count; ++a) worth |= above[a][b];
+      for (std::uint32_t l = 0; l < lower_count; ++l) lower |= lower_ties[l][b];
+      worth &= ~lower;
+      if (base < from) worth &= ~std::uint64_t{0} << (from - base);
+      if (to - base < 64) worth &= (std::uint64_t{1} << (to - base)) - 1;
+      for (; worth != 0; worth &= worth - 1) visit(base + static_cast<std::uint32_t>(count_trailing_zeros(worth)));
+    }
+    return true;
   }
 
   // The window's candidates: of its first `needed` following points, those within epsilon of p_i
@@ -454,6 +497,11 @@ struct DirectWalker {
     const std::uint32_t scanned = scratch.pairs_filled(window);
     if (scanned >= needed) return;
     std::uint32_t kept = scanned == 0 ? 0 : scratch.candidates();
+#if !defined(__CUDA_ARCH__)
+    if constexpr (Scratch::kKeepsBounds) {
+      if (scanned == 0) scratch.forget_columns();  // the last window's, while its pair masks are there
+    }
+#endif
     scratch.reserve_pairs(needed);
 #if defined(__CUDA_ARCH__)
     keep_candidates_warp(window, following_points, scanned, needed, kept);
@@ -462,6 +510,7 @@ struct DirectWalker {
       if (!pair_above_j(kept, following_points[e])) continue;
       scratch.candidate_point(kept) = following_points[e];
       scratch.candidate_origin(kept) = e;
+      if constexpr (Scratch::kKeepsBounds) scratch.add_to_columns(kept);
       ++kept;
     }
     scratch.set_pairs_filled(window, needed, kept);
