@@ -61,7 +61,8 @@ struct DirectWalkCounts {
 // (candidate_point), their places among the following elements (candidate_origin) and their pair
 // masks pair(c, word) (pairs_filled, candidates, reserve_pairs and set_pairs_filled say how many
 // following elements were looked at and how many kept); one with kKeepsBounds (the host's) also has room
-// for a prefix's value range in every dimension (lows(), highs()), which its leaves use. lanes()
+// for a prefix's value range in every dimension (lows(), highs()), which its leaves use, and keeps
+// the candidates as one bitset a dimension (column, add_to_columns, forget_columns). lanes()
 // walkers may share one item (the GPU's warp): each walks every prefix and takes every lanes()-th
 // leaf from lane(); they share the candidates and deal out a prefix's live dimensions, whose
 // results or_across_lanes() joins.
