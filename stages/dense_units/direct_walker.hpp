@@ -498,15 +498,13 @@ struct DirectWalker {
     const std::uint32_t scanned = scratch.pairs_filled(window);
     if (scanned >= needed) return;
     std::uint32_t kept = scanned == 0 ? 0 : scratch.candidates();
-#if !defined(__CUDA_ARCH__)
-    if constexpr (Scratch::kKeepsBounds) {
-      if (scanned == 0) scratch.forget_columns();  // the last window's, while its pair masks are there
-    }
-#endif
     scratch.reserve_pairs(needed);
 #if defined(__CUDA_ARCH__)
     keep_candidates_warp(window, following_points, scanned, needed, kept);
 #else
+    if constexpr (Scratch::kKeepsBounds) {
+      if (scanned == 0) scratch.forget_columns();  // the last window's, while its pair masks are there
+    }
     for (std::uint32_t e = scanned; e < needed; ++e) {
       if (!pair_above_j(kept, following_points[e])) continue;
       scratch.candidate_point(kept) = following_points[e];
