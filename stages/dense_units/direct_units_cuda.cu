@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -46,6 +47,9 @@ struct DeviceWalkScratch {
   std::uint64_t* masks;
   std::uint64_t* pairs;
   std::uint32_t* candidate_slots;  // pair_capacity candidates' points, then as many origins
+  std::uint32_t* columns;  // tie columns: the r-th tie dimension's word b (candidates 32 b ..) at r * column_words + b
+  std::uint64_t* built;    // words: the dimensions whose columns hold the current candidates
+  std::uint32_t column_words;  // pair_capacity / 32, rounded up
   std::uint64_t stride;
   std::uint32_t words;
   std::uint32_t levels;  // k + 1
@@ -83,7 +87,18 @@ struct DeviceWalkScratch {
   __device__ const std::uint32_t* candidate_points() const { return candidate_slots; }
   __device__ std::uint32_t& candidate_origin(std::uint32_t c) { return candidate_slots[pair_capacity + c]; }
   __device__ std::uint64_t& pair(std::uint32_t e, std::uint32_t word) { return pairs[std::uint64_t{e} * words + word]; }
+  __device__ std::uint32_t& tie_column(std::uint32_t tie_rank, std::uint32_t b) {
+    return columns[std::uint64_t{tie_rank} * column_words + b];
+  }
+  __device__ const std::uint32_t* tie_columns() const { return columns; }
+  __device__ std::uint64_t& columns_built(std::uint32_t word) { return built[word]; }
 };
+
+// Slots in which a warp gathers the tie groups of one item (DirectWalker::leaf_run_tie_columns):
+// each slot is one subspace entry and holds a bit a candidate, so a group of leaves costs one word
+// ORed in a warp's own memory instead of a unit's atomic on the table. The slots go to the table
+// when the item ends (or all are taken): each candidate's point once, and p_i.
+constexpr std::uint32_t kTieSlots = 32;
 
 // One thread's emitter: D(U) as a key, its entry (the previous unit's when the keys match), and
 // the points ORed in (the prefix's only when this thread has not added them to the entry for the
@@ -195,6 +210,117 @@ struct DeviceEmitter {
     set_bits(table.bitmaps + std::uint64_t{entry} * table.point_words, p >> 6, std::uint64_t{1} << (p & 63));
   }
 
+  // The warp's tie slots and the patterns last given one, spread over the lanes: lane l holds slot
+  // l's entry and cache line l (a pattern and its slot). The other fields are the same in all lanes.
+  std::uint32_t* slot_bits = nullptr;  // kTieSlots x column_words
+  std::uint32_t slot_entry = gpu_direct::kNoEntry;
+  std::uint64_t cached_pattern = 0;
+  std::uint32_t cached_slot = 0;
+  unsigned used = 0, touched = 0;                 // slots holding bits; slots that got the current prefix's points
+  unsigned cached = 0, next_line = 0;             // valid cache lines (bits); the line written next
+  std::uint64_t cache_epoch = ~std::uint64_t{0};  // patterns are valid while the walker's top_epoch is this
+
+  __device__ void begin_tie_run() { touched = 0; }
+
+  // The slot of a pattern's subspace (all lanes, the same pattern): from the cache, else looked up
+  // in the table by lane 0 and given a slot. kTieSlots when the table is full (the batch is walked
+  // again). The prefix's points (candidates too) go into a slot once a leaf run.
+  __device__ std::uint32_t tie_slot(Walker& walker, std::uint32_t k, std::uint64_t pattern) {
+    constexpr unsigned kAll = 0xffffffffu;
+    const std::uint32_t lane = walker.scratch.lane();
+    if (cache_epoch != walker.top_epoch) {
+      cache_epoch = walker.top_epoch;
+      cached = 0;
+    }
+    const unsigned hit = __ballot_sync(kAll, (cached >> lane & 1) != 0 && cached_pattern == pattern);
+    std::uint32_t slot;
+    if (hit != 0) {
+      slot = __shfl_sync(kAll, cached_slot, __ffs(static_cast<int>(hit)) - 1);
+    } else {
+      std::uint32_t entry = gpu_direct::kNoEntry;
+      if (lane == 0) {
+        walker.write_tie_key(pattern);
+        entry = lookup(walker, k);
+      }
+      entry = __shfl_sync(kAll, entry, 0);
+      if (entry == gpu_direct::kNoEntry) return kTieSlots;
+      const unsigned holding = __ballot_sync(kAll, (used >> lane & 1) != 0 && slot_entry == entry);
+      if (holding != 0) {
+        slot = static_cast<std::uint32_t>(__ffs(static_cast<int>(holding)) - 1);
+      } else {
+        if (used == kAll) flush_tie_slots(walker);
+        slot = static_cast<std::uint32_t>(__ffs(static_cast<int>(~used)) - 1);
+        if (lane == slot) slot_entry = entry;
+        used |= 1u << slot;
+      }
+      if (lane == next_line) {
+        cached_pattern = pattern;
+        cached_slot = slot;
+      }
+      cached |= 1u << next_line;
+      next_line = (next_line + 1) % 32;
+    }
+    if ((touched >> slot & 1) == 0) {
+      touched |= 1u << slot;
+      if (lane == 0)
+        for (std::uint32_t t = 1; t < k; ++t) set_candidate(slot, walker.scratch.subset(t), walker);
+    }
+    return slot;
+  }
+
+  __device__ void set_candidate(std::uint32_t slot, std::uint32_t candidate, const Walker& walker) {
+    slot_bits[slot * walker.scratch.column_words + candidate / 32] |= 1u << (candidate % 32);
+  }
+
+  // A word of leaves (candidates 32 b ..), called by all lanes: `worth` where a lane's leaf is a
+  // unit to emit, with its pattern. The units go into the slots; lane 0 returns their count.
+  __device__ std::uint64_t tie_group(Walker& walker, std::uint32_t k, bool worth, std::uint64_t pattern,
+                                     std::uint32_t b) {
+    constexpr unsigned kAll = 0xffffffffu;
+    const unsigned worth_lanes = __ballot_sync(kAll, worth);
+    if (worth_lanes == 0) return 0;
+    const unsigned same = __match_any_sync(kAll, pattern) & worth_lanes;
+    std::uint64_t units = 0;
+    for (unsigned pending = worth_lanes; pending != 0;) {
+      const int leader = __ffs(static_cast<int>(pending)) - 1;
+      const unsigned group = __shfl_sync(kAll, same, leader);
+      const std::uint64_t leader_pattern = __shfl_sync(kAll, pattern, leader);
+      pending &= ~group;
+      const std::uint32_t slot = tie_slot(walker, k, leader_pattern);
+      if (slot == kTieSlots) continue;
+      if (walker.scratch.lane() == 0) slot_bits[slot * walker.scratch.column_words + b] |= group;
+      units += static_cast<std::uint64_t>(__popc(group));
+    }
+    return walker.scratch.lane() == 0 ? units : 0;
+  }
+
+  // Every slot's candidates' points (and p_i) into its table entry; the slots are emptied. All lanes.
+  __device__ void flush_tie_slots(const Walker& walker) {
+    constexpr unsigned kAll = 0xffffffffu;
+    __syncwarp();
+    const std::uint32_t lane = walker.scratch.lane(), words = (walker.scratch.candidates() + 31) / 32;
+    for (unsigned rest = used; rest != 0; rest &= rest - 1) {
+      const int s = __ffs(static_cast<int>(rest)) - 1;
+      const std::uint32_t entry = __shfl_sync(kAll, slot_entry, s);
+      std::uint64_t* bits = table.bitmaps + std::uint64_t{entry} * table.point_words;
+      if (lane == 0) {
+        const std::uint32_t p = walker.scratch.points[0];
+        set_bits(bits, p >> 6, std::uint64_t{1} << (p & 63));
+      }
+      for (std::uint32_t b = lane; b < words; b += 32) {
+        std::uint32_t& word = slot_bits[s * walker.scratch.column_words + b];
+        for (std::uint32_t set = word; set != 0; set &= set - 1) {
+          const std::uint32_t p =
+              walker.scratch.candidate_point(b * 32 + static_cast<std::uint32_t>(__ffs(static_cast<int>(set)) - 1));
+          set_bits(bits, p >> 6, std::uint64_t{1} << (p & 63));
+        }
+        word = 0;
+      }
+    }
+    used = touched = cached = 0;
+    __syncwarp();
+  }
+
   // emit() for the lanes of a warp that share a prefix (one-word keys), called by all 32 lanes,
   // `emitting` where a lane has a unit. Lanes whose units share a key look it up once and add the
   // prefix's points once; lanes whose leaf points fall in one word of one bitmap OR them together
@@ -225,27 +351,69 @@ struct DeviceEmitter {
   }
 };
 
-// counters[0]: next item, [1]: nodes, [2]: units emitted. A warp takes one item at a time.
-// Resident warps are as many as the registers allow (72 a thread, 28 warps a multiprocessor on an
-// H100): bounding the registers to fit 32, 48 or 64 warps made the walk slower (spills).
+// What the walk calls to emit: one unit (emit()), a warp's units (emit(true, emitting)) or a word of
+// tie groups (tie_group), each handed to the thread's emitter.
 template <class T>
-__global__ void walk_direct_items(direct::DirectSpaceView<T> space, const DirectWorkItem* items,
-                                  unsigned long long item_count, std::uint64_t* masks, std::uint64_t* pairs,
-                                  std::uint32_t* candidate_slots, std::uint32_t pair_capacity,
-                                  DirectAccumulatorView table, unsigned long long* counters) {
+struct DeviceEmit {
+  DeviceEmitter<T>& emitter;
+  DirectWalker<DeviceWalkScratch, T>& walker;
+  std::uint32_t k;
+
+  __device__ void operator()(bool warp = false, bool emitting = true) {
+    if (warp)
+      emitter.emit_warp(walker, k, emitting);
+    else
+      emitter.emit(walker, k);
+  }
+  __device__ void begin_tie_run() { emitter.begin_tie_run(); }
+  __device__ std::uint64_t tie_group(bool worth, std::uint64_t pattern, std::uint32_t b) {
+    return emitter.tie_group(walker, k, worth, pattern, b);
+  }
+};
+
+// The walk's scratch in device memory, cut into warps' and threads' shares by the kernel.
+struct DeviceWalkBuffers {
+  std::uint64_t* masks;
+  std::uint64_t* pairs;
+  std::uint32_t* candidate_slots;
+  std::uint32_t* columns;
+  std::uint64_t* built;
+  std::uint32_t* slot_bits;
+  std::uint32_t pair_capacity;
+  std::uint32_t tie_dimensions;  // columns a warp keeps
+};
+
+// Blocks a multiprocessor keeps resident: 24 warps, 80 registers a thread. Measured on an H200,
+// ties_like_real_20g / the 7494 x 16 file walked in 1.73 / 13.4 s at the 123 registers the walk
+// takes unbounded (12 warps), 1.67 / 11.4 s at 80 (24 warps) and 1.78 / 11.8 s at 72 (28 warps,
+// more spills; that build took four items at once, which alone made no difference at 80).
+constexpr int kWalkBlocks = 6;
+
+// counters[0]: next item, [1]: nodes, [2]: units emitted. A warp takes one item at a time (taking
+// four neighbouring items at once, to share a window's candidates, made no difference).
+template <class T>
+__global__ void __launch_bounds__(kBlockThreads, kWalkBlocks)
+    walk_direct_items(direct::DirectSpaceView<T> space, const DirectWorkItem* items, unsigned long long item_count,
+                      DeviceWalkBuffers buffers, DirectAccumulatorView table, unsigned long long* counters) {
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::uint32_t lane = threadIdx.x % DeviceWalkScratch::kLanes;
   const std::uint64_t warp = thread / DeviceWalkScratch::kLanes;
-  DeviceWalkScratch scratch{masks + thread,
-                            pairs + warp * pair_capacity * space.words,
-                            candidate_slots + warp * pair_capacity * 2,
+  const std::uint32_t capacity = buffers.pair_capacity, column_words = (capacity + 31) / 32;
+  DeviceWalkScratch scratch{buffers.masks + thread,
+                            buffers.pairs + warp * capacity * space.words,
+                            buffers.candidate_slots + warp * capacity * 2,
+                            buffers.columns + warp * column_words * buffers.tie_dimensions,
+                            buffers.built + warp * space.words,
+                            column_words,
                             std::uint64_t{gridDim.x} * blockDim.x,
                             space.words,
                             space.k + 1,
-                            pair_capacity,
+                            capacity,
                             lane};
   DirectWalker<DeviceWalkScratch, T> walker{space, scratch};
   DeviceEmitter<T> emitter{table};
+  emitter.slot_bits = buffers.slot_bits + warp * kTieSlots * column_words;
+  DeviceEmit<T> emit{emitter, walker, space.k};
   unsigned long long nodes = 0, emitted = 0;
   while (true) {
     __syncwarp();
@@ -253,14 +421,9 @@ __global__ void walk_direct_items(direct::DirectSpaceView<T> space, const Direct
     if (lane == 0) item = atomicAdd(counters, 1ull);
     item = __shfl_sync(0xffffffffu, item, 0);
     if (item >= item_count) break;
-    // Leaf runs that keep their lanes together call emit(true, emitting) in every lane; the others
-    // call emit() where a lane has a unit.
-    const auto counts = walker.walk(items[item], [&](bool warp = false, bool emitting = true) {
-      if (warp)
-        emitter.emit_warp(walker, space.k, emitting);
-      else
-        emitter.emit(walker, space.k);
-    });
+    const auto counts = walker.walk(items[item], emit);
+    // The slots hold candidates of this item's window, which the next item may replace.
+    emitter.flush_tie_slots(walker);
     nodes += counts.nodes;
     emitted += counts.emitted;
   }
@@ -332,9 +495,9 @@ struct DirectDeviceMemory {
   cudaStream_t stream;
   std::uint64_t threads;
   DeviceDirectInputs<T> inputs;
-  DeviceBuffer<std::uint64_t> masks, pairs;
-  DeviceBuffer<std::uint32_t> candidate_slots;
-  std::uint32_t pair_capacity = 0;
+  DeviceBuffer<std::uint64_t> masks, pairs, built;
+  DeviceBuffer<std::uint32_t> candidate_slots, columns, slot_bits;
+  std::uint32_t pair_capacity = 0, tie_count = 0;
   DeviceBuffer<unsigned long long> counters;
   std::optional<gpu_direct::DeviceDirectAccumulator> table;
   std::uint32_t entries = 0;
@@ -352,12 +515,23 @@ struct DirectDeviceMemory {
     const std::uint64_t budget = gpu::device_budget(context.device_bytes, device.free_bytes);
     const std::uint64_t words = space.key_words();
     const std::uint64_t warps = threads / DeviceWalkScratch::kLanes;
-    const std::uint64_t per_element = words * 8 + 2 * 4;
-    const std::uint64_t wanted = warps * std::uint64_t{std::max(plan.largest_window(), 1u)} * per_element;
+    // An element also takes a bit in every tie dimension's column and in every tie slot (whole
+    // words of 32 elements; the 32 spare elements cover the rounding).
+    for (const std::uint64_t word : space.tie_dimensions) tie_count += static_cast<std::uint32_t>(std::popcount(word));
+    const std::uint64_t per_element = words * 8 + 2 * 4 + (tie_count + kTieSlots + 7) / 8;
+    const std::uint64_t wanted = warps * (std::uint64_t{std::max(plan.largest_window(), 1u)} + 32) * per_element;
     pair_capacity = static_cast<std::uint32_t>(std::min(budget / 4, wanted) / (warps * per_element));
+    pair_capacity = pair_capacity > 32 ? pair_capacity - 32 : 0;
+    const std::uint64_t column_words = (pair_capacity + 31) / 32;
     pairs = DeviceBuffer<std::uint64_t>(std::max<std::uint64_t>(1, warps * pair_capacity * words));
     candidate_slots = DeviceBuffer<std::uint32_t>(std::max<std::uint64_t>(1, warps * pair_capacity * 2));
-    const std::uint64_t used = inputs.bytes() + masks.bytes() + pairs.bytes() + candidate_slots.bytes();
+    columns = DeviceBuffer<std::uint32_t>(std::max<std::uint64_t>(1, warps * column_words * tie_count));
+    built = DeviceBuffer<std::uint64_t>(warps * words);
+    slot_bits = DeviceBuffer<std::uint32_t>(std::max<std::uint64_t>(1, warps * kTieSlots * column_words));
+    // Slots start empty and are left empty by every item; built columns are reset with the candidates.
+    SUBSCALE_CUDA_CHECK(cudaMemsetAsync(built.data(), 0, built.bytes(), stream));
+    SUBSCALE_CUDA_CHECK(cudaMemsetAsync(slot_bits.data(), 0, slot_bits.bytes(), stream));
+    const std::uint64_t used = inputs.bytes() + masks.bytes() + walk_scratch_bytes();
     // The free memory may have shrunk since it was measured: a smaller table (more spills) instead
     // of failing.
     for (entries = table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words(),
@@ -374,8 +548,13 @@ struct DirectDeviceMemory {
       }
     }
   }
-  std::uint64_t bytes() const {
-    return inputs.bytes() + masks.bytes() + pairs.bytes() + candidate_slots.bytes() + table->bytes();
+  std::uint64_t walk_scratch_bytes() const {
+    return pairs.bytes() + candidate_slots.bytes() + columns.bytes() + built.bytes() + slot_bits.bytes();
+  }
+  std::uint64_t bytes() const { return inputs.bytes() + masks.bytes() + walk_scratch_bytes() + table->bytes(); }
+  DeviceWalkBuffers walk_buffers() {
+    return {masks.data(), pairs.data(),     candidate_slots.data(), columns.data(),
+            built.data(), slot_bits.data(), pair_capacity,          tie_count};
   }
   // Once the walk is over, its room goes to ordering and listing the table.
   void release_walk() {
@@ -383,6 +562,9 @@ struct DirectDeviceMemory {
     masks = {};
     pairs = {};
     candidate_slots = {};
+    columns = {};
+    built = {};
+    slot_bits = {};
   }
 };
 
@@ -392,8 +574,8 @@ template <class T>
 bool walk_batch(DirectDeviceMemory<T>& memory, std::uint64_t begin, std::uint64_t count, DenseUnitsResult& result) {
   SUBSCALE_CUDA_CHECK(cudaMemsetAsync(memory.counters.data(), 0, memory.counters.bytes(), memory.stream));
   walk_direct_items<<<memory.threads / kBlockThreads, kBlockThreads, 0, memory.stream>>>(
-      memory.inputs.view, memory.inputs.items.data() + begin, count, memory.masks.data(), memory.pairs.data(),
-      memory.candidate_slots.data(), memory.pair_capacity, memory.table->view(), memory.counters.data());
+      memory.inputs.view, memory.inputs.items.data() + begin, count, memory.walk_buffers(), memory.table->view(),
+      memory.counters.data());
   SUBSCALE_CUDA_CHECK_LAUNCH("walk_direct_items");
   SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(memory.stream));
   if (memory.table->overflowed()) return false;

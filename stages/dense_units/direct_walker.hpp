@@ -76,6 +76,9 @@ struct DirectWalker {
   // Bumped whenever a level above the leaves changes: leaves with the same epoch share every
   // point but the last, which lets an emitter skip re-adding the shared ones.
   std::uint64_t prefix_epoch = 0;
+  // Bumped whenever the top level (the subsets' largest element) changes: a prefix's live
+  // dimensions always lie among the top level's, so what is keyed by those stays valid below it.
+  std::uint64_t top_epoch = 0;
 
   // Any dimension above j left in the mask of `level`?
   SUBSCALE_HD bool has_higher(std::uint32_t level) const {
@@ -180,6 +183,11 @@ struct DirectWalker {
   SUBSCALE_HD void leaf_run(const std::uint32_t* following_points, bool pairs, std::uint32_t from, std::uint32_t to,
                             DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = space.k;
+#if defined(__CUDA_ARCH__)
+    if constexpr (Scratch::kLanes == 32) {
+      if (pairs && k >= 2 && leaf_run_tie_columns(from, to, counts, emit)) return;
+    }
+#endif
     if constexpr (Scratch::kKeepsBounds) {
       leaf_run_with_bounds(following_points, from, to, counts, emit);
     } else if (space.words == 1 && pairs) {
@@ -307,6 +315,106 @@ struct DirectWalker {
         ++counts.emitted;
       }
       emit(true, kept != 0);  // every lane: the warp's units go out together
+    }
+  }
+
+  // Live dimensions a prefix may have for leaf_run_tie_columns, which keeps them in registers.
+  static constexpr std::uint32_t kTieLive = 8;
+
+  // The leaves of a prefix whose live dimensions are all tie dimensions, on a warp that keeps the
+  // candidates' columns (one bit a candidate: its pair bit with p_i in that dimension). A leaf's
+  // D(U) is then j plus the live dimensions its pair bit keeps, and no value is read: lane l takes
+  // leaf 32 b + l, reads one column word a live dimension, and the lanes whose leaves share D(U)
+  // go out as one group (emit.tie_group). The group's pattern names dimensions by their place
+  // among the top level's, so an emitter may key it by top_epoch. False, doing nothing, when a live
+  // dimension is not a tie dimension, or there are more than kTieLive of them, or one's place among
+  // the top level's is 64 or more.
+  template <class Emit>
+  __device__ bool leaf_run_tie_columns(std::uint32_t from, std::uint32_t to, DirectWalkCounts& counts, Emit&& emit) {
+    const std::uint32_t k = space.k, words = space.words, lane = scratch.lane();
+    // Each live dimension as its column's offset << 7 | its place among the top level's << 1 | (below j).
+    std::uint32_t live[kTieLive];
+    std::uint32_t count = 0, places = 0;
+    for (std::uint32_t w = 0; w < words; ++w) {
+      const std::uint64_t top = scratch.mask(1, w), prefix = scratch.mask(k - 1, w);
+      if ((prefix & ~space.tie_dimensions[w]) != 0) return false;
+      for (std::uint64_t bits = prefix; bits != 0; bits &= bits - 1) {
+        const auto bit = static_cast<std::uint32_t>(count_trailing_zeros(bits));
+        const std::uint32_t dim = w * 64 + bit;
+        const std::uint64_t offset = std::uint64_t{tie_rank(dim)} * scratch.column_words;
+        const std::uint32_t place =
+            places + static_cast<std::uint32_t>(__popcll(top & ((std::uint64_t{1} << bit) - 1)));
+        if (count == kTieLive || place >= 64 || offset >= (std::uint64_t{1} << 25)) return false;
+        const std::uint32_t packed = static_cast<std::uint32_t>(offset) << 7 | place << 1 | (dim < j ? 1u : 0u);
+#pragma unroll
+        for (std::uint32_t t = 0; t < kTieLive; ++t)  // constant indices keep the array in registers
+          if (t == count) live[t] = packed;
+        ++count;
+      }
+      places += static_cast<std::uint32_t>(__popcll(top));
+    }
+    build_tie_columns(k - 1);
+    emit.begin_tie_run();
+    const std::uint32_t* columns = scratch.tie_columns();
+    for (std::uint32_t b = from / 32; b * 32 < to; ++b) {
+      std::uint64_t pattern = 0;
+      bool above = false, below = false;
+#pragma unroll
+      for (std::uint32_t t = 0; t < kTieLive; ++t) {
+        if (t >= count) break;
+        if ((columns[(live[t] >> 7) + b] >> lane & 1) == 0) continue;
+        pattern |= std::uint64_t{1} << (live[t] >> 1 & 63);
+        ((live[t] & 1) != 0 ? below : above) = true;
+      }
+      const std::uint32_t q = b * 32 + lane;
+      counts.emitted += emit.tie_group(q >= from && q < to && above && !below, pattern, b);
+    }
+    if (lane == 0) counts.nodes += to - from;
+    return true;
+  }
+
+  // Columns of the live dimensions of `level` (tie dimensions all) over all candidates, for those
+  // not built since the candidates last changed: a ballot over 32 candidates' pair words a column word.
+  __device__ void build_tie_columns(std::uint32_t level) {
+    const std::uint32_t lane = scratch.lane(), candidate_words = (scratch.candidates() + 31) / 32;
+    for (std::uint32_t w = 0; w < space.words; ++w) {
+      const std::uint64_t needed = scratch.mask(level, w) & ~scratch.columns_built(w);
+      if (needed == 0) continue;
+      const std::uint32_t first_rank = tie_rank(w * 64);
+      const std::uint64_t ties = space.tie_dimensions[w];
+      for (std::uint32_t b = 0; b < candidate_words; ++b) {
+        const std::uint32_t c = b * 32 + lane;
+        const std::uint64_t pair = c < scratch.candidates() ? scratch.pair(c, w) : 0;
+        for (std::uint64_t bits = needed; bits != 0; bits &= bits - 1) {
+          const auto bit = static_cast<std::uint32_t>(count_trailing_zeros(bits));
+          const unsigned column = __ballot_sync(0xffffffffu, (pair >> bit & 1) != 0);
+          const std::uint32_t rank =
+              first_rank + static_cast<std::uint32_t>(__popcll(ties & ((std::uint64_t{1} << bit) - 1)));
+          if (lane == 0) scratch.tie_column(rank, b) = column;
+        }
+      }
+      __syncwarp();
+      if (lane == 0) scratch.columns_built(w) |= needed;
+      __syncwarp();
+    }
+  }
+
+  // The place of tie dimension `dim` among the tie dimensions (its column's).
+  __device__ std::uint32_t tie_rank(std::uint32_t dim) const {
+    std::uint32_t rank = 0;
+    for (std::uint32_t w = 0; w < dim / 64; ++w) rank += static_cast<std::uint32_t>(__popcll(space.tie_dimensions[w]));
+    return rank + static_cast<std::uint32_t>(
+                      __popcll(space.tie_dimensions[dim / 64] & ((std::uint64_t{1} << (dim % 64)) - 1)));
+  }
+
+  // Writes the key of a tie group's pattern (places among the top level's dimensions) to mask(k).
+  __device__ void write_tie_key(std::uint64_t pattern) {
+    std::uint32_t place = 0;
+    for (std::uint32_t w = 0; w < space.words; ++w) {
+      std::uint64_t key = 0;
+      for (std::uint64_t top = scratch.mask(1, w); top != 0; top &= top - 1, ++place)
+        if ((pattern >> place & 1) != 0) key |= top & (~top + 1);
+      scratch.mask(space.k, w) = key;
     }
   }
 
@@ -556,6 +664,9 @@ struct DirectWalker {
       __syncwarp();
     }
     scratch.set_pairs_filled(window, needed, kept);
+    // The candidates changed: every column is built again when a leaf run next needs it.
+    for (std::uint32_t w = lane; w < space.words; w += 32) scratch.columns_built(w) = 0;
+    __syncwarp();
   }
 #endif
 
@@ -600,6 +711,7 @@ struct DirectWalker {
     const std::uint32_t* following_points = order + i + 1;
     scratch.point(0) = order[i];
     ++prefix_epoch;
+    ++top_epoch;
     start_mask();
     // Every element of the item's subsets lies below its last unit's largest one.
     const bool pairs = scratch.keeps_pairs(following);
@@ -628,6 +740,7 @@ struct DirectWalker {
         narrow(level, pairs, scratch.subset(e), true);
         if (scratch.lane() == 0) ++counts.nodes;  // lanes that share an item walk its prefixes alike
         ++prefix_epoch;
+        if (level == 1) ++top_epoch;
         if (!has_higher(level)) {
           s = e;
           pruned = true;

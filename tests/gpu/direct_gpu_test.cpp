@@ -1,11 +1,13 @@
 // Direct mode on the GPU equals direct mode on the CPU bit for bit (subspaces, units in two or
-// more dimensions, nodes walked): tied data for m 2 to 6, more than 64 dimensions, windows of
-// thousands of tied points, a device subspace table small enough to overflow (batches walked again,
-// single items walked on the host), and the OpenSubspace files where present. Skips without a GPU.
+// more dimensions, nodes walked): tied data for m 2 to 6, tie dimensions (integer levels below
+// epsilon's step), more than 64 dimensions, windows of thousands of tied points, a device subspace table small enough
+// to overflow (batches walked again, single items walked on the host), and the OpenSubspace files where present. Skips
+// without a GPU.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
@@ -55,6 +57,48 @@ TEST(DirectGpu, TiedDataForEveryMinPoints) {
             values, direct_params(eps, m),
             "seed=" + std::to_string(seed) + " m=" + std::to_string(m) + " eps=" + std::to_string(eps));
   }
+}
+
+// Integer levels: values k / levels (k = 0 .. levels), the even dimensions with about half of the
+// points on level 0 (windows of many tied points); with epsilon below 1 / levels every dimension is
+// a tie dimension. The last `fine` dimensions take a grid of 200 instead (not tie dimensions at an
+// epsilon of 1 / 200 or more).
+Matrix level_data(std::uint32_t n, std::uint32_t d, std::uint64_t seed, std::uint32_t levels, std::uint32_t fine = 0) {
+  std::mt19937_64 rng(seed);
+  Matrix values(n, d);
+  for (std::uint32_t j = 0; j < d; ++j) {
+    const std::uint32_t grid = j + fine >= d ? 200 : levels;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const bool skewed = j % 2 == 0 && grid == levels && rng() % 2 == 0;
+      values(i, j) = skewed ? 0.0 : static_cast<double>(rng() % (grid + 1)) / grid;
+    }
+  }
+  return values;
+}
+
+// Prefixes whose live dimensions are all tie dimensions walk their leaves from the candidates'
+// columns and gather units in the warps' slots: one-, two- and three-word masks, m 3 to 5, tie and
+// other dimensions mixed, items of a few units, a table small enough to overflow, float32.
+TEST(DirectGpu, TieDimensionsWalkedByColumns) {
+  SKIP_WITHOUT_GPU();
+  for (std::uint32_t d : {20u, 70u, 130u})
+    for (std::uint32_t m : {3u, 4u, 5u}) {
+      const std::string what = "d=" + std::to_string(d) + " m=" + std::to_string(m);
+      const std::uint32_t n = m == 5 ? 80 : 110;
+      expect_gpu_equals_cpu(level_data(n, d, d + m, 8), direct_params(0.1, m), "all tie dimensions, " + what);
+      expect_gpu_equals_cpu(level_data(n, d, d + m, 8, d / 3), direct_params(0.1, m), "a third not tie, " + what);
+    }
+  const Matrix values = level_data(60, 70, 3, 8);
+  CoreParams params = direct_params(0.1, 4);
+  params.units.device_units_per_run = 40;
+  expect_gpu_equals_cpu(values, params, "small items");
+  // Items of thousands of units and a table of 64 subspaces: batches overflow and are walked again,
+  // items that overflow an empty table are walked on the host.
+  params.units.device_units_per_run = 0;
+  params.units.device_subspace_capacity = 64;
+  expect_gpu_equals_cpu(values, params, "small table");
+  const Matrix32 values32 = level_data(110, 70, 3, 8).cast<float>();
+  expect_gpu_equals_cpu(values32, direct_params(0.1, 4), "float32");
 }
 
 TEST(DirectGpu, MoreThan64Dimensions) {
@@ -144,6 +188,12 @@ TEST(DirectGpu, SanitizerSized) {
   params = direct_params(0.05, 3);
   const Matrix32 wide32 = values.cast<float>();
   expect_gpu_equals_cpu(wide32, params, "float32, two-word masks");
+  // Tie dimensions: leaves from the candidates' columns, units through the warps' slots.
+  const Matrix levels = level_data(60, 70, 8, 8, 20);
+  params = direct_params(0.1, 4);
+  expect_gpu_equals_cpu(levels, params, "tie dimensions");
+  params.units.device_subspace_capacity = 16;
+  expect_gpu_equals_cpu(levels, params, "tie dimensions, small table");
 }
 
 TEST(DirectGpu, OpenSubspaceFiles) {
