@@ -24,6 +24,21 @@
 
 using namespace subscale;
 
+// FNV-1a over every subspace's dimension count, dimensions, point count and points, in order.
+std::uint64_t subspaces_digest(const std::vector<SubspaceCluster>& subspaces) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  auto add = [&](std::uint64_t value) {
+    for (int byte = 0; byte < 8; ++byte, value >>= 8) hash = (hash ^ (value & 0xff)) * 0x100000001b3ULL;
+  };
+  for (const SubspaceCluster& s : subspaces) {
+    add(s.dimensions.size());
+    for (const std::uint32_t d : s.dimensions) add(d);
+    add(s.points.size());
+    for (const std::uint32_t p : s.points) add(p);
+  }
+  return hash;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"Times the SUBSCALE core (density1d -> subspaces) on one dataset"};
   std::string file, mode = "signature", keys = "uniform", scheme = "adaptive", backend = "cpu", precision = "float64";
@@ -50,6 +65,10 @@ int main(int argc, char** argv) {
   app.add_option("--walk-lanes", walk_lanes, "GPU: 1 (thread walks) or 32 (warp walks); 0 = by window size");
   app.add_option("--resolve-chunk", resolve_chunk, "GPU: duplicates resolved per chunk (0 = auto)");
   app.add_option("--subspace-capacity", subspace_capacity, "GPU: subspaces the device table holds (0 = budget)");
+  bool digest = false;
+  app.add_flag("--digest", digest,
+               "print a 64-bit digest of the subspaces (their order, dimensions and points), to check that two "
+               "builds or backends give the same subspaces without writing them out");
   CLI11_PARSE(app, argc, argv);
   try {
     load::LoadOptions load_options;
@@ -105,6 +124,9 @@ int main(int argc, char** argv) {
         static_cast<double>(du.device_bytes) / 1048576.0, static_cast<std::size_t>(du.device_subspaces),
         static_cast<std::size_t>(du.resolved_members));
     for (const auto& note : du.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+    if (digest)
+      std::fprintf(stderr, "subspaces digest: %016llx\n",
+                   static_cast<unsigned long long>(subspaces_digest(result.subspaces)));
     if (params.units.mode == TableMode::direct)
       std::fprintf(
           stderr,
