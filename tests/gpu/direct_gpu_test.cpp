@@ -1,8 +1,8 @@
 // Direct mode on the GPU equals direct mode on the CPU bit for bit (subspaces, units in two or
-// more dimensions, nodes walked): tied data for m 2 to 6, tie dimensions (integer levels below
-// epsilon's step), more than 64 dimensions, windows of thousands of tied points, a device subspace table small enough
-// to overflow (batches walked again, single items walked on the host), and the OpenSubspace files where present. Skips
-// without a GPU.
+// more dimensions, nodes walked): tied data for m 2 to 6, tie dimensions (integer levels whose
+// step exceeds epsilon), more than 64 dimensions, windows of thousands of tied points, a device
+// subspace table small enough to overflow (batches walked again, single items walked on the
+// host), and the OpenSubspace files where present. Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
