@@ -11,21 +11,25 @@
 
 namespace subscale::direct {
 
-// T: the held precision; a prefix's value ranges (lows, highs) are kept in it.
+// T: the held precision; the prefixes' value ranges (lows, highs) are kept in it.
 template <class T>
 class HostWalkScratch {
  public:
   static constexpr bool kKeepsBounds = true;
   HostWalkScratch(std::uint32_t k, std::uint32_t words)
-      : words_(words), masks_((k + 1) * std::size_t{words}), lows_(std::size_t{words} * 64), highs_(lows_.size()) {}
+      : words_(words),
+        masks_((k + 1) * std::size_t{words}),
+        lows_((k + 1) * std::size_t{words} * 64),
+        highs_(lows_.size()) {}
   std::uint64_t& mask(std::uint32_t level, std::uint32_t word) { return masks_[level * words_ + word]; }
   std::uint32_t& subset(std::uint32_t t) { return subsets_[t]; }
   std::uint32_t& point(std::uint32_t t) { return points_[t]; }
-  T* lows() { return lows_.data(); }
+  // The value range of the points of `level` (p_i and point(1 .. level)) in each dimension.
+  T* lows(std::uint32_t level) { return lows_.data() + std::size_t{level} * words_ * 64; }
+  T* highs(std::uint32_t level) { return highs_.data() + std::size_t{level} * words_ * 64; }
   std::uint32_t lane() const { return 0; }
   std::uint32_t lanes() const { return 1; }
   std::uint64_t or_across_lanes(std::uint64_t word) const { return word; }
-  T* highs() { return highs_.data(); }
 
   // One window's candidates (its following points that can be in a unit emitted there) with their
   // pair masks: how many following points are looked at (0 for another window), room for `count`,

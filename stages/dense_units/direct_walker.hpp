@@ -17,6 +17,7 @@
 // their step) points are close exactly when they are equal, so a set spans less than epsilon
 // exactly when each point's pair bit with p_i is set. Where pair masks are kept, the walk reads
 // those dimensions from the masks alone and reads values only for the others.
+#include <cmath>
 #include <cstdint>
 
 #include "common/host_device.hpp"
@@ -60,12 +61,12 @@ struct DirectWalkCounts {
 // whether it has room for the candidates among n following elements of a window: their points
 // (candidate_point), their places among the following elements (candidate_origin) and their pair
 // masks pair(c, word) (pairs_filled, candidates, reserve_pairs and set_pairs_filled say how many
-// following elements were looked at and how many kept); one with kKeepsBounds (the host's) also has room
-// for a prefix's value range in every dimension (lows(), highs()), which its leaves use, and keeps
-// the candidates as one bitset a dimension (column, add_to_columns, forget_columns). lanes()
-// walkers may share one item (the GPU's warp): each walks every prefix and takes every lanes()-th
-// leaf from lane(); they share the candidates and deal out a prefix's live dimensions, whose
-// results or_across_lanes() joins.
+// following elements were looked at and how many kept). One with kKeepsBounds (the host's) also
+// has room for each level's value range in every dimension (lows(level), highs(level)), which
+// narrow and the leaves use, and keeps the candidates as one bitset a dimension (column,
+// add_to_columns, forget_columns). lanes() walkers may share one item (the GPU's warp): each walks
+// every prefix and takes every lanes()-th leaf from lane(); they share the candidates and deal out
+// a prefix's live dimensions, whose results or_across_lanes() joins.
 template <class Scratch, class T>
 struct DirectWalker {
   const DirectSpaceView<T>& space;
@@ -100,6 +101,10 @@ struct DirectWalker {
   // epsilon. With pairs kept, the newest point's pair mask with p_i narrows the candidates first (a
   // dimension outside it cannot hold).
   SUBSCALE_HD void narrow(std::uint32_t level, bool pairs, std::uint32_t e, bool shared = false) {
+    if constexpr (Scratch::kKeepsBounds) {
+      narrow_with_bounds(level, e);
+      return;
+    }
     const std::uint32_t d = space.dimensions;
     const T* newest = space.rows + static_cast<std::uint64_t>(scratch.point(level)) * d;
     if (level == 1) {
@@ -133,6 +138,44 @@ struct DirectWalker {
     }
   }
 
+  // narrow for a scratch that keeps each level's value ranges (and pair masks): a level's range in
+  // a dimension is the level above's widened by the newest point, so a live dimension costs one
+  // value. A prefix whose pair mask leaves no live dimension above j is pruned before any value is
+  // read (its mask is left empty).
+  SUBSCALE_HD void narrow_with_bounds(std::uint32_t level, std::uint32_t e) {
+    const std::uint32_t d = space.dimensions, words = space.words;
+    const T* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * d;
+    const T* newest = space.rows + static_cast<std::uint64_t>(scratch.point(level)) * d;
+    const T* parent_lo = level == 1 ? first : scratch.lows(level - 1);
+    const T* parent_hi = level == 1 ? first : scratch.highs(level - 1);
+    T* lo = scratch.lows(level);
+    T* hi = scratch.highs(level);
+    std::uint64_t any_above = 0;
+    for (std::uint32_t w = j_word; w < words && any_above == 0; ++w)
+      any_above = scratch.mask(level - 1, w) & scratch.pair(e, w) & words_above_j(w);
+    for (std::uint32_t w = 0; w < words; ++w) {
+      std::uint64_t live = any_above == 0 ? 0 : scratch.mask(level - 1, w) & scratch.pair(e, w);
+      const std::uint64_t tied = live & space.tie_dimensions[w];  // these hold
+      // At level 1 the pair mask is the mask; the ranges are still wanted below.
+      std::uint64_t kept = level == 1 ? live : tied;
+      for (live &= ~tied; live != 0; live &= live - 1) {
+        const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(live));
+        const std::uint32_t dim = w * 64 + bit;
+        const T v = newest[dim];
+        const T l = v < parent_lo[dim] ? v : parent_lo[dim], h = v > parent_hi[dim] ? v : parent_hi[dim];
+        lo[dim] = l;
+        hi[dim] = h;
+        kept |= static_cast<std::uint64_t>(spans_less_than(l, h, space.epsilon)) << bit;
+      }
+      scratch.mask(level, w) = kept;
+    }
+  }
+
+  // Word w of the dimensions above j.
+  SUBSCALE_HD std::uint64_t words_above_j(std::uint32_t w) const {
+    return w < j_word ? 0 : w > j_word ? ~std::uint64_t{0} : ~(j_bit | (j_bit - 1));
+  }
+
   // Word w of the dimensions in which `other` lies within epsilon of p_i: a branch-free sweep over
   // both rows (|a - b| is exactly max - min in floating point).
   SUBSCALE_HD std::uint64_t close_to_first(const T* other, std::uint32_t w) const {
@@ -141,10 +184,21 @@ struct DirectWalker {
     const std::uint32_t count = space.dimensions - base < 64 ? space.dimensions - base : 64;
     std::uint64_t close = 0;
     for (std::uint32_t b = 0; b < count; ++b) {
-      const T gap = other[base + b] - first[base + b];
-      close |= static_cast<std::uint64_t>(spans_less_than(T{0}, gap < 0 ? -gap : gap, space.epsilon)) << b;
+      close |=
+          static_cast<std::uint64_t>(spans_less_than(T{0}, magnitude(other[base + b] - first[base + b]), space.epsilon))
+          << b;
     }
     return close;
+  }
+
+  // |x| by clearing the sign bit: a sign test and a negation compiled to a branch on the CPU that
+  // mispredicted half the time.
+  SUBSCALE_HD static T magnitude(T x) {
+#if defined(__CUDA_ARCH__)
+    return fabs(x);
+#else
+    return std::fabs(x);
+#endif
   }
 
   SUBSCALE_HD static int count_trailing_zeros(std::uint64_t x) {
@@ -502,19 +556,10 @@ struct DirectWalker {
   SUBSCALE_HD void leaf_run_with_bounds(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                         DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = space.k, d = space.dimensions, words = space.words;
-    T* lo = scratch.lows();
-    T* hi = scratch.highs();
-    for (std::uint32_t w = 0; w < words; ++w) {
-      for (std::uint64_t bits = scratch.mask(k - 1, w) & ~space.tie_dimensions[w]; bits != 0; bits &= bits - 1) {
-        const std::uint32_t dim = w * 64 + static_cast<std::uint32_t>(count_trailing_zeros(bits));
-        lo[dim] = hi[dim] = space.rows[static_cast<std::uint64_t>(scratch.point(0)) * d + dim];
-        for (std::uint32_t t = 1; t < k; ++t) {
-          const T v = space.rows[static_cast<std::uint64_t>(scratch.point(t)) * d + dim];
-          lo[dim] = v < lo[dim] ? v : lo[dim];
-          hi[dim] = v > hi[dim] ? v : hi[dim];
-        }
-      }
-    }
+    // With no prefix (k = 1) the range is p_i's values.
+    const T* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * d;
+    const T* lo = k == 1 ? first : scratch.lows(k - 1);
+    const T* hi = k == 1 ? first : scratch.highs(k - 1);
     const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
     auto visit = [&](std::uint32_t q) {
       // A leaf whose pair mask leaves no live dimension above j has no unit to emit: one word a
@@ -532,8 +577,9 @@ struct DirectWalker {
           const std::uint32_t bit = static_cast<std::uint32_t>(count_trailing_zeros(candidates));
           const std::uint32_t dim = w * 64 + bit;
           const T v = row[dim];
-          if (spans_less_than(v < lo[dim] ? v : lo[dim], v > hi[dim] ? v : hi[dim], space.epsilon))
-            out |= std::uint64_t{1} << bit;
+          out |= static_cast<std::uint64_t>(
+                     spans_less_than(v < lo[dim] ? v : lo[dim], v > hi[dim] ? v : hi[dim], space.epsilon))
+                 << bit;
         }
         return out;
       };
