@@ -50,6 +50,7 @@ struct DeviceWalkScratch {
   std::uint32_t* columns;  // tie columns: the r-th tie dimension's word b (candidates 32 b ..) at r * column_words + b
   std::uint64_t* built;    // words: the dimensions whose columns hold the current candidates
   std::uint32_t column_words;  // pair_capacity / 32, rounded up
+  std::uint32_t tie_count;     // tie dimensions (columns); none: no prefix has only tie dimensions live
   std::uint64_t stride;
   std::uint32_t words;
   std::uint32_t levels;  // k + 1
@@ -91,18 +92,22 @@ struct DeviceWalkScratch {
     return columns[std::uint64_t{tie_rank} * column_words + b];
   }
   __device__ const std::uint32_t* tie_columns() const { return columns; }
+  __device__ bool keeps_tie_columns() const { return tie_count != 0; }
   __device__ std::uint64_t& columns_built(std::uint32_t word) { return built[word]; }
 };
 
-// Slots in which a warp gathers the tie groups of one item (DirectWalker::leaf_run_tie_columns):
-// each slot is one subspace entry and holds a bit a candidate, so a group of leaves costs one word
-// ORed in a warp's own memory instead of a unit's atomic on the table. The slots go to the table
-// when the item ends (or all are taken): each candidate's point once, and p_i.
-constexpr std::uint32_t kTieSlots = 32;
+// Slots in which a warp gathers the units of one item that its one-word and tie-column leaf runs
+// find (DirectWalker::leaf_run_one_word_warp, leaf_run_tie_columns): each slot is one subspace
+// entry and holds a bit a candidate, so lanes whose leaves share D(U) cost one word ORed in the
+// warp's own memory instead of an atomic a unit on the table. The slots go to the table when the
+// item ends (or all are taken): each candidate's point once, and p_i. Measured on an H200, S5500
+// at 0.01 walked in 2.13 s this way and 2.49 s when each lane's unit went to the table (lanes
+// whose points shared a bitmap word joined first).
+constexpr std::uint32_t kSlots = 32;
 
 // One thread's emitter: D(U) as a key, its entry (the previous unit's when the keys match), and
 // the points ORed in (the prefix's only when this thread has not added them to the entry for the
-// same prefix already). emit_warp() does the same for a warp's lanes together.
+// same prefix already).
 template <class T>
 struct DeviceEmitter {
   using Walker = DirectWalker<DeviceWalkScratch, T>;
@@ -210,9 +215,9 @@ struct DeviceEmitter {
     set_bits(table.bitmaps + std::uint64_t{entry} * table.point_words, p >> 6, std::uint64_t{1} << (p & 63));
   }
 
-  // The warp's tie slots and the patterns last given one, spread over the lanes: lane l holds slot
+  // The warp's slots and the patterns last given one, spread over the lanes: lane l holds slot
   // l's entry and cache line l (a pattern and its slot). The other fields are the same in all lanes.
-  std::uint32_t* slot_bits = nullptr;  // kTieSlots x column_words
+  std::uint32_t* slot_bits = nullptr;  // kSlots x column_words
   std::uint32_t slot_entry = gpu_direct::kNoEntry;
   std::uint64_t cached_pattern = 0;
   std::uint32_t cached_slot = 0;
@@ -220,12 +225,12 @@ struct DeviceEmitter {
   unsigned cached = 0, next_line = 0;             // valid cache lines (bits); the line written next
   std::uint64_t cache_epoch = ~std::uint64_t{0};  // patterns are valid while the walker's top_epoch is this
 
-  __device__ void begin_tie_run() { touched = 0; }
+  __device__ void begin_slot_run() { touched = 0; }
 
   // The slot of a pattern's subspace (all lanes, the same pattern): from the cache, else looked up
-  // in the table by lane 0 and given a slot. kTieSlots when the table is full (the batch is walked
+  // in the table by lane 0 and given a slot. kSlots when the table is full (the batch is walked
   // again). The prefix's points (candidates too) go into a slot once a leaf run.
-  __device__ std::uint32_t tie_slot(Walker& walker, std::uint32_t k, std::uint64_t pattern) {
+  __device__ std::uint32_t slot_of(Walker& walker, std::uint32_t k, std::uint64_t pattern) {
     constexpr unsigned kAll = 0xffffffffu;
     const std::uint32_t lane = walker.scratch.lane();
     if (cache_epoch != walker.top_epoch) {
@@ -239,16 +244,16 @@ struct DeviceEmitter {
     } else {
       std::uint32_t entry = gpu_direct::kNoEntry;
       if (lane == 0) {
-        walker.write_tie_key(pattern);
+        walker.write_pattern_key(pattern);
         entry = lookup(walker, k);
       }
       entry = __shfl_sync(kAll, entry, 0);
-      if (entry == gpu_direct::kNoEntry) return kTieSlots;
+      if (entry == gpu_direct::kNoEntry) return kSlots;
       const unsigned holding = __ballot_sync(kAll, (used >> lane & 1) != 0 && slot_entry == entry);
       if (holding != 0) {
         slot = static_cast<std::uint32_t>(__ffs(static_cast<int>(holding)) - 1);
       } else {
-        if (used == kAll) flush_tie_slots(walker);
+        if (used == kAll) flush_slots(walker);
         slot = static_cast<std::uint32_t>(__ffs(static_cast<int>(~used)) - 1);
         if (lane == slot) slot_entry = entry;
         used |= 1u << slot;
@@ -274,8 +279,8 @@ struct DeviceEmitter {
 
   // A word of leaves (candidates 32 b ..), called by all lanes: `worth` where a lane's leaf is a
   // unit to emit, with its pattern. The units go into the slots; lane 0 returns their count.
-  __device__ std::uint64_t tie_group(Walker& walker, std::uint32_t k, bool worth, std::uint64_t pattern,
-                                     std::uint32_t b) {
+  __device__ std::uint64_t slot_group(Walker& walker, std::uint32_t k, bool worth, std::uint64_t pattern,
+                                      std::uint32_t b) {
     constexpr unsigned kAll = 0xffffffffu;
     const unsigned worth_lanes = __ballot_sync(kAll, worth);
     if (worth_lanes == 0) return 0;
@@ -286,8 +291,8 @@ struct DeviceEmitter {
       const unsigned group = __shfl_sync(kAll, same, leader);
       const std::uint64_t leader_pattern = __shfl_sync(kAll, pattern, leader);
       pending &= ~group;
-      const std::uint32_t slot = tie_slot(walker, k, leader_pattern);
-      if (slot == kTieSlots) continue;
+      const std::uint32_t slot = slot_of(walker, k, leader_pattern);
+      if (slot == kSlots) continue;
       if (walker.scratch.lane() == 0) slot_bits[slot * walker.scratch.column_words + b] |= group;
       units += static_cast<std::uint64_t>(__popc(group));
     }
@@ -295,7 +300,7 @@ struct DeviceEmitter {
   }
 
   // Every slot's candidates' points (and p_i) into its table entry; the slots are emptied. All lanes.
-  __device__ void flush_tie_slots(const Walker& walker) {
+  __device__ void flush_slots(const Walker& walker) {
     constexpr unsigned kAll = 0xffffffffu;
     __syncwarp();
     const std::uint32_t lane = walker.scratch.lane(), words = (walker.scratch.candidates() + 31) / 32;
@@ -320,54 +325,20 @@ struct DeviceEmitter {
     used = touched = cached = 0;
     __syncwarp();
   }
-
-  // emit() for the lanes of a warp that share a prefix (one-word keys), called by all 32 lanes,
-  // `emitting` where a lane has a unit. Lanes whose units share a key look it up once and add the
-  // prefix's points once; lanes whose leaf points fall in one word of one bitmap OR them together
-  // first. Measured on an H100 (S5500 at 0.01), the bitmaps' atomics took half the walk's time when
-  // every lane sent its own.
-  __device__ void emit_warp(const Walker& walker, std::uint32_t k, bool emitting) {
-    constexpr unsigned kAll = 0xffffffffu;
-    const std::uint32_t lane = walker.scratch.lane();
-    // A unit's key holds j, so it is never 0.
-    const unsigned long long key = emitting ? key_word(walker, k, 0) : 0;
-    const unsigned same_key = __match_any_sync(kAll, key);
-    const int key_leader = __ffs(static_cast<int>(same_key)) - 1;
-    std::uint32_t entry = gpu_direct::kNoEntry;
-    if (emitting && static_cast<int>(lane) == key_leader) {
-      entry = lookup(walker, k);
-      if (entry != gpu_direct::kNoEntry) add_prefix(walker, k, entry);
-    }
-    entry = __shfl_sync(kAll, entry, key_leader);
-    const bool adds = emitting && entry != gpu_direct::kNoEntry;
-    const std::uint32_t p = adds ? walker.scratch.points[k] : 0;
-    const unsigned long long word_key = adds ? std::uint64_t{entry} << 32 | (p >> 6) : ~0ull;
-    const unsigned same_word = __match_any_sync(kAll, word_key);
-    const std::uint64_t bit = adds ? std::uint64_t{1} << (p & 63) : 0;
-    const unsigned low = __reduce_or_sync(same_word, static_cast<unsigned>(bit));
-    const unsigned high = __reduce_or_sync(same_word, static_cast<unsigned>(bit >> 32));
-    if (adds && static_cast<int>(lane) == __ffs(static_cast<int>(same_word)) - 1)
-      set_bits(table.bitmaps + std::uint64_t{entry} * table.point_words, p >> 6, std::uint64_t{high} << 32 | low);
-  }
 };
 
-// What the walk calls to emit: one unit (emit()), a warp's units (emit(true, emitting)) or a word of
-// tie groups (tie_group), each handed to the thread's emitter.
+// What the walk calls to emit: one unit (emit()) or a word of leaves that share slots (slot_group),
+// each handed to the thread's emitter.
 template <class T>
 struct DeviceEmit {
   DeviceEmitter<T>& emitter;
   DirectWalker<DeviceWalkScratch, T>& walker;
   std::uint32_t k;
 
-  __device__ void operator()(bool warp = false, bool emitting = true) {
-    if (warp)
-      emitter.emit_warp(walker, k, emitting);
-    else
-      emitter.emit(walker, k);
-  }
-  __device__ void begin_tie_run() { emitter.begin_tie_run(); }
-  __device__ std::uint64_t tie_group(bool worth, std::uint64_t pattern, std::uint32_t b) {
-    return emitter.tie_group(walker, k, worth, pattern, b);
+  __device__ void operator()() { emitter.emit(walker, k); }
+  __device__ void begin_slot_run() { emitter.begin_slot_run(); }
+  __device__ std::uint64_t slot_group(bool worth, std::uint64_t pattern, std::uint32_t b) {
+    return emitter.slot_group(walker, k, worth, pattern, b);
   }
 };
 
@@ -383,11 +354,11 @@ struct DeviceWalkBuffers {
   std::uint32_t tie_dimensions;  // columns a warp keeps
 };
 
-// Blocks a multiprocessor keeps resident: 24 warps, 80 registers a thread. Measured on an H200,
-// ties_like_real_20g / the 7494 x 16 file walked in 1.73 / 13.4 s at the 123 registers the walk
-// takes unbounded (12 warps), 1.67 / 11.4 s at 80 (24 warps) and 1.78 / 11.8 s at 72 (28 warps,
-// more spills; that build took four items at once, which alone made no difference at 80).
-constexpr int kWalkBlocks = 6;
+// Blocks a multiprocessor keeps resident: 28 warps, 72 registers a thread. Measured on an H200 in
+// one call (S5500 at 0.01 / the 7494 x 16 file / ties_like_real_20g), before the one-word leaf runs
+// used slots: 2.79 / 13.5 / 1.78 s at 4 blocks (124 registers, no spills), 2.66 / 12.3 / 1.76 s
+// at 5 (96), 2.67 / 11.6 / 1.70 s at 6 (80) and 2.48 / 11.6 / 1.69 s at 7 (72).
+constexpr int kWalkBlocks = 7;
 
 // counters[0]: next item, [1]: nodes, [2]: units emitted. A warp takes one item at a time (taking
 // four neighbouring items at once, to share a window's candidates, made no difference).
@@ -405,6 +376,7 @@ __global__ void __launch_bounds__(kBlockThreads, kWalkBlocks)
                             buffers.columns + warp * column_words * buffers.tie_dimensions,
                             buffers.built + warp * space.words,
                             column_words,
+                            buffers.tie_dimensions,
                             std::uint64_t{gridDim.x} * blockDim.x,
                             space.words,
                             space.k + 1,
@@ -412,7 +384,7 @@ __global__ void __launch_bounds__(kBlockThreads, kWalkBlocks)
                             lane};
   DirectWalker<DeviceWalkScratch, T> walker{space, scratch};
   DeviceEmitter<T> emitter{table};
-  emitter.slot_bits = buffers.slot_bits + warp * kTieSlots * column_words;
+  emitter.slot_bits = buffers.slot_bits + warp * kSlots * column_words;
   DeviceEmit<T> emit{emitter, walker, space.k};
   unsigned long long nodes = 0, emitted = 0;
   while (true) {
@@ -423,7 +395,7 @@ __global__ void __launch_bounds__(kBlockThreads, kWalkBlocks)
     if (item >= item_count) break;
     const auto counts = walker.walk(items[item], emit);
     // The slots hold candidates of this item's window, which the next item may replace.
-    emitter.flush_tie_slots(walker);
+    if (emitter.used != 0) emitter.flush_slots(walker);
     nodes += counts.nodes;
     emitted += counts.emitted;
   }
@@ -515,10 +487,10 @@ struct DirectDeviceMemory {
     const std::uint64_t budget = gpu::device_budget(context.device_bytes, device.free_bytes);
     const std::uint64_t words = space.key_words();
     const std::uint64_t warps = threads / DeviceWalkScratch::kLanes;
-    // An element also takes a bit in every tie dimension's column and in every tie slot (whole
+    // An element also takes a bit in every tie dimension's column and in every slot (whole
     // words of 32 elements; the 32 spare elements cover the rounding).
     for (const std::uint64_t word : space.tie_dimensions) tie_count += static_cast<std::uint32_t>(std::popcount(word));
-    const std::uint64_t per_element = words * 8 + 2 * 4 + (tie_count + kTieSlots + 7) / 8;
+    const std::uint64_t per_element = words * 8 + 2 * 4 + (tie_count + kSlots + 7) / 8;
     const std::uint64_t wanted = warps * (std::uint64_t{std::max(plan.largest_window(), 1u)} + 32) * per_element;
     pair_capacity = static_cast<std::uint32_t>(std::min(budget / 4, wanted) / (warps * per_element));
     pair_capacity = pair_capacity > 32 ? pair_capacity - 32 : 0;
@@ -527,7 +499,7 @@ struct DirectDeviceMemory {
     candidate_slots = DeviceBuffer<std::uint32_t>(std::max<std::uint64_t>(1, warps * pair_capacity * 2));
     columns = DeviceBuffer<std::uint32_t>(std::max<std::uint64_t>(1, warps * column_words * tie_count));
     built = DeviceBuffer<std::uint64_t>(warps * words);
-    slot_bits = DeviceBuffer<std::uint32_t>(std::max<std::uint64_t>(1, warps * kTieSlots * column_words));
+    slot_bits = DeviceBuffer<std::uint32_t>(std::max<std::uint64_t>(1, warps * kSlots * column_words));
     // Slots start empty and are left empty by every item; built columns are reset with the candidates.
     SUBSCALE_CUDA_CHECK(cudaMemsetAsync(built.data(), 0, built.bytes(), stream));
     SUBSCALE_CUDA_CHECK(cudaMemsetAsync(slot_bits.data(), 0, slot_bits.bytes(), stream));

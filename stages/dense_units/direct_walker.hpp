@@ -239,7 +239,7 @@ struct DirectWalker {
     const std::uint32_t k = space.k;
 #if defined(__CUDA_ARCH__)
     if constexpr (Scratch::kLanes == 32) {
-      if (pairs && k >= 2 && leaf_run_tie_columns(from, to, counts, emit)) return;
+      if (pairs && k >= 2 && scratch.keeps_tie_columns() && leaf_run_tie_columns(from, to, counts, emit)) return;
     }
 #endif
     if constexpr (Scratch::kKeepsBounds) {
@@ -315,7 +315,8 @@ struct DirectWalker {
   // range in dimensions l and l + 32, and every lane tests its leaf against one dimension at a time,
   // the same dimension in all lanes (taken from the union of their candidates), with the range
   // fetched by a shuffle. The lanes stay together instead of each running its own loop over its own
-  // candidates, and a test reads one value where it read k + 1.
+  // candidates, and a test reads one value where it read k + 1. The lanes whose units share D(U)
+  // go out as one group (emit.slot_group), whose pattern is D(U) without j.
   template <class Emit>
   __device__ void leaf_run_one_word_warp(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                          DirectWalkCounts& counts, Emit&& emit) {
@@ -335,11 +336,13 @@ struct DirectWalker {
     }
     const std::uint64_t parent = scratch.mask(k - 1, 0), below_j = j_bit - 1, above_j = ~(j_bit | below_j);
     const std::uint64_t ties = space.tie_dimensions[0];
-    for (std::uint32_t base = from; base < to; base += 32) {
+    emit.begin_slot_run();
+    // Lane l takes leaf 32 b + l, so that the lanes' leaves are one word of the emitter's slots.
+    for (std::uint32_t base = from / 32 * 32; base < to; base += 32) {
       const std::uint32_t q = base + lane;
       std::uint64_t candidates = 0, tied = 0;  // tied: candidates that hold without a value read
       const T* row = space.rows;
-      if (q < to) {
+      if (q >= from && q < to) {
         ++counts.nodes;
         candidates = parent & scratch.pair(q, 0);
         if ((candidates & above_j) == 0 || (candidates & ties & below_j) != 0) candidates = 0;
@@ -363,12 +366,8 @@ struct DirectWalker {
       };
       if (kept_of(or_across_warp(candidates & below_j)) != 0) candidates = tied = 0;  // a lower dimension's unit
       const std::uint64_t kept = (tied & above_j) | kept_of(or_across_warp(candidates & above_j));
-      if (kept != 0) {
-        scratch.mask(k, 0) = kept;
-        scratch.point(k) = following_points[q];
-        ++counts.emitted;
-      }
-      emit(true, kept != 0);  // every lane: the warp's units go out together
+      // Every lane: the lanes whose units share D(U) go into one slot together.
+      counts.emitted += emit.slot_group(kept != 0, kept, base / 32);
     }
   }
 
@@ -379,25 +378,28 @@ struct DirectWalker {
   // candidates' columns (one bit a candidate: its pair bit with p_i in that dimension). A leaf's
   // D(U) is then j plus the live dimensions its pair bit keeps, and no value is read: lane l takes
   // leaf 32 b + l, reads one column word a live dimension, and the lanes whose leaves share D(U)
-  // go out as one group (emit.tie_group). The group's pattern names dimensions by their place
-  // among the top level's, so an emitter may key it by top_epoch. False, doing nothing, when a live
-  // dimension is not a tie dimension, or there are more than kTieLive of them, or one's place among
-  // the top level's is 64 or more.
+  // go out as one group (emit.slot_group). The group's pattern names dimensions by their place
+  // among the top level's (with a one-word mask, by the dimensions themselves, as
+  // leaf_run_one_word_warp's patterns do), so an emitter may key it by top_epoch. False, doing
+  // nothing, when a live dimension is not a tie dimension, or there are more than kTieLive of them,
+  // or one's place among the top level's is 64 or more.
   template <class Emit>
   __device__ bool leaf_run_tie_columns(std::uint32_t from, std::uint32_t to, DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = space.k, words = space.words, lane = scratch.lane();
     // Each live dimension as its column's offset << 7 | its place among the top level's << 1 | (below j).
     std::uint32_t live[kTieLive];
-    std::uint32_t count = 0, places = 0;
+    std::uint32_t count = 0, places = 0, ranks = 0;  // ranks: tie dimensions in the words before w
     for (std::uint32_t w = 0; w < words; ++w) {
-      const std::uint64_t top = scratch.mask(1, w), prefix = scratch.mask(k - 1, w);
-      if ((prefix & ~space.tie_dimensions[w]) != 0) return false;
+      const std::uint64_t top = scratch.mask(1, w), prefix = scratch.mask(k - 1, w), ties = space.tie_dimensions[w];
+      if ((prefix & ~ties) != 0) return false;
       for (std::uint64_t bits = prefix; bits != 0; bits &= bits - 1) {
         const auto bit = static_cast<std::uint32_t>(count_trailing_zeros(bits));
         const std::uint32_t dim = w * 64 + bit;
-        const std::uint64_t offset = std::uint64_t{tie_rank(dim)} * scratch.column_words;
+        const std::uint32_t rank = ranks + static_cast<std::uint32_t>(__popcll(ties & ((std::uint64_t{1} << bit) - 1)));
+        const std::uint64_t offset = std::uint64_t{rank} * scratch.column_words;
+        // One word: the dimension itself, as leaf_run_one_word_warp's patterns, which share the cache.
         const std::uint32_t place =
-            places + static_cast<std::uint32_t>(__popcll(top & ((std::uint64_t{1} << bit) - 1)));
+            words == 1 ? bit : places + static_cast<std::uint32_t>(__popcll(top & ((std::uint64_t{1} << bit) - 1)));
         if (count == kTieLive || place >= 64 || offset >= (std::uint64_t{1} << 25)) return false;
         const std::uint32_t packed = static_cast<std::uint32_t>(offset) << 7 | place << 1 | (dim < j ? 1u : 0u);
 #pragma unroll
@@ -406,9 +408,10 @@ struct DirectWalker {
         ++count;
       }
       places += static_cast<std::uint32_t>(__popcll(top));
+      ranks += static_cast<std::uint32_t>(__popcll(ties));
     }
     build_tie_columns(k - 1);
-    emit.begin_tie_run();
+    emit.begin_slot_run();
     const std::uint32_t* columns = scratch.tie_columns();
     for (std::uint32_t b = from / 32; b * 32 < to; ++b) {
       std::uint64_t pattern = 0;
@@ -421,7 +424,7 @@ struct DirectWalker {
         ((live[t] & 1) != 0 ? below : above) = true;
       }
       const std::uint32_t q = b * 32 + lane;
-      counts.emitted += emit.tie_group(q >= from && q < to && above && !below, pattern, b);
+      counts.emitted += emit.slot_group(q >= from && q < to && above && !below, pattern, b);
     }
     if (lane == 0) counts.nodes += to - from;
     return true;
@@ -431,10 +434,11 @@ struct DirectWalker {
   // not built since the candidates last changed: a ballot over 32 candidates' pair words a column word.
   __device__ void build_tie_columns(std::uint32_t level) {
     const std::uint32_t lane = scratch.lane(), candidate_words = (scratch.candidates() + 31) / 32;
-    for (std::uint32_t w = 0; w < space.words; ++w) {
+    // first_rank: the tie dimensions in the words before w (the first column of word w's).
+    for (std::uint32_t w = 0, first_rank = 0; w < space.words;
+         first_rank += static_cast<std::uint32_t>(__popcll(space.tie_dimensions[w])), ++w) {
       const std::uint64_t needed = scratch.mask(level, w) & ~scratch.columns_built(w);
       if (needed == 0) continue;
-      const std::uint32_t first_rank = tie_rank(w * 64);
       const std::uint64_t ties = space.tie_dimensions[w];
       for (std::uint32_t b = 0; b < candidate_words; ++b) {
         const std::uint32_t c = b * 32 + lane;
@@ -453,16 +457,13 @@ struct DirectWalker {
     }
   }
 
-  // The place of tie dimension `dim` among the tie dimensions (its column's).
-  __device__ std::uint32_t tie_rank(std::uint32_t dim) const {
-    std::uint32_t rank = 0;
-    for (std::uint32_t w = 0; w < dim / 64; ++w) rank += static_cast<std::uint32_t>(__popcll(space.tie_dimensions[w]));
-    return rank + static_cast<std::uint32_t>(
-                      __popcll(space.tie_dimensions[dim / 64] & ((std::uint64_t{1} << (dim % 64)) - 1)));
-  }
-
-  // Writes the key of a tie group's pattern (places among the top level's dimensions) to mask(k).
-  __device__ void write_tie_key(std::uint64_t pattern) {
+  // Writes the key of a group's pattern (places among the top level's dimensions; with a one-word
+  // mask, the dimensions themselves) to mask(k).
+  __device__ void write_pattern_key(std::uint64_t pattern) {
+    if (space.words == 1) {
+      scratch.mask(space.k, 0) = pattern;
+      return;
+    }
     std::uint32_t place = 0;
     for (std::uint32_t w = 0; w < space.words; ++w) {
       std::uint64_t key = 0;
@@ -743,7 +744,8 @@ struct DirectWalker {
 
   // Walks the item's ranks and calls emit() for each unit with j = min D(U) and |D(U)| >= 2: its
   // mask (D(U) without j) is scratch.mask(k, .), its points scratch.point(0 .. k). A device warp's
-  // one-word leaf runs instead call emit(true, has_unit) in all 32 lanes at once.
+  // one-word and tie-column leaf runs instead hand a word of leaves at a time to
+  // emit.slot_group, in all 32 lanes at once.
   template <class Emit>
   SUBSCALE_HD DirectWalkCounts walk(const DirectWorkItem& item, Emit&& emit) {
     DirectWalkCounts counts;
