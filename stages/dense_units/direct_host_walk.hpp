@@ -98,7 +98,12 @@ class HostWalkScratch {
 
 class HostSubspaceEmitter {
  public:
-  explicit HostSubspaceEmitter(DirectSubspaceMap& map) : map_(map), key_(map.key_words()), last_key_(map.key_words()) {}
+  explicit HostSubspaceEmitter(DirectSubspaceMap& map)
+      : map_(map),
+        key_(map.key_words()),
+        last_key_(map.key_words()),
+        line_keys_(std::size_t{kLines} * map.key_words()),
+        line_entries_(kLines, kNone) {}
 
   template <class Walker, class Scratch>
   void emit(const Walker& walker, Scratch& scratch, std::uint32_t k) {
@@ -107,7 +112,7 @@ class HostSubspaceEmitter {
     key_[walker.j_word] |= walker.j_bit;
     std::uint32_t entry = last_entry_;
     if (entry == kNone || !same_key()) {
-      entry = map_.find_or_add(key_.data());
+      entry = cached_entry();
       last_key_.swap(key_);
       key_.resize(words);
     }
@@ -128,9 +133,25 @@ class HostSubspaceEmitter {
     return true;
   }
 
+  // The entry of key_ from a small direct-mapped cache of keys in front of the map, whose hash,
+  // probe and compare cost more (S1500 at 0.005 on 2 threads: 0.130 -> 0.127 s).
+  std::uint32_t cached_entry() {
+    const std::size_t words = key_.size();
+    std::uint64_t folded = 0;
+    for (std::size_t w = 0; w < words; ++w) folded ^= key_[w] + w;
+    const std::size_t line = static_cast<std::size_t>((folded * 0x9e3779b97f4a7c15ull) >> (64 - kLineBits));
+    std::uint64_t* cached = line_keys_.data() + line * words;
+    if (line_entries_[line] != kNone && std::equal(key_.begin(), key_.end(), cached)) return line_entries_[line];
+    std::copy(key_.begin(), key_.end(), cached);
+    return line_entries_[line] = map_.find_or_add(key_.data());
+  }
+
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  static constexpr std::uint32_t kLineBits = 6, kLines = 1u << kLineBits;
   DirectSubspaceMap& map_;
   std::vector<std::uint64_t> key_, last_key_;
+  std::vector<std::uint64_t> line_keys_;     // kLines x key words
+  std::vector<std::uint32_t> line_entries_;  // kNone: an empty line
   std::uint32_t last_entry_ = kNone;
   std::uint64_t last_epoch_ = 0;
 };
