@@ -600,34 +600,43 @@ struct DirectWalker {
     };
     counts.nodes += to - from;
     if (words == 1) {
-      // The same test with the mask in registers and the first dimension below j that holds ending
-      // it.
-      const std::uint64_t parent = scratch.mask(k - 1, 0), ties = space.tie_dimensions[0];
-      auto visit_one_word = [&](std::uint32_t q) {
-        const std::uint64_t candidates = parent & scratch.pair(q, 0);
-        if ((candidates & above_j) == 0 || (candidates & below_j & ties) != 0) return;
-        const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
-        auto holds = [&](std::uint32_t dim) {
-          const T v = row[dim];
-          return spans_less_than(v < lo[dim] ? v : lo[dim], v > hi[dim] ? v : hi[dim], space.epsilon);
-        };
-        for (std::uint64_t bits = candidates & below_j & ~ties; bits != 0; bits &= bits - 1)
-          if (holds(static_cast<std::uint32_t>(count_trailing_zeros(bits)))) return;
-        std::uint64_t kept = candidates & above_j & ties;
-        for (std::uint64_t bits = candidates & above_j & ~ties; bits != 0; bits &= bits - 1) {
-          const auto dim = static_cast<std::uint32_t>(count_trailing_zeros(bits));
-          kept |= static_cast<std::uint64_t>(holds(dim)) << dim;
-        }
-        if (kept == 0) return;
-        scratch.mask(k, 0) = kept;
-        scratch.point(k) = following_points[q];
-        emit();
-        ++counts.emitted;
-      };
-      if (!visit_by_columns(from, to, visit_one_word))
-        for (std::uint32_t q = from; q < to; ++q) visit_one_word(q);
+      leaf_run_one_word_with_bounds(following_points, from, to, lo, hi, counts, emit);
       return;
     }
+    if (!visit_by_columns(from, to, visit))
+      for (std::uint32_t q = from; q < to; ++q) visit(q);
+  }
+
+  // leaf_run_with_bounds when a mask is one word: the prefix's mask stays in a register and the
+  // first dimension below j that holds ends a leaf's test.
+  template <class Emit>
+  SUBSCALE_HD void leaf_run_one_word_with_bounds(const std::uint32_t* following_points, std::uint32_t from,
+                                                 std::uint32_t to, const T* lo, const T* hi, DirectWalkCounts& counts,
+                                                 Emit&& emit) {
+    const std::uint32_t k = space.k, d = space.dimensions;
+    const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
+    const std::uint64_t parent = scratch.mask(k - 1, 0), ties = space.tie_dimensions[0];
+    auto visit = [&](std::uint32_t q) {
+      const std::uint64_t candidates = parent & scratch.pair(q, 0);
+      if ((candidates & above_j) == 0 || (candidates & below_j & ties) != 0) return;
+      const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
+      auto holds = [&](std::uint32_t dim) {
+        const T v = row[dim];
+        return spans_less_than(v < lo[dim] ? v : lo[dim], v > hi[dim] ? v : hi[dim], space.epsilon);
+      };
+      for (std::uint64_t bits = candidates & below_j & ~ties; bits != 0; bits &= bits - 1)
+        if (holds(static_cast<std::uint32_t>(count_trailing_zeros(bits)))) return;
+      std::uint64_t kept = candidates & above_j & ties;
+      for (std::uint64_t bits = candidates & above_j & ~ties; bits != 0; bits &= bits - 1) {
+        const auto dim = static_cast<std::uint32_t>(count_trailing_zeros(bits));
+        kept |= static_cast<std::uint64_t>(holds(dim)) << dim;
+      }
+      if (kept == 0) return;
+      scratch.mask(k, 0) = kept;
+      scratch.point(k) = following_points[q];
+      emit();
+      ++counts.emitted;
+    };
     if (!visit_by_columns(from, to, visit))
       for (std::uint32_t q = from; q < to; ++q) visit(q);
   }
