@@ -171,9 +171,12 @@ struct DirectWalker {
     }
   }
 
-  // Word w of the dimensions above j.
+  // Word w of the dimensions above j, and of those below j.
   SUBSCALE_HD std::uint64_t words_above_j(std::uint32_t w) const {
     return w < j_word ? 0 : w > j_word ? ~std::uint64_t{0} : ~(j_bit | (j_bit - 1));
+  }
+  SUBSCALE_HD std::uint64_t words_below_j(std::uint32_t w) const {
+    return w > j_word ? 0 : w < j_word ? ~std::uint64_t{0} : j_bit - 1;
   }
 
   // Word w of the dimensions in which `other` lies within epsilon of p_i: a branch-free sweep over
@@ -561,14 +564,13 @@ struct DirectWalker {
     const T* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * d;
     const T* lo = k == 1 ? first : scratch.lows(k - 1);
     const T* hi = k == 1 ? first : scratch.highs(k - 1);
-    const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
     auto visit = [&](std::uint32_t q) {
       // A leaf whose pair mask leaves no live dimension above j has no unit to emit: one word a
       // mask turns it away before any value is read (two thirds of the leaves on S1500 at 0.005,
       // which the test of the dimensions below j read values for first).
       std::uint64_t candidates_above = 0;
       for (std::uint32_t w = j_word; w < words && candidates_above == 0; ++w)
-        candidates_above = scratch.mask(k - 1, w) & scratch.pair(q, w) & (w == j_word ? above_j : ~std::uint64_t{0});
+        candidates_above = scratch.mask(k - 1, w) & scratch.pair(q, w) & words_above_j(w);
       if (candidates_above == 0) return;
       const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       // Kept bits of one word of candidates (dimensions where all k + 1 points span < epsilon).
@@ -586,12 +588,11 @@ struct DirectWalker {
       };
       bool below = false;
       for (std::uint32_t w = 0; w <= j_word && !below; ++w)
-        below = kept(w, scratch.mask(k - 1, w) & scratch.pair(q, w) & (w < j_word ? ~std::uint64_t{0} : below_j)) != 0;
+        below = kept(w, scratch.mask(k - 1, w) & scratch.pair(q, w) & words_below_j(w)) != 0;
       if (below) return;
       std::uint64_t any = 0;
       for (std::uint32_t w = j_word; w < words; ++w)
-        any |= scratch.mask(k, w) =
-            kept(w, scratch.mask(k - 1, w) & scratch.pair(q, w) & (w == j_word ? above_j : ~std::uint64_t{0}));
+        any |= scratch.mask(k, w) = kept(w, scratch.mask(k - 1, w) & scratch.pair(q, w) & words_above_j(w));
       if (any == 0) return;
       for (std::uint32_t w = 0; w < j_word; ++w) scratch.mask(k, w) = 0;
       scratch.point(k) = following_points[q];
@@ -651,15 +652,13 @@ struct DirectWalker {
   template <class Visit>
   SUBSCALE_HD bool visit_by_columns(std::uint32_t from, std::uint32_t to, Visit&& visit) {
     const std::uint32_t k = space.k;
-    const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
     const std::uint64_t* above[kColumnDimensions];
     const std::uint64_t* lower_ties[kColumnDimensions];
     std::uint32_t above_count = 0, lower_count = 0;
     for (std::uint32_t w = 0; w < space.words; ++w) {
       const std::uint64_t live = scratch.mask(k - 1, w);
-      const std::uint64_t up = w < j_word ? 0 : live & (w == j_word ? above_j : ~std::uint64_t{0});
-      const std::uint64_t down =
-          w > j_word ? 0 : live & space.tie_dimensions[w] & (w == j_word ? below_j : ~std::uint64_t{0});
+      const std::uint64_t up = live & words_above_j(w);
+      const std::uint64_t down = live & space.tie_dimensions[w] & words_below_j(w);
       for (std::uint64_t bits = up; bits != 0; bits &= bits - 1) {
         if (above_count == kColumnDimensions) return false;
         above[above_count++] = scratch.column(w * 64 + static_cast<std::uint32_t>(count_trailing_zeros(bits)));
