@@ -351,7 +351,7 @@ struct DeviceWalkBuffers {
   std::uint64_t* built;
   std::uint32_t* slot_bits;
   std::uint32_t pair_capacity;
-  std::uint32_t tie_dimensions;  // columns a warp keeps
+  std::uint32_t tie_count;  // tie dimensions: the columns a warp keeps
 };
 
 // Blocks a multiprocessor keeps resident: 28 warps, 72 registers a thread. Measured on an H200 in
@@ -373,10 +373,10 @@ __global__ void __launch_bounds__(kBlockThreads, kWalkBlocks)
   DeviceWalkScratch scratch{buffers.masks + thread,
                             buffers.pairs + warp * capacity * space.words,
                             buffers.candidate_slots + warp * capacity * 2,
-                            buffers.columns + warp * column_words * buffers.tie_dimensions,
+                            buffers.columns + warp * column_words * buffers.tie_count,
                             buffers.built + warp * space.words,
                             column_words,
-                            buffers.tie_dimensions,
+                            buffers.tie_count,
                             std::uint64_t{gridDim.x} * blockDim.x,
                             space.words,
                             space.k + 1,
