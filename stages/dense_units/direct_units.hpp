@@ -85,10 +85,12 @@ DirectWalkEstimate estimate_direct_walk(const DirectSpace& space, const UnitPlan
 
 // Runs the walk on the CPU (oneTBB; items are dealt to threads as they free up) and ORs every unit
 // found in two or more dimensions into `subspaces`. The result's distinct_multi_units counts them
-// and walk_nodes the nodes visited. With `only`, just the units in those ranges are walked.
+// and walk_nodes the nodes visited. With `only`, just the units in those ranges are walked. The
+// walk keeps a pair table (direct_pair_table.hpp) when it fits `pair_table_bytes`, or with 0 when
+// it fits the default budget and pair_table_pays; the result is the same without it.
 DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan,
                                       direct::DirectSubspaceMap& subspaces, const UnitProgress& progress = {},
-                                      std::span<const UnitRange> only = {});
+                                      std::span<const UnitRange> only = {}, std::uint64_t pair_table_bytes = 0);
 
 // One item walked on the calling thread, its units ORed into `subspaces`.
 direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPlan& plan,

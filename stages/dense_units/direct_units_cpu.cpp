@@ -13,6 +13,7 @@
 #include "common/phase_timer.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "stages/dense_units/direct_host_walk.hpp"
+#include "stages/dense_units/direct_pair_table.hpp"
 #include "stages/dense_units/direct_units.hpp"
 #include "stages/dense_units/unit_space.hpp"
 
@@ -300,12 +301,22 @@ direct::DirectWalkCounts walk_held_item(const DirectSpace& space, const UnitPlan
 
 template <class T>
 DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
-                                    const UnitProgress& progress, std::span<const UnitRange> only) {
+                                    const UnitProgress& progress, std::span<const UnitRange> only,
+                                    std::uint64_t pair_table_bytes) {
   DenseUnitsResult result;
   PhaseTimer timer(result.phase_seconds);
   timer.start("direct: items");
   const std::vector<DirectWorkItem> items = make_direct_work_items(plan, kDirectUnitsPerItem, only);
-  const direct::DirectSpaceView<T> view = space.view<T>(plan);
+  direct::DirectSpaceView<T> view = space.view<T>(plan);
+  std::vector<std::uint64_t> pair_table;
+  // The default leaves it out of walks too small to pay for it; a budget given is the only test.
+  const bool wanted = pair_table_bytes != 0 || pair_table_pays(space, units_in(plan, only));
+  const std::uint64_t budget = pair_table_bytes == 0 ? default_pair_table_budget() : pair_table_bytes;
+  if (wanted && direct_pair_table_bytes(space) <= budget) {
+    timer.start("direct: pair table");
+    pair_table = build_direct_pair_table(space, budget);
+    view.pair_table = pair_table.data();
+  }
   timer.start("direct: walk");
   tbb::enumerable_thread_specific<std::unique_ptr<ThreadWalk<T>>> threads(
       [&] { return std::make_unique<ThreadWalk<T>>(space, view); });
@@ -337,9 +348,11 @@ direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPl
 }
 
 DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
-                                      const UnitProgress& progress, std::span<const UnitRange> only) {
-  return space.visit_precision(
-      [&](auto held) { return run_held_units_cpu<decltype(held)>(space, plan, subspaces, progress, only); });
+                                      const UnitProgress& progress, std::span<const UnitRange> only,
+                                      std::uint64_t pair_table_bytes) {
+  return space.visit_precision([&](auto held) {
+    return run_held_units_cpu<decltype(held)>(space, plan, subspaces, progress, only, pair_table_bytes);
+  });
 }
 
 }  // namespace subscale

@@ -11,7 +11,10 @@
 // every unit in two or more dimensions is emitted once, from its lowest dimension.
 //
 // Spans are computed as max - min of the held values, the same subtraction density1d's window
-// test makes, so D(U) equals what the signature and exact modes find.
+// test makes, so D(U) equals what the signature and exact modes find. On the host, when the data
+// is small enough, a pair table holds for every two points the dimensions where they lie within
+// epsilon; a set spans less than epsilon exactly where each two of its points do, so the masks are
+// then ANDs of table words, with the same result.
 //
 // In a tie dimension (no two distinct values within epsilon: integer levels at an epsilon below
 // their step) points are close exactly when they are equal, so a set spans less than epsilon
@@ -34,6 +37,9 @@ struct DirectSpaceView {
   const std::uint32_t* sorted = nullptr;          // dimensions x points: point id at sorted position i of j
   const std::uint32_t* window_end = nullptr;      // dimensions x points: end h of W_j(i) (exclusive)
   const std::uint64_t* tie_dimensions = nullptr;  // words: the mask of tie dimensions
+  // Host only, or null: the pair table, points x points x words, word w of row a at column b
+  // holding the dimensions in which points a and b lie within epsilon (direct_pair_table.hpp).
+  const std::uint64_t* pair_table = nullptr;
   combinadic::BinomialTable binomials;
   T epsilon = 0;
   std::uint32_t points = 0;
@@ -141,8 +147,12 @@ struct DirectWalker {
   // narrow for a scratch that keeps each level's value ranges (and pair masks): a level's range in
   // a dimension is the level above's widened by the newest point, so a live dimension costs one
   // value. A prefix whose pair mask leaves no live dimension above j is pruned before any value is
-  // read (its mask is left empty).
+  // read (its mask is left empty). With a pair table the ranges are not needed (narrow_by_pairs).
   SUBSCALE_HD void narrow_with_bounds(std::uint32_t level, std::uint32_t e) {
+    if (space.pair_table != nullptr) {
+      narrow_by_pairs(level, e);
+      return;
+    }
     const std::uint32_t d = space.dimensions, words = space.words;
     const T* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * d;
     const T* newest = space.rows + static_cast<std::uint64_t>(scratch.point(level)) * d;
@@ -167,6 +177,28 @@ struct DirectWalker {
         hi[dim] = h;
         kept |= static_cast<std::uint64_t>(spans_less_than(l, h, space.epsilon)) << bit;
       }
+      scratch.mask(level, w) = kept;
+    }
+  }
+
+  // The pair table's row of point p: its words with every point.
+  SUBSCALE_HD const std::uint64_t* pair_row(std::uint32_t p) const {
+    return space.pair_table + static_cast<std::uint64_t>(p) * space.points * space.words;
+  }
+
+  // narrow_with_bounds from the pair table: a set spans less than epsilon in a dimension exactly
+  // when each two of its points do (the computed max - min is the widest pair's own difference,
+  // and rounding keeps a narrower pair's no wider), so the newest point's words with the points
+  // before it, ANDed into the mask above, are the mask. No value is read.
+  SUBSCALE_HD void narrow_by_pairs(std::uint32_t level, std::uint32_t e) {
+    const std::uint32_t words = space.words, newest = scratch.point(level);
+    std::uint64_t any_above = 0;
+    for (std::uint32_t w = j_word; w < words && any_above == 0; ++w)
+      any_above = scratch.mask(level - 1, w) & scratch.pair(e, w) & words_above_j(w);
+    for (std::uint32_t w = 0; w < words; ++w) {
+      std::uint64_t kept = any_above == 0 ? 0 : scratch.mask(level - 1, w) & scratch.pair(e, w);
+      for (std::uint32_t t = 1; t < level && kept != 0; ++t)
+        kept &= pair_row(scratch.point(t))[std::uint64_t{newest} * words + w];
       scratch.mask(level, w) = kept;
     }
   }
@@ -561,6 +593,11 @@ struct DirectWalker {
                                         DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = space.k, d = space.dimensions, words = space.words;
     // With no prefix (k = 1) the range is p_i's values.
+    if (space.pair_table != nullptr) {
+      counts.nodes += to - from;
+      leaf_run_by_pairs(following_points, from, to, counts, emit);
+      return;
+    }
     const T* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * d;
     const T* lo = k == 1 ? first : scratch.lows(k - 1);
     const T* hi = k == 1 ? first : scratch.highs(k - 1);
@@ -604,6 +641,49 @@ struct DirectWalker {
       leaf_run_one_word_with_bounds(following_points, from, to, lo, hi, counts, emit);
       return;
     }
+    if (!visit_by_columns(from, to, visit))
+      for (std::uint32_t q = from; q < to; ++q) visit(q);
+  }
+
+  // leaf_run_with_bounds from the pair table: a leaf's D(U) without j is the prefix's mask ANDed
+  // with the leaf's words with each of the prefix's points (narrow_by_pairs says why).
+  template <class Emit>
+  SUBSCALE_HD void leaf_run_by_pairs(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
+                                     DirectWalkCounts& counts, Emit&& emit) {
+    const std::uint32_t k = space.k, words = space.words;
+    if (words == 1) {
+      const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j), parent = scratch.mask(k - 1, 0);
+      const std::uint64_t* rows[64];
+      for (std::uint32_t t = 1; t < k; ++t) rows[t] = pair_row(scratch.point(t));
+      auto visit = [&](std::uint32_t q) {
+        std::uint64_t kept = parent & scratch.pair(q, 0);
+        const std::uint32_t p = following_points[q];
+        for (std::uint32_t t = 1; t < k; ++t) kept &= rows[t][p];
+        if ((kept & below_j) != 0 || (kept & above_j) == 0) return;
+        scratch.mask(k, 0) = kept;
+        scratch.point(k) = p;
+        emit();
+        ++counts.emitted;
+      };
+      if (!visit_by_columns(from, to, visit))
+        for (std::uint32_t q = from; q < to; ++q) visit(q);
+      return;
+    }
+    auto visit = [&](std::uint32_t q) {
+      const std::uint32_t p = following_points[q];
+      std::uint64_t below = 0, above = 0;
+      for (std::uint32_t w = 0; w < words; ++w) {
+        std::uint64_t kept = scratch.mask(k - 1, w) & scratch.pair(q, w);
+        for (std::uint32_t t = 1; t < k; ++t) kept &= pair_row(scratch.point(t))[std::uint64_t{p} * words + w];
+        below |= kept & words_below_j(w);
+        above |= kept & words_above_j(w);
+        scratch.mask(k, w) = kept;
+      }
+      if (below != 0 || above == 0) return;
+      scratch.point(k) = p;
+      emit();
+      ++counts.emitted;
+    };
     if (!visit_by_columns(from, to, visit))
       for (std::uint32_t q = from; q < to; ++q) visit(q);
   }
@@ -714,7 +794,14 @@ struct DirectWalker {
     const std::uint64_t above_j = ~(j_bit | (j_bit - 1));
     std::uint64_t any_above = 0;
     for (std::uint32_t w = 0; w < space.words; ++w) {
-      const std::uint64_t close = scratch.mask(0, w) & close_to_first(other, w);
+      std::uint64_t close = 0;
+      if constexpr (Scratch::kKeepsBounds) {
+        close = space.pair_table != nullptr ? pair_row(scratch.point(0))[std::uint64_t{point} * space.words + w]
+                                            : close_to_first(other, w);
+      } else {
+        close = close_to_first(other, w);
+      }
+      close &= scratch.mask(0, w);
       scratch.pair(row, w) = close;
       if (w >= j_word) any_above |= close & (w == j_word ? above_j : ~std::uint64_t{0});
     }

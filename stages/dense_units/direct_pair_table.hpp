@@ -1,0 +1,37 @@
+#pragma once
+// Direct mode's pair table on the CPU: for every two points, the dimensions in which they lie
+// within epsilon, as a mask. A set of points spans less than epsilon in a dimension exactly when
+// each two of them do, so with the table the host walk finds a prefix's or a leaf's dimensions by
+// ANDing a few words instead of reading values (direct_walker.hpp, narrow_by_pairs). It takes
+// points x points x key words x 8 bytes, so it is built only under a budget; past it the walk keeps
+// value ranges instead, with the same result.
+#include <cstdint>
+#include <vector>
+
+#include "stages/dense_units/direct_units.hpp"
+
+namespace subscale {
+
+// The most the default budget allows: 512 MiB holds the table of about 8,000 points with up to 64
+// dimensions.
+inline constexpr std::uint64_t kDirectPairTableBytes = std::uint64_t{512} << 20;
+
+// The default budget: kDirectPairTableBytes, or a quarter of the host memory available now when
+// that is less (the table is a speed-up, never worth a run's memory).
+std::uint64_t default_pair_table_budget();
+
+// Whether a walk over `units` units is worth the table's building: when it has at least as many
+// units as the table has words, the table costs a small share of it (building a word takes a few
+// comparisons; the walk spends more than that on most units' nodes). A small share of a run, such as
+// one checkpoint's, walks without it.
+bool pair_table_pays(const DirectSpace& space, std::uint64_t units);
+
+// Bytes the table of `space` takes (saturating at the largest 64-bit value).
+std::uint64_t direct_pair_table_bytes(const DirectSpace& space);
+
+// The table of `space`, row a at a * points * key words: word w of (a, b) holds bit (dimension
+// mod 64) for each dimension of that word in which |x_a - x_b| < epsilon, computed in the held
+// precision with the subtraction the walk makes. Empty when it would take more than `budget` bytes.
+std::vector<std::uint64_t> build_direct_pair_table(const DirectSpace& space, std::uint64_t budget);
+
+}  // namespace subscale
