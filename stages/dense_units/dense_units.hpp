@@ -47,9 +47,10 @@ struct DenseUnitsParams {
   // memory available when the stage starts). Past it the stage stops with a resource error
   // instead of being killed by the system.
   std::uint64_t host_map_bytes = 0;
-  // Direct mode on the CPU: bytes its pair table may take (0: 512 MiB or a quarter of the available
-  // host memory, whichever is less, and only for a walk large enough to pay for it). A smaller budget than the table needs leaves it out; the walk then
-  // reads values, with the same result.
+  // Direct mode on the CPU: bytes its pair table may take (0: 512 MiB or a quarter of the
+  // available host memory, whichever is less, and only for a walk large enough to pay for it). A
+  // smaller budget than the table needs leaves it out; the walk then reads values, with the same
+  // result.
   std::uint64_t host_pair_table_bytes = 0;
   // Cluster runs and checkpoints share one plan of partitions out: when `given_partitions` has
   // boundaries it is used instead of a plan from the budget, and with `only_partitions` just

@@ -17,9 +17,7 @@ std::uint64_t direct_pair_table_bytes(const DirectSpace& space) {
   return n * n > most / per_pair ? most : n * n * per_pair;
 }
 
-std::uint64_t default_pair_table_budget() {
-  return std::min(kDirectPairTableBytes, io::available_host_memory() / 4);
-}
+std::uint64_t default_pair_table_budget() { return std::min(kDirectPairTableBytes, io::available_host_memory() / 4); }
 
 bool pair_table_pays(const DirectSpace& space, std::uint64_t units) {
   return units >= direct_pair_table_bytes(space) / 8;
