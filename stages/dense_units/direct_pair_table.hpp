@@ -21,9 +21,8 @@ inline constexpr std::uint64_t kDirectPairTableBytes = std::uint64_t{512} << 20;
 std::uint64_t default_pair_table_budget();
 
 // Whether a walk over `units` units is worth the table's building: when it has at least as many
-// units as the table has words, the table costs a small share of it (building a word takes a few
-// comparisons; the walk spends more than that on most units' nodes). A small share of a run, such as
-// one checkpoint's, walks without it.
+// units as the table has words. A word takes a handful of comparisons to build; a shorter walk
+// (a small share of a run, such as one checkpoint's) could spend more on the table than it saves.
 bool pair_table_pays(const DirectSpace& space, std::uint64_t units);
 
 // Bytes the table of `space` takes (saturating at the largest 64-bit value).
