@@ -25,6 +25,16 @@ inline Matrix tied_data(std::uint32_t n, std::uint32_t d, std::uint64_t seed, st
   return values;
 }
 
+// Dimensions on a grid of step 1/60 (tie dimensions at an epsilon below it: close means equal)
+// beside every third dimension on a grid of 1/1000, across word boundaries when d > 64.
+inline Matrix mixed_tie_data(std::uint32_t n, std::uint32_t d, std::uint64_t seed) {
+  Matrix values = tied_data(n, d, seed, 60);
+  const Matrix fine = tied_data(n, d, seed + 100, 1000);
+  for (std::uint32_t j = 0; j < d; j += 3)
+    for (std::uint32_t i = 0; i < n; ++i) values(i, j) = fine(i, j);
+  return values;
+}
+
 // Values on a grid of step eps / 2, each moved by up to 4e-8 (about one float ulp near 1): spans of
 // two steps land within a few 1e-8 of eps, where rounding the values to float32 (and eps to
 // float(eps)) turns many of them across it. Dense units, windows and subspaces then differ

@@ -90,19 +90,9 @@ TEST(DirectMode, AgreesOnMoreThan64Dimensions) {
   }
 }
 
-// Dimensions on a grid coarser than epsilon (where close means equal, which the walk reads from
-// the pair masks alone) beside dimensions on a finer grid, across word boundaries.
-Matrix mixed_tie_data(std::uint32_t n, std::uint32_t d, std::uint64_t seed) {
-  Matrix values = testing::tied_data(n, d, seed, 60);  // a step of 1/60, above epsilon
-  const Matrix fine = testing::tied_data(n, d, seed + 100, 1000);
-  for (std::uint32_t j = 0; j < d; j += 3)
-    for (std::uint32_t i = 0; i < n; ++i) values(i, j) = fine(i, j);
-  return values;
-}
-
 TEST(DirectMode, TieDimensionsAreTheDimensionsWhereCloseMeansEqual) {
   const double eps = 0.01;
-  const Matrix values = mixed_tie_data(120, 70, 5);
+  const Matrix values = testing::mixed_tie_data(120, 70, 5);
   const Density1dResult density = run_density1d(values, {eps, 3});
   const UnitPlan plan(density, 3);
   const DirectSpace space(values, plan, density, eps);
@@ -121,7 +111,7 @@ TEST(DirectMode, TieDimensionsAreTheDimensionsWhereCloseMeansEqual) {
 
 TEST(DirectMode, AgreesWhereSomeDimensionsHoldOnlyTies) {
   for (std::uint64_t seed : {5u, 6u}) {
-    const Matrix values = mixed_tie_data(150, 70, seed);
+    const Matrix values = testing::mixed_tie_data(150, 70, seed);
     for (std::uint32_t m : {2u, 3u, 4u, 5u})
       for (int threads : {1, 2})
         expect_modes_agree(

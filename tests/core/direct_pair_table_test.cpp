@@ -104,10 +104,7 @@ TEST(DirectPairTable, WalkWithTheTableEqualsTheWalkOnValueRanges) {
   for (std::uint32_t m : {2u, 3u, 4u, 5u, 6u})
     expect_walks_agree(testing::tied_data(200, 8, 3, 60), 0.04, m, "tied m=" + std::to_string(m));
   // Tie dimensions (a grid step above epsilon) beside a finer grid, across word boundaries.
-  Matrix mixed = testing::tied_data(150, 70, 5, 60);
-  const Matrix fine = testing::tied_data(150, 70, 105, 1000);
-  for (std::uint32_t j = 0; j < 70; j += 3)
-    for (std::uint32_t i = 0; i < 150; ++i) mixed(i, j) = fine(i, j);
+  const Matrix mixed = testing::mixed_tie_data(150, 70, 5);
   for (std::uint32_t m : {3u, 4u}) expect_walks_agree(mixed, 0.01, m, "mixed m=" + std::to_string(m));
   expect_walks_agree(testing::tied_data(70, 130, 9, 12), 0.09, 3, "three words");
   const Matrix near = testing::near_epsilon_data(160, 12, 4, 0.02);
