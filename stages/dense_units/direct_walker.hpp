@@ -160,11 +160,9 @@ struct DirectWalker {
     const T* parent_hi = level == 1 ? first : scratch.highs(level - 1);
     T* lo = scratch.lows(level);
     T* hi = scratch.highs(level);
-    std::uint64_t any_above = 0;
-    for (std::uint32_t w = j_word; w < words && any_above == 0; ++w)
-      any_above = scratch.mask(level - 1, w) & scratch.pair(e, w) & words_above_j(w);
+    const bool any_above = pair_keeps_above_j(level - 1, e);
     for (std::uint32_t w = 0; w < words; ++w) {
-      std::uint64_t live = any_above == 0 ? 0 : scratch.mask(level - 1, w) & scratch.pair(e, w);
+      std::uint64_t live = any_above ? scratch.mask(level - 1, w) & scratch.pair(e, w) : 0;
       const std::uint64_t tied = live & space.tie_dimensions[w];  // these hold
       // At level 1 the pair mask is the mask; the ranges are still wanted below.
       std::uint64_t kept = level == 1 ? live : tied;
@@ -181,6 +179,15 @@ struct DirectWalker {
     }
   }
 
+  // Does candidate e's pair mask with p_i keep a live dimension above j of `level`? If not, no unit
+  // that adds it to that level's points is emitted here.
+  SUBSCALE_HD bool pair_keeps_above_j(std::uint32_t level, std::uint32_t e) {
+    std::uint64_t any_above = 0;
+    for (std::uint32_t w = j_word; w < space.words && any_above == 0; ++w)
+      any_above = scratch.mask(level, w) & scratch.pair(e, w) & words_above_j(w);
+    return any_above != 0;
+  }
+
   // The pair table's row of point p: its words with every point.
   SUBSCALE_HD const std::uint64_t* pair_row(std::uint32_t p) const {
     return space.pair_table + static_cast<std::uint64_t>(p) * space.points * space.words;
@@ -192,11 +199,9 @@ struct DirectWalker {
   // before it, ANDed into the mask above, are the mask. No value is read.
   SUBSCALE_HD void narrow_by_pairs(std::uint32_t level, std::uint32_t e) {
     const std::uint32_t words = space.words, newest = scratch.point(level);
-    std::uint64_t any_above = 0;
-    for (std::uint32_t w = j_word; w < words && any_above == 0; ++w)
-      any_above = scratch.mask(level - 1, w) & scratch.pair(e, w) & words_above_j(w);
+    const bool any_above = pair_keeps_above_j(level - 1, e);
     for (std::uint32_t w = 0; w < words; ++w) {
-      std::uint64_t kept = any_above == 0 ? 0 : scratch.mask(level - 1, w) & scratch.pair(e, w);
+      std::uint64_t kept = any_above ? scratch.mask(level - 1, w) & scratch.pair(e, w) : 0;
       for (std::uint32_t t = 1; t < level && kept != 0; ++t)
         kept &= pair_row(scratch.point(t))[std::uint64_t{newest} * words + w];
       scratch.mask(level, w) = kept;
@@ -605,10 +610,7 @@ struct DirectWalker {
       // A leaf whose pair mask leaves no live dimension above j has no unit to emit: one word a
       // mask turns it away before any value is read (two thirds of the leaves on S1500 at 0.005,
       // which the test of the dimensions below j read values for first).
-      std::uint64_t candidates_above = 0;
-      for (std::uint32_t w = j_word; w < words && candidates_above == 0; ++w)
-        candidates_above = scratch.mask(k - 1, w) & scratch.pair(q, w) & words_above_j(w);
-      if (candidates_above == 0) return;
+      if (!pair_keeps_above_j(k - 1, q)) return;
       const T* row = space.rows + static_cast<std::uint64_t>(following_points[q]) * d;
       // Kept bits of one word of candidates (dimensions where all k + 1 points span < epsilon).
       auto kept = [&](std::uint32_t w, std::uint64_t candidates) {
@@ -651,10 +653,10 @@ struct DirectWalker {
   SUBSCALE_HD void leaf_run_by_pairs(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                      DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = space.k, words = space.words;
+    const std::uint64_t* rows[64];  // the prefix points' rows
+    for (std::uint32_t t = 1; t < k; ++t) rows[t] = pair_row(scratch.point(t));
     if (words == 1) {
       const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j), parent = scratch.mask(k - 1, 0);
-      const std::uint64_t* rows[64];
-      for (std::uint32_t t = 1; t < k; ++t) rows[t] = pair_row(scratch.point(t));
       auto visit = [&](std::uint32_t q) {
         std::uint64_t kept = parent & scratch.pair(q, 0);
         const std::uint32_t p = following_points[q];
@@ -674,7 +676,7 @@ struct DirectWalker {
       std::uint64_t below = 0, above = 0;
       for (std::uint32_t w = 0; w < words; ++w) {
         std::uint64_t kept = scratch.mask(k - 1, w) & scratch.pair(q, w);
-        for (std::uint32_t t = 1; t < k; ++t) kept &= pair_row(scratch.point(t))[std::uint64_t{p} * words + w];
+        for (std::uint32_t t = 1; t < k; ++t) kept &= rows[t][std::uint64_t{p} * words + w];
         below |= kept & words_below_j(w);
         above |= kept & words_above_j(w);
         scratch.mask(k, w) = kept;
