@@ -57,6 +57,11 @@ class TableFile {
     if (H5Aexists(group_.get(), "columns") > 0) {
       io::Hdf5File file(source_.path.string(), io::Hdf5File::Mode::read);
       names = split_names(file.read_string_attribute(source_.group, "columns"));
+      // A writer names every column it writes; an attribute that names none is damaged (libhdf5
+      // fills the text of some damaged attributes from its own heap, which may begin with a NUL).
+      if (names.empty())
+        throw InputError(where() + ": the attribute 'columns' names no column; write the column names separated " +
+                         "by commas, or delete the attribute to read every dataset of the group");
       for (const auto& name : names)
         if (H5Lexists(group_.get(), name.c_str(), H5P_DEFAULT) <= 0)
           throw InputError(where() + ": the attribute 'columns' names '" + name + "', which the group lacks");

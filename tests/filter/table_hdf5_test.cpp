@@ -116,5 +116,25 @@ TEST(TableHdf5, DecimalsNeedAScaleAndColumnsEqualLengths) {
   std::filesystem::remove(path);
 }
 
+// libhdf5 fills the text of some damaged attributes from its own heap, which may begin with a
+// NUL: a 'columns' attribute that names nothing must be an error, never a table of no columns.
+TEST(TableHdf5, ColumnsAttributeThatNamesNothingIsAnInputError) {
+  const auto path = temporary("empty_columns");
+  {
+    io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
+    file.write("/t/x", std::vector<std::int64_t>{1, 2});
+    file.write_string_attribute("/t", "columns", ",");
+  }
+  try {
+    read_column_table({path, "/t"});
+    ADD_FAILURE() << "read a table whose 'columns' attribute names no column";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find(path.string() + ":/t: the attribute 'columns' names no column"),
+              std::string::npos)
+        << error.what();
+  }
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace subscale::filter
