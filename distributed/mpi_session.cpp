@@ -16,6 +16,7 @@
 namespace subscale::distributed {
 namespace {
 
+#ifdef SUBSCALE_WITH_MPI  // the device is chosen only for a run that MPI launched
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> parts;
   std::stringstream stream(text);
@@ -48,6 +49,7 @@ std::string choose_device(int local_rank) {
   setenv("CUDA_VISIBLE_DEVICES", chosen.c_str(), 1);
   return "GPU " + chosen + " of " + std::to_string(devices.size()) + " (chosen by local rank)";
 }
+#endif
 
 }  // namespace
 

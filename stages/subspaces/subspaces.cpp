@@ -18,7 +18,8 @@ bool subspace_order(std::span<const std::uint32_t> a, std::span<const std::uint3
   return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
 }
 
-namespace {
+// Named, not anonymous: SubspaceAccumulator::State (a class with linkage) holds these types.
+namespace subspace_parts {
 
 struct DimsHash {
   std::size_t operator()(std::span<const std::uint32_t> dims) const noexcept {
@@ -77,11 +78,11 @@ struct LocalSubspaces {
   std::vector<PointSet> points;
 };
 
-}  // namespace
+}  // namespace subspace_parts
 
 struct SubspaceAccumulator::State {
   std::uint32_t points;
-  tbb::enumerable_thread_specific<LocalSubspaces> locals;
+  tbb::enumerable_thread_specific<subspace_parts::LocalSubspaces> locals;
 };
 
 SubspaceAccumulator::SubspaceAccumulator(std::uint32_t points) : state_(std::make_unique<State>()) {
@@ -93,7 +94,7 @@ SubspaceAccumulator::~SubspaceAccumulator() = default;
 namespace {
 
 // Adds points to subspace `dims` of one thread's lists.
-void add_to(LocalSubspaces& local, std::uint32_t id_limit, std::span<const std::uint32_t> dims,
+void add_to(subspace_parts::LocalSubspaces& local, std::uint32_t id_limit, std::span<const std::uint32_t> dims,
             std::span<const std::uint32_t> points) {
   auto where = local.index.find(dims);
   if (where == local.index.end()) {
@@ -108,7 +109,7 @@ void add_to(LocalSubspaces& local, std::uint32_t id_limit, std::span<const std::
 
 void SubspaceAccumulator::add(const MaximalUnits& batch) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, batch.size(), 1 << 14), [&](const auto& range) {
-    LocalSubspaces& local = state_->locals.local();
+    subspace_parts::LocalSubspaces& local = state_->locals.local();
     for (std::size_t u = range.begin(); u < range.end(); ++u)
       add_to(local, state_->points, batch.unit_dimensions(u), batch.unit_points(u));
   });
@@ -119,15 +120,15 @@ void SubspaceAccumulator::add_unit(std::span<const std::uint32_t> points, std::s
 }
 
 void SubspaceAccumulator::add(const std::vector<SubspaceCluster>& subspaces) {
-  LocalSubspaces& local = state_->locals.local();
+  subspace_parts::LocalSubspaces& local = state_->locals.local();
   for (const auto& subspace : subspaces) add_to(local, state_->points, subspace.dimensions, subspace.points);
 }
 
 std::vector<SubspaceCluster> SubspaceAccumulator::finish() {
   // Merge the threads' lists per subspace, in parallel.
-  SubspaceIndex global;
+  subspace_parts::SubspaceIndex global;
   std::vector<SubspaceCluster> subspaces;
-  std::vector<std::vector<const PointSet*>> parts;
+  std::vector<std::vector<const subspace_parts::PointSet*>> parts;
   for (const auto& local : state_->locals) {
     for (std::size_t s = 0; s < local.dims.size(); ++s) {
       auto [where, added] = global.try_emplace(std::span<const std::uint32_t>(local.dims[s]), subspaces.size());
@@ -141,7 +142,7 @@ std::vector<SubspaceCluster> SubspaceAccumulator::finish() {
   tbb::parallel_for(std::size_t{0}, subspaces.size(), [&](std::size_t s) {
     std::vector<std::uint64_t> bits;
     auto& points = subspaces[s].points;
-    for (const PointSet* part : parts[s]) part->merge_into(bits, points);
+    for (const subspace_parts::PointSet* part : parts[s]) part->merge_into(bits, points);
     for (std::size_t w = 0; w < bits.size(); ++w)
       for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
         points.push_back(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(word))));

@@ -20,7 +20,7 @@
 namespace subscale {
 namespace {
 
-CoreParams params_for(double eps, std::uint32_t m, TableMode mode) {
+CoreParams direct_params(double eps, std::uint32_t m, TableMode mode) {
   CoreParams params;
   params.epsilon = eps;
   params.min_points = m;
@@ -43,7 +43,7 @@ TEST(DirectMode, MatchesBruteForceOnTinyData) {
     for (std::uint32_t m : {2u, 3u, 4u, 5u}) {
       for (double eps : {0.05, 0.15}) {
         const auto [expected, multi] = testing::brute_force_subspaces(values, eps, m);
-        const CoreResult direct = pipeline::run_core(values, params_for(eps, m, TableMode::direct));
+        const CoreResult direct = pipeline::run_core(values, direct_params(eps, m, TableMode::direct));
         EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(expected))
             << "seed=" << seed << " m=" << m << " eps=" << eps;
         EXPECT_EQ(direct.dense_units.distinct_multi_units, multi) << "seed=" << seed << " m=" << m << " eps=" << eps;
@@ -56,9 +56,9 @@ TEST(DirectMode, MatchesBruteForceOnTinyData) {
 
 // direct == signature == exact, and the same count of units in >= 2 dimensions.
 void expect_modes_agree(const Matrix& values, double eps, std::uint32_t m, int threads, const std::string& what) {
-  const CoreResult exact = run_with_threads(values, params_for(eps, m, TableMode::exact), threads);
-  const CoreResult signature = run_with_threads(values, params_for(eps, m, TableMode::signature), threads);
-  const CoreResult direct = run_with_threads(values, params_for(eps, m, TableMode::direct), threads);
+  const CoreResult exact = run_with_threads(values, direct_params(eps, m, TableMode::exact), threads);
+  const CoreResult signature = run_with_threads(values, direct_params(eps, m, TableMode::signature), threads);
+  const CoreResult direct = run_with_threads(values, direct_params(eps, m, TableMode::direct), threads);
   const std::string expected = subspaces_text(exact.subspaces);
   EXPECT_EQ(subspaces_text(signature.subspaces), expected) << what;
   EXPECT_EQ(subspaces_text(direct.subspaces), expected) << what;
@@ -153,7 +153,7 @@ TEST(DirectMode, LargeTiedWindowsCutIntoItemsGiveTheSameResult) {
     EXPECT_EQ(multi, reference_multi) << "units per item " << per_item;
     EXPECT_GE(reference_nodes, nodes) << "one-unit items revisit their prefixes, so they walk the most nodes";
   }
-  const CoreResult exact = pipeline::run_core(values, params_for(eps, m, TableMode::exact));
+  const CoreResult exact = pipeline::run_core(values, direct_params(eps, m, TableMode::exact));
   EXPECT_EQ(reference, subspaces_text(exact.subspaces));
   EXPECT_GT(plan.largest_window(), 40u);
 }
@@ -194,8 +194,8 @@ TEST(DirectMode, OpenSubspaceFilesAgreeWithSignatureMode) {
     options.path = (root / c.file).string();
     Dataset data = load::load_dataset(options);
     load::normalize(data, load::Normalization::minmax);
-    const CoreResult signature = pipeline::run_core(data.values, params_for(c.eps, c.m, TableMode::signature));
-    const CoreResult direct = pipeline::run_core(data.values, params_for(c.eps, c.m, TableMode::direct));
+    const CoreResult signature = pipeline::run_core(data.values, direct_params(c.eps, c.m, TableMode::signature));
+    const CoreResult direct = pipeline::run_core(data.values, direct_params(c.eps, c.m, TableMode::direct));
     EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(signature.subspaces)) << c.file;
     EXPECT_EQ(direct.dense_units.distinct_multi_units, signature.dense_units.distinct_multi_units) << c.file;
     EXPECT_FALSE(direct.subspaces.empty()) << c.file;

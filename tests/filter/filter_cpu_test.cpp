@@ -17,18 +17,6 @@ using testing::select;
 using testing::string_column;
 using Ids = std::vector<std::uint64_t>;
 
-const char* q6_where =
-    "{and: [{column: l_shipdate, ge: 1994-01-01, lt: 1995-01-01},"
-    "       {column: l_discount, between: [0.05, 0.07]},"
-    "       {column: l_quantity, lt: 24}]}";
-
-FilterResult q6(const ColumnTable& table, const std::string& function = "sum") {
-  Aggregate aggregate;
-  aggregate.function = parse_aggregate_function(function);
-  aggregate.expression = compile_expression("l_extendedprice * l_discount", table, "test");
-  return run_filter(table, testing::where(q6_where, table), aggregate, FilterOptions{});
-}
-
 TEST(FilterCpu, Q6EqualsASequentialLoopExactly) {
   const ColumnTable table = generate_lineitem(0.01, 3);  // 60,012 rows
   ASSERT_EQ(table.rows(), 60012u);
@@ -44,7 +32,7 @@ TEST(FilterCpu, Q6EqualsASequentialLoopExactly) {
       sum += price[i] * discount[i];
       ids.push_back(i);
     }
-  const FilterResult result = q6(table);
+  const FilterResult result = testing::run_q6(table);
   ASSERT_TRUE(result.aggregate);
   EXPECT_TRUE(result.aggregate->exact);
   EXPECT_EQ(result.aggregate->scale, 4);
@@ -55,7 +43,7 @@ TEST(FilterCpu, Q6EqualsASequentialLoopExactly) {
   // TPC-H's Q6 selects about 1.9% of lineitem.
   EXPECT_GT(ids.size(), table.rows() / 100);
   EXPECT_LT(ids.size(), table.rows() / 30);
-  EXPECT_EQ(q6(table, "count").aggregate->scaled, static_cast<std::int64_t>(ids.size()));
+  EXPECT_EQ(testing::run_q6(table, "count").aggregate->scaled, static_cast<std::int64_t>(ids.size()));
 }
 
 TEST(FilterCpu, Q6GeneratorFollowsTpchRanges) {

@@ -1,11 +1,14 @@
 #pragma once
 // Shared helpers of the filter tests: tables from literals, predicates from YAML text.
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "stages/filter/aggregate.hpp"
 #include "stages/filter/column_table.hpp"
 #include "stages/filter/filter.hpp"
 #include "stages/filter/predicate.hpp"
@@ -20,6 +23,27 @@ inline Column string_column(const std::string& name, const std::vector<std::stri
 
 inline Predicate where(const std::string& yaml, const ColumnTable& table) {
   return compile_predicate(YAML::Load(yaml), table, "test");
+}
+
+// TPC-H Q6's predicate and its aggregate (`function` of l_extendedprice * l_discount).
+inline constexpr const char* kQ6Where =
+    "{and: [{column: l_shipdate, ge: 1994-01-01, lt: 1995-01-01},"
+    "       {column: l_discount, between: [0.05, 0.07]},"
+    "       {column: l_quantity, lt: 24}]}";
+
+inline FilterResult run_q6(const ColumnTable& table, const std::string& function = "sum") {
+  Aggregate aggregate;
+  aggregate.function = parse_aggregate_function(function);
+  aggregate.expression = compile_expression("l_extendedprice * l_discount", table, "test");
+  return run_filter(table, where(kQ6Where, table), aggregate, FilterOptions{});
+}
+
+// A file name of its own under the temporary folder: CTest runs the tests of one executable in
+// processes of their own at the same time, so the process id is part of it.
+inline std::filesystem::path temporary_h5(const std::string& name) {
+  const auto folder = std::filesystem::temp_directory_path() / "subscale_filter_test";
+  std::filesystem::create_directories(folder);
+  return folder / (name + "_" + std::to_string(::getpid()) + ".h5");
 }
 
 inline std::vector<std::uint64_t> select(const ColumnTable& table, const std::string& yaml,

@@ -15,12 +15,6 @@
 namespace subscale::filter {
 namespace {
 
-std::filesystem::path temporary(const std::string& name) {
-  const auto folder = std::filesystem::temp_directory_path() / "subscale_filter_test";
-  std::filesystem::create_directories(folder);
-  return folder / (name + "_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".h5");
-}
-
 ColumnTable sample() {
   ColumnTable table;
   table.columns.push_back({"i32", ColumnType::int32, 0, std::vector<std::int32_t>{1, -2, 3}});
@@ -34,7 +28,7 @@ ColumnTable sample() {
 }
 
 TEST(TableHdf5, RoundTripKeepsTypesScalesAndOrder) {
-  const auto path = temporary("roundtrip");
+  const auto path = testing::temporary_h5("roundtrip");
   const ColumnTable table = sample();
   write_column_table(path, "/lineitem", table, true);
   const ColumnTable back = read_column_table({path, "/lineitem"});
@@ -53,7 +47,7 @@ TEST(TableHdf5, RoundTripKeepsTypesScalesAndOrder) {
 }
 
 TEST(TableHdf5, ReadsVariableLengthStrings) {
-  const auto path = temporary("vlen");
+  const auto path = testing::temporary_h5("vlen");
   {
     io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
     file.write("/t/n", std::vector<std::int64_t>{1, 2, 3, 4});
@@ -75,7 +69,7 @@ TEST(TableHdf5, ReadsVariableLengthStrings) {
 }
 
 void expect_input_error(const std::vector<std::int64_t>& offsets, std::size_t bytes, const std::string& expected) {
-  const auto path = temporary("bad");
+  const auto path = testing::temporary_h5("bad");
   {
     io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
     file.write("/s/offsets", offsets);
@@ -100,7 +94,7 @@ TEST(TableHdf5, InvalidOffsetsAreClearInputErrors) {
 }
 
 TEST(TableHdf5, DecimalsNeedAScaleAndColumnsEqualLengths) {
-  const auto path = temporary("decimal");
+  const auto path = testing::temporary_h5("decimal");
   {
     io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
     file.write("/a/price", std::vector<std::int64_t>{1, 2});
@@ -119,7 +113,7 @@ TEST(TableHdf5, DecimalsNeedAScaleAndColumnsEqualLengths) {
 // libhdf5 fills the text of some damaged attributes from its own heap, which may begin with a
 // NUL: a 'columns' attribute that names nothing must be an error, never a table of no columns.
 TEST(TableHdf5, ColumnsAttributeThatNamesNothingIsAnInputError) {
-  const auto path = temporary("empty_columns");
+  const auto path = testing::temporary_h5("empty_columns");
   {
     io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
     file.write("/t/x", std::vector<std::int64_t>{1, 2});

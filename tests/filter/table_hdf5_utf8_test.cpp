@@ -3,7 +3,6 @@
 // ASCII attributes; before, a UTF-8 `kind` was ignored and a Q6 gave 0 rows with exit 0.
 #include <gtest/gtest.h>
 #include <hdf5.h>
-#include <unistd.h>
 
 #include <filesystem>
 
@@ -18,13 +17,6 @@ namespace subscale::filter {
 namespace {
 
 enum class Storage { variable, fixed };
-
-std::filesystem::path temporary(const std::string& name) {
-  const auto folder = std::filesystem::temp_directory_path() / "subscale_filter_test";
-  std::filesystem::create_directories(folder);
-  // The process id too: CTest runs each parameter in a process of its own, at the same time.
-  return folder / (name + "_" + std::to_string(::getpid()) + ".h5");
-}
 
 hid_t utf8_type(Storage storage, std::size_t bytes) {
   const hid_t type = H5Tcopy(H5T_C_S1);
@@ -81,22 +73,10 @@ void write_h5py_like(const std::filesystem::path& path, const ColumnTable& table
   put_utf8_attribute(path, "/lineitem", "columns", names, storage);
 }
 
-const char* q6_where =
-    "{and: [{column: l_shipdate, ge: 1994-01-01, lt: 1995-01-01},"
-    "       {column: l_discount, between: [0.05, 0.07]},"
-    "       {column: l_quantity, lt: 24}]}";
-
-FilterResult q6(const ColumnTable& table) {
-  Aggregate aggregate;
-  aggregate.function = AggregateFunction::sum;
-  aggregate.expression = compile_expression("l_extendedprice * l_discount", table, "test");
-  return run_filter(table, testing::where(q6_where, table), aggregate, FilterOptions{});
-}
-
 class Utf8Attributes : public ::testing::TestWithParam<Storage> {};
 
 TEST_P(Utf8Attributes, Q6OnAnH5pyFileEqualsQ6InMemory) {
-  const auto path = temporary("utf8_q6");
+  const auto path = testing::temporary_h5("utf8_q6");
   const ColumnTable table = generate_lineitem(0.002, 5);
   write_h5py_like(path, table, GetParam());
   const ColumnTable back = read_column_table({path, "/lineitem"});
@@ -105,7 +85,7 @@ TEST_P(Utf8Attributes, Q6OnAnH5pyFileEqualsQ6InMemory) {
     EXPECT_EQ(back.columns[c].type, table.columns[c].type) << table.columns[c].name;
     EXPECT_EQ(back.columns[c].scale, table.columns[c].scale) << table.columns[c].name;
   }
-  const FilterResult expected = q6(table), got = q6(back);
+  const FilterResult expected = testing::run_q6(table), got = testing::run_q6(back);
   ASSERT_GT(expected.selected, 0u);
   EXPECT_EQ(got.ids, expected.ids);
   ASSERT_TRUE(got.aggregate && expected.aggregate);
@@ -115,7 +95,7 @@ TEST_P(Utf8Attributes, Q6OnAnH5pyFileEqualsQ6InMemory) {
 }
 
 TEST_P(Utf8Attributes, ColumnsAttributeGivesTheOrder) {
-  const auto path = temporary("utf8_columns");
+  const auto path = testing::temporary_h5("utf8_columns");
   {
     io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
     file.write("/t/a", std::vector<std::int32_t>{1, 2});
@@ -129,7 +109,7 @@ TEST_P(Utf8Attributes, ColumnsAttributeGivesTheOrder) {
 }
 
 TEST_P(Utf8Attributes, DateColumnTakesDateBounds) {
-  const auto path = temporary("utf8_date");
+  const auto path = testing::temporary_h5("utf8_date");
   const std::vector<std::int32_t> days{days_from_civil(1993, 12, 31), days_from_civil(1994, 1, 1),
                                        days_from_civil(1994, 6, 1), days_from_civil(1995, 1, 1)};
   {
@@ -149,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(Storage, Utf8Attributes, ::testing::Values(Storage::var
 // A `kind` that is not text (here an integer) is refused by name instead of being ignored, which
 // would read a date or decimal column as plain integers.
 TEST(Utf8Strings, KindThatIsNotTextIsRefused) {
-  const auto path = temporary("kind_not_text");
+  const auto path = testing::temporary_h5("kind_not_text");
   {
     io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
     file.write("/t/d", std::vector<std::int32_t>{1, 2});
@@ -166,7 +146,7 @@ TEST(Utf8Strings, KindThatIsNotTextIsRefused) {
 }
 
 TEST(Utf8Strings, FixedLengthUtf8ColumnReads) {
-  const auto path = temporary("utf8_fixed_column");
+  const auto path = testing::temporary_h5("utf8_fixed_column");
   {
     io::Hdf5File file(path.string(), io::Hdf5File::Mode::create_truncate);
     file.write("/t/n", std::vector<std::int32_t>{1, 2});

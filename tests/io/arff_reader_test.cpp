@@ -20,17 +20,17 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-Dataset parse(const std::string& text, const ArffOptions& options = {}) {
+Dataset parse_arff(const std::string& text, const ArffOptions& options = {}) {
   std::istringstream input(text);
   return read_arff(input, "mem.arff", options);
 }
 
-std::string error_of(const std::string& text, const ArffOptions& options = {}) {
-  return input_error_message([&] { parse(text, options); });
+std::string arff_error_of(const std::string& text, const ArffOptions& options = {}) {
+  return input_error_message([&] { parse_arff(text, options); });
 }
 
 TEST(ArffReader, NumericAttributesAndIntegerClass) {
-  const Dataset dataset = parse(
+  const Dataset dataset = parse_arff(
       "% a comment\n"
       "@relation D2\n"
       "\n"
@@ -55,7 +55,7 @@ TEST(ArffReader, NumericAttributesAndIntegerClass) {
 }
 
 TEST(ArffReader, QuotedNamesTextClassInTheMiddleAndMissingLabel) {
-  const Dataset dataset = parse(
+  const Dataset dataset = parse_arff(
       "@relation 'my data'\n"
       "@attribute 'first value' numeric\n"
       "@attribute Class {'setosa', versicolor, \"virginica\"}\n"
@@ -74,14 +74,14 @@ TEST(ArffReader, QuotedNamesTextClassInTheMiddleAndMissingLabel) {
 }
 
 TEST(ArffReader, WithoutClassNoLabels) {
-  const Dataset dataset = parse("@relation r\n@attribute a real\n@attribute b real\n@data\n1,2\n");
+  const Dataset dataset = parse_arff("@relation r\n@attribute a real\n@attribute b real\n@data\n1,2\n");
   EXPECT_TRUE(dataset.labels.empty());
   EXPECT_EQ(dataset.dimensions(), 2u);
 }
 
 TEST(ArffReader, ChosenLabelAttribute) {
   const Dataset dataset =
-      parse("@relation r\n@attribute a real\n@attribute group integer\n@data\n1,5\n2,6\n", {"group"});
+      parse_arff("@relation r\n@attribute a real\n@attribute group integer\n@data\n1,5\n2,6\n", {"group"});
   EXPECT_EQ(dataset.dimensions(), 1u);
   EXPECT_THAT(dataset.labels, ElementsAre(5, 6));
 }
@@ -89,45 +89,45 @@ TEST(ArffReader, ChosenLabelAttribute) {
 // ---- bad input ----
 
 TEST(ArffReaderErrors, MissingNumericValue) {
-  const std::string message = error_of("@relation r\n@attribute a real\n@attribute b real\n@data\n1,2\n3,?\n");
+  const std::string message = arff_error_of("@relation r\n@attribute a real\n@attribute b real\n@data\n1,2\n3,?\n");
   EXPECT_THAT(message, AllOf(HasSubstr("mem.arff, line 6, column 2 (b)"), HasSubstr("missing")));
 }
 
 TEST(ArffReaderErrors, NaNInfAndText) {
   const std::string header = "@relation r\n@attribute a real\n@attribute b real\n@data\n";
-  EXPECT_THAT(error_of(header + "1,2\nnan,2\n"), AllOf(HasSubstr("line 6, column 1 (a)"), HasSubstr("NaN")));
-  EXPECT_THAT(error_of(header + "1,inf\n"), AllOf(HasSubstr("line 5, column 2 (b)"), HasSubstr("+Inf")));
-  EXPECT_THAT(error_of(header + "1,two\n"),
+  EXPECT_THAT(arff_error_of(header + "1,2\nnan,2\n"), AllOf(HasSubstr("line 6, column 1 (a)"), HasSubstr("NaN")));
+  EXPECT_THAT(arff_error_of(header + "1,inf\n"), AllOf(HasSubstr("line 5, column 2 (b)"), HasSubstr("+Inf")));
+  EXPECT_THAT(arff_error_of(header + "1,two\n"),
               AllOf(HasSubstr("line 5, column 2 (b)"), HasSubstr("'two' is not a number")));
 }
 
 TEST(ArffReaderErrors, RaggedRow) {
-  EXPECT_THAT(error_of("@relation r\n@attribute a real\n@attribute b real\n@data\n1,2\n1,2,3\n"),
+  EXPECT_THAT(arff_error_of("@relation r\n@attribute a real\n@attribute b real\n@data\n1,2\n1,2,3\n"),
               AllOf(HasSubstr("line 6"), HasSubstr("3 values but 2 attributes")));
 }
 
 TEST(ArffReaderErrors, UndeclaredClassValue) {
-  EXPECT_THAT(error_of("@relation r\n@attribute a real\n@attribute class {1,2}\n@data\n0.5,3\n"),
+  EXPECT_THAT(arff_error_of("@relation r\n@attribute a real\n@attribute class {1,2}\n@data\n0.5,3\n"),
               AllOf(HasSubstr("line 5, column 2 (class)"), HasSubstr("'3' is not one of the values declared")));
 }
 
 TEST(ArffReaderErrors, UnsupportedAttributeTypes) {
-  EXPECT_THAT(error_of("@relation r\n@attribute a real\n@attribute name string\n@data\n1,x\n"),
+  EXPECT_THAT(arff_error_of("@relation r\n@attribute a real\n@attribute name string\n@data\n1,x\n"),
               AllOf(HasSubstr("line 3"), HasSubstr("'name' has type 'string'"), HasSubstr("only numeric")));
-  EXPECT_THAT(error_of("@relation r\n@attribute color {red,blue}\n@attribute class {1,2}\n@data\nred,1\n"),
+  EXPECT_THAT(arff_error_of("@relation r\n@attribute color {red,blue}\n@attribute class {1,2}\n@data\nred,1\n"),
               AllOf(HasSubstr("line 2"), HasSubstr("'color'")));
 }
 
 TEST(ArffReaderErrors, StructuralProblems) {
-  EXPECT_THAT(error_of("@relation r\n@attribute a real\n"), HasSubstr("no @data line"));
-  EXPECT_THAT(error_of("1,2,3\n"), AllOf(HasSubstr("line 1"), HasSubstr("expected an @relation")));
-  EXPECT_THAT(error_of("@relation r\n@attribute a real\n@data\n{0 1.5}\n"),
+  EXPECT_THAT(arff_error_of("@relation r\n@attribute a real\n"), HasSubstr("no @data line"));
+  EXPECT_THAT(arff_error_of("1,2,3\n"), AllOf(HasSubstr("line 1"), HasSubstr("expected an @relation")));
+  EXPECT_THAT(arff_error_of("@relation r\n@attribute a real\n@data\n{0 1.5}\n"),
               AllOf(HasSubstr("line 4"), HasSubstr("sparse")));
-  EXPECT_THAT(error_of("@relation r\n@attribute a real\n@data\n"), HasSubstr("empty"));
-  EXPECT_THAT(error_of("@relation r\n@attribute class {1,2}\n@data\n1\n"),
+  EXPECT_THAT(arff_error_of("@relation r\n@attribute a real\n@data\n"), HasSubstr("empty"));
+  EXPECT_THAT(arff_error_of("@relation r\n@attribute class {1,2}\n@data\n1\n"),
               AllOf(HasSubstr("empty"), HasSubstr("0 dimensions")));
-  EXPECT_THAT(error_of("@relation r\n@attrib a real\n@data\n"), HasSubstr("unknown keyword '@attrib'"));
-  EXPECT_THAT(error_of("@relation r\n@attribute a real\n@attribute b real\n@data\n1,2\n", {"lable"}),
+  EXPECT_THAT(arff_error_of("@relation r\n@attrib a real\n@data\n"), HasSubstr("unknown keyword '@attrib'"));
+  EXPECT_THAT(arff_error_of("@relation r\n@attribute a real\n@attribute b real\n@data\n1,2\n", {"lable"}),
               HasSubstr("no attribute named 'lable'"));
 }
 

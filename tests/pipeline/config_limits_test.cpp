@@ -67,9 +67,11 @@ TEST(ConfigLimits, AnAliasBombIsRefusedNamingTheKeyBeforeItExpands) {
   // Level k is a list of ten aliases of level k - 1: 10^10 values in all.
   std::string yaml = "input: {path: a.h5}\nfilter:\n  where:\n    a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (int level = 1; level < 10; ++level) {
-    const std::string name = "a" + std::to_string(level), previous = "*a" + std::to_string(level - 1);
+    // Appended, not "a" + std::to_string(...): GCC 12 at -O3 warns (-Wstringop-overflow) on that.
+    const std::string name = std::string("a").append(std::to_string(level));
+    const std::string previous = std::string("*a").append(std::to_string(level - 1));
     std::string list;
-    for (int i = 0; i < 10; ++i) list += (i ? ", " : "") + previous;
+    for (int i = 0; i < 10; ++i) list.append(i ? ", " : "").append(previous);
     yaml += "    " + name + ": &" + name + " [" + list + "]\n";
   }
   ASSERT_LT(yaml.size(), 1000u);

@@ -173,8 +173,6 @@ TEST_F(EndToEnd, SameSeedGivesByteIdenticalResults) {
   EXPECT_NE(read_text(first / "config.yaml").find("seed: 1"), std::string::npos);
 }
 
-}  // namespace
-
 // A batch run (stderr not a terminal, as here) logs progress lines at progress.interval, to stderr
 // and log.txt; --quiet shows none.
 TEST_F(EndToEnd, BatchRunsLogProgressLines) {
@@ -188,3 +186,5 @@ TEST_F(EndToEnd, BatchRunsLogProgressLines) {
   ASSERT_EQ(quiet.exit_code, 0) << quiet.output;
   EXPECT_EQ(quiet.output.find("% done after"), std::string::npos) << quiet.output;
 }
+
+}  // namespace

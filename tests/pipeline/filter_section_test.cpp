@@ -12,24 +12,17 @@
 #include "common/dataset.hpp"
 #include "io/hdf5_dataset_writer.hpp"
 #include "tests/pipeline/cli_test_fixture.hpp"
+#include "tests/pipeline/planted_cluster_rows.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using Outcome = subscale::testing::CliOutcome;
 
-constexpr int kPoints = 40;
-constexpr int kClustered = 10;  // rows 0..9 form a 2-D cluster
-
-std::uint64_t id_of(int row) { return 1000 + 7 * static_cast<std::uint64_t>(row); }
-
-// Rows 0..9 within 0.004 of each other in both columns, between two of the other rows' values
-// (spaced 1/30), at least 0.013 from each.
-double value(int row, int column) {
-  if (row < kClustered) return 0.5 + 1.0 / 60 + (column == 0 ? 0.0003 : 0.0004) * row;
-  const int k = row - kClustered;
-  return (column == 0 ? k : (k * 7) % 30) / 30.0;
-}
+using subscale::testing::planted_cluster::clustered_value;
+using subscale::testing::planted_cluster::id_of;
+using subscale::testing::planted_cluster::kClustered;
+using subscale::testing::planted_cluster::kPoints;
 
 class FilterSection : public subscale::testing::CliTest {
  protected:
@@ -39,7 +32,7 @@ class FilterSection : public subscale::testing::CliTest {
     data.values.resize(kPoints, 2);
     for (int i = 0; i < kPoints; ++i) {
       data.ids.push_back(id_of(i));
-      for (int c = 0; c < 2; ++c) data.values(i, c) = value(i, c);
+      for (int c = 0; c < 2; ++c) data.values(i, c) = clustered_value(i, c);
     }
     subscale::io::write_hdf5_dataset(data, (folder_ / "main.h5").string());
   }

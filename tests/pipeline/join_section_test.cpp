@@ -21,6 +21,7 @@
 #include "io/hdf5_dataset_writer.hpp"
 #include "io/hdf5_file.hpp"
 #include "tests/pipeline/cli_test_fixture.hpp"
+#include "tests/pipeline/planted_cluster_rows.hpp"
 #include "tests/source_root.hpp"
 
 namespace {
@@ -31,21 +32,14 @@ namespace io = subscale::io;
 
 using Outcome = subscale::testing::CliOutcome;
 
-constexpr int kPoints = 40;
-constexpr int kClustered = 10;  // input rows 0..9 form a 2-D cluster in the attached columns only
+using subscale::testing::planted_cluster::clustered_value;
+using subscale::testing::planted_cluster::id_of;
+using subscale::testing::planted_cluster::kClustered;
+using subscale::testing::planted_cluster::kPoints;
 
-std::uint64_t id_of(int row) { return 1000 + 7 * static_cast<std::uint64_t>(row); }
-
-// Two input columns with no 1-D cluster at epsilon 0.01: permutations of k / 40.
+// Two input columns with no 1-D cluster at epsilon 0.01: permutations of k / 40. Rows 0..9 form a
+// 2-D cluster in the attached columns only (clustered_value).
 double input_value(int row, int column) { return ((row * (column == 0 ? 7 : 13)) % kPoints) / double(kPoints); }
-
-// The attached columns: rows 0..9 sit within 0.004 of each other in both, between two of the
-// other rows' values (spaced 1/30), at least 0.013 from each.
-double attached_value(int row, int column) {
-  if (row < kClustered) return 0.5 + 1.0 / 60 + (column == 0 ? 0.0003 : 0.0004) * row;
-  const int k = row - kClustered;
-  return (column == 0 ? k : (k * 7) % 30) / 30.0;
-}
 
 class JoinSection : public subscale::testing::CliTest {
  protected:
@@ -76,8 +70,8 @@ class JoinSection : public subscale::testing::CliTest {
     for (int i = kPoints - 1; i >= 0; --i) {
       if (missing.count(i)) continue;
       ids.push_back(id_of(i));
-      values.push_back(attached_value(i, 0));
-      values.push_back(attached_value(i, 1));
+      values.push_back(clustered_value(i, 0));
+      values.push_back(clustered_value(i, 1));
     }
     for (std::uint64_t extra : {5u, 6u, 99999u}) {
       ids.push_back(extra);
