@@ -8,26 +8,21 @@
 #include "pipeline/core_pipeline.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/brute_force_subspaces.hpp"
+#include "tests/core/core_params.hpp"
 #include "tests/core/core_test_data.hpp"
 
 namespace subscale {
 namespace {
 
-CoreParams params_for(double eps, std::uint32_t m, TableMode mode) {
-  CoreParams params;
-  params.epsilon = eps;
-  params.min_points = m;
-  params.units.mode = mode;
-  params.units.seed = 42;
-  return params;
-}
+constexpr std::uint64_t kEquivalenceSeed = 42;  // the signature keys' seed
 
 TEST(CoreEquivalence, ExactModeMatchesBruteForce) {
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const Matrix values = testing::tied_data(36, 6, seed, 25);
     for (std::uint32_t m : {2u, 3u, 4u}) {
       for (double eps : {0.04, 0.12}) {
-        const auto exact = pipeline::run_core(values, params_for(eps, m, TableMode::exact)).subspaces;
+        const auto exact =
+            pipeline::run_core(values, testing::core_params(eps, m, TableMode::exact, kEquivalenceSeed)).subspaces;
         const auto expected = testing::brute_force_subspaces(values, eps, m).subspaces;
         EXPECT_EQ(subspaces_text(exact), subspaces_text(expected)) << "seed=" << seed << " m=" << m << " eps=" << eps;
       }
@@ -64,11 +59,11 @@ TEST(CoreEquivalence, SignatureModeMatchesExactModeUnderEveryVariant) {
     const Matrix values = testing::tied_data(400, 8, seed, 150);
     for (std::uint32_t m : {3u, 4u, 5u}) {
       const double eps = m == 5 ? 0.03 : 0.02;
-      const std::string exact =
-          subspaces_text(pipeline::run_core(values, params_for(eps, m, TableMode::exact)).subspaces);
+      const std::string exact = subspaces_text(
+          pipeline::run_core(values, testing::core_params(eps, m, TableMode::exact, kEquivalenceSeed)).subspaces);
       ASSERT_FALSE(exact.empty());
       for (const auto& v : variants) {
-        CoreParams params = params_for(eps, m, TableMode::signature);
+        CoreParams params = testing::core_params(eps, m, TableMode::signature, kEquivalenceSeed);
         params.units.signature_bits = v.bits;
         params.units.keys = v.keys;
         params.units.scheme = v.scheme;
@@ -87,17 +82,21 @@ TEST(CoreEquivalence, SignatureModeMatchesExactModeUnderEveryVariant) {
 
 TEST(CoreEquivalence, BadParametersAreRefusedBeforeWork) {
   const Matrix values = testing::tied_data(10, 2, 1);
-  EXPECT_THROW(pipeline::run_core(values, params_for(0.0, 3, TableMode::signature)), UsageError);
-  EXPECT_THROW(pipeline::run_core(values, params_for(-1.0, 3, TableMode::signature)), UsageError);
-  EXPECT_THROW(pipeline::run_core(values, params_for(0.1, 1, TableMode::signature)), UsageError);
-  EXPECT_THROW(pipeline::run_core(values, params_for(0.1, 11, TableMode::signature)), UsageError);
+  EXPECT_THROW(pipeline::run_core(values, testing::core_params(0.0, 3, TableMode::signature, kEquivalenceSeed)),
+               UsageError);
+  EXPECT_THROW(pipeline::run_core(values, testing::core_params(-1.0, 3, TableMode::signature, kEquivalenceSeed)),
+               UsageError);
+  EXPECT_THROW(pipeline::run_core(values, testing::core_params(0.1, 1, TableMode::signature, kEquivalenceSeed)),
+               UsageError);
+  EXPECT_THROW(pipeline::run_core(values, testing::core_params(0.1, 11, TableMode::signature, kEquivalenceSeed)),
+               UsageError);
 }
 
 // The pipeline streams units straight into the accumulator from many threads; a caller without a
 // sink gets them in the result instead. Both give the same units and subspaces.
 TEST(CoreEquivalence, UnitsKeptInTheResultGroupLikeTheStreamedOnes) {
   const Matrix values = testing::tied_data(400, 6, 8, 150);
-  const CoreParams params = params_for(0.03, 4, TableMode::signature);
+  const CoreParams params = testing::core_params(0.03, 4, TableMode::signature, kEquivalenceSeed);
   const auto streamed = pipeline::run_core(values, params);
   const Density1dResult density = run_density1d(values, {params.epsilon, params.min_points});
   const UnitPlan plan(density, params.min_points);

@@ -15,19 +15,13 @@
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/brute_force_subspaces.hpp"
+#include "tests/core/core_params.hpp"
 #include "tests/core/core_test_data.hpp"
 
 namespace subscale {
 namespace {
 
-CoreParams direct_params(double eps, std::uint32_t m, TableMode mode) {
-  CoreParams params;
-  params.epsilon = eps;
-  params.min_points = m;
-  params.units.mode = mode;
-  params.units.seed = 11;
-  return params;
-}
+constexpr std::uint64_t kDirectModeSeed = 11;  // the signature keys' seed
 
 CoreResult run_with_threads(const Matrix& values, const CoreParams& params, int threads) {
   tbb::task_arena arena(threads);
@@ -43,7 +37,8 @@ TEST(DirectMode, MatchesBruteForceOnTinyData) {
     for (std::uint32_t m : {2u, 3u, 4u, 5u}) {
       for (double eps : {0.05, 0.15}) {
         const auto [expected, multi] = testing::brute_force_subspaces(values, eps, m);
-        const CoreResult direct = pipeline::run_core(values, direct_params(eps, m, TableMode::direct));
+        const CoreResult direct =
+            pipeline::run_core(values, testing::core_params(eps, m, TableMode::direct, kDirectModeSeed));
         EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(expected))
             << "seed=" << seed << " m=" << m << " eps=" << eps;
         EXPECT_EQ(direct.dense_units.distinct_multi_units, multi) << "seed=" << seed << " m=" << m << " eps=" << eps;
@@ -56,9 +51,12 @@ TEST(DirectMode, MatchesBruteForceOnTinyData) {
 
 // direct == signature == exact, and the same count of units in >= 2 dimensions.
 void expect_modes_agree(const Matrix& values, double eps, std::uint32_t m, int threads, const std::string& what) {
-  const CoreResult exact = run_with_threads(values, direct_params(eps, m, TableMode::exact), threads);
-  const CoreResult signature = run_with_threads(values, direct_params(eps, m, TableMode::signature), threads);
-  const CoreResult direct = run_with_threads(values, direct_params(eps, m, TableMode::direct), threads);
+  const CoreResult exact =
+      run_with_threads(values, testing::core_params(eps, m, TableMode::exact, kDirectModeSeed), threads);
+  const CoreResult signature =
+      run_with_threads(values, testing::core_params(eps, m, TableMode::signature, kDirectModeSeed), threads);
+  const CoreResult direct =
+      run_with_threads(values, testing::core_params(eps, m, TableMode::direct, kDirectModeSeed), threads);
   const std::string expected = subspaces_text(exact.subspaces);
   EXPECT_EQ(subspaces_text(signature.subspaces), expected) << what;
   EXPECT_EQ(subspaces_text(direct.subspaces), expected) << what;
@@ -153,7 +151,7 @@ TEST(DirectMode, LargeTiedWindowsCutIntoItemsGiveTheSameResult) {
     EXPECT_EQ(multi, reference_multi) << "units per item " << per_item;
     EXPECT_GE(reference_nodes, nodes) << "one-unit items revisit their prefixes, so they walk the most nodes";
   }
-  const CoreResult exact = pipeline::run_core(values, direct_params(eps, m, TableMode::exact));
+  const CoreResult exact = pipeline::run_core(values, testing::core_params(eps, m, TableMode::exact, kDirectModeSeed));
   EXPECT_EQ(reference, subspaces_text(exact.subspaces));
   EXPECT_GT(plan.largest_window(), 40u);
 }
@@ -194,8 +192,10 @@ TEST(DirectMode, OpenSubspaceFilesAgreeWithSignatureMode) {
     options.path = (root / c.file).string();
     Dataset data = load::load_dataset(options);
     load::normalize(data, load::Normalization::minmax);
-    const CoreResult signature = pipeline::run_core(data.values, direct_params(c.eps, c.m, TableMode::signature));
-    const CoreResult direct = pipeline::run_core(data.values, direct_params(c.eps, c.m, TableMode::direct));
+    const CoreResult signature =
+        pipeline::run_core(data.values, testing::core_params(c.eps, c.m, TableMode::signature, kDirectModeSeed));
+    const CoreResult direct =
+        pipeline::run_core(data.values, testing::core_params(c.eps, c.m, TableMode::direct, kDirectModeSeed));
     EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(signature.subspaces)) << c.file;
     EXPECT_EQ(direct.dense_units.distinct_multi_units, signature.dense_units.distinct_multi_units) << c.file;
     EXPECT_FALSE(direct.subspaces.empty()) << c.file;

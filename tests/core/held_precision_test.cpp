@@ -13,26 +13,22 @@
 #include "pipeline/core_pipeline.hpp"
 #include "stages/density1d/density1d.hpp"
 #include "stages/subspaces/subspaces.hpp"
+#include "tests/core/core_params.hpp"
 #include "tests/core/core_test_data.hpp"
 
 namespace subscale {
 namespace {
 
 constexpr double kEps = 0.1;
-
-CoreParams params_for(TableMode mode, std::uint32_t m = 3) {
-  CoreParams params;
-  params.epsilon = kEps;
-  params.min_points = m;
-  params.units.mode = mode;
-  params.units.seed = 11;
-  return params;
-}
+constexpr std::uint64_t kHeldPrecisionSeed = 11;  // the signature keys' seed
 
 template <class T>
 std::string subspaces_of(const ColumnMatrix<T>& values, TableMode mode, int threads) {
   tbb::task_arena arena(threads);
-  return arena.execute([&] { return subspaces_text(pipeline::run_core(values, params_for(mode)).subspaces); });
+  return arena.execute([&] {
+    return subspaces_text(
+        pipeline::run_core(values, testing::core_params(kEps, 3, mode, kHeldPrecisionSeed)).subspaces);
+  });
 }
 
 // Every mode and 1 or 2 threads give the subspaces of direct mode on 2 threads; returns them.
@@ -106,8 +102,8 @@ TEST(HeldPrecision, FloatAndDoubleDifferAndEachIsSelfConsistent) {
   EXPECT_GT(differing_windows, 0u);
 
   // ... so do the dense units and the subspaces ...
-  const auto core64 = pipeline::run_core(wide, params_for(TableMode::direct));
-  const auto core32 = pipeline::run_core(narrow, params_for(TableMode::direct));
+  const auto core64 = pipeline::run_core(wide, testing::core_params(kEps, 3, TableMode::direct, kHeldPrecisionSeed));
+  const auto core32 = pipeline::run_core(narrow, testing::core_params(kEps, 3, TableMode::direct, kHeldPrecisionSeed));
   EXPECT_NE(core64.total_units, core32.total_units);
 
   // ... and within each precision every mode and thread count agrees.

@@ -15,19 +15,12 @@
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
+#include "tests/core/core_params.hpp"
 #include "tests/core/core_test_data.hpp"
 #include "tests/skip_without_gpu.hpp"
 
 namespace subscale {
 namespace {
-
-CoreParams direct_params(double eps, std::uint32_t m) {
-  CoreParams params;
-  params.epsilon = eps;
-  params.min_points = m;
-  params.units.mode = TableMode::direct;
-  return params;
-}
 
 template <class T>
 void expect_gpu_equals_cpu(const ColumnMatrix<T>& values, CoreParams params, const std::string& what,
@@ -54,7 +47,7 @@ TEST(DirectGpu, TiedDataForEveryMinPoints) {
     for (std::uint32_t m : {2u, 3u, 4u, 5u, 6u})
       for (double eps : {0.02, 0.04})
         expect_gpu_equals_cpu(
-            values, direct_params(eps, m),
+            values, testing::core_params(eps, m, TableMode::direct),
             "seed=" + std::to_string(seed) + " m=" + std::to_string(m) + " eps=" + std::to_string(eps));
   }
 }
@@ -85,11 +78,13 @@ TEST(DirectGpu, TieDimensionsWalkedByColumns) {
     for (std::uint32_t m : {3u, 4u, 5u}) {
       const std::string what = "d=" + std::to_string(d) + " m=" + std::to_string(m);
       const std::uint32_t n = m == 5 ? 80 : 110;
-      expect_gpu_equals_cpu(level_data(n, d, d + m, 8), direct_params(0.1, m), "all tie dimensions, " + what);
-      expect_gpu_equals_cpu(level_data(n, d, d + m, 8, d / 3), direct_params(0.1, m), "a third not tie, " + what);
+      expect_gpu_equals_cpu(level_data(n, d, d + m, 8), testing::core_params(0.1, m, TableMode::direct),
+                            "all tie dimensions, " + what);
+      expect_gpu_equals_cpu(level_data(n, d, d + m, 8, d / 3), testing::core_params(0.1, m, TableMode::direct),
+                            "a third not tie, " + what);
     }
   const Matrix values = level_data(60, 70, 3, 8);
-  CoreParams params = direct_params(0.1, 4);
+  CoreParams params = testing::core_params(0.1, 4, TableMode::direct);
   params.units.device_units_per_run = 40;
   expect_gpu_equals_cpu(values, params, "small items");
   // Items of thousands of units and a table of 64 subspaces: batches overflow and are walked again,
@@ -98,20 +93,21 @@ TEST(DirectGpu, TieDimensionsWalkedByColumns) {
   params.units.device_subspace_capacity = 64;
   expect_gpu_equals_cpu(values, params, "small table");
   const Matrix32 values32 = level_data(110, 70, 3, 8).cast<float>();
-  expect_gpu_equals_cpu(values32, direct_params(0.1, 4), "float32");
+  expect_gpu_equals_cpu(values32, testing::core_params(0.1, 4, TableMode::direct), "float32");
 }
 
 TEST(DirectGpu, MoreThan64Dimensions) {
   SKIP_WITHOUT_GPU();
   for (std::uint32_t d : {65u, 130u, 200u})
-    expect_gpu_equals_cpu(testing::tied_data(150, d, 9, 12), direct_params(0.09, 3), "d=" + std::to_string(d));
+    expect_gpu_equals_cpu(testing::tied_data(150, d, 9, 12), testing::core_params(0.09, 3, TableMode::direct),
+                          "d=" + std::to_string(d));
 }
 
 TEST(DirectGpu, WindowsOfThousandsOfTiedPoints) {
   SKIP_WITHOUT_GPU();
   // Five values a dimension: windows of about 1000 tied points, cut into many items each.
   const Matrix values = testing::tied_data(5000, 4, 3, 4);
-  CoreParams params = direct_params(0.1, 3);
+  CoreParams params = testing::core_params(0.1, 3, TableMode::direct);
   expect_gpu_equals_cpu(values, params, "grid of 5");
 }
 
@@ -125,7 +121,7 @@ TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
   // One entry: nearly every item overflows an empty table and is walked on the host. 64 entries
   // and items of 5 units: batches overflow, are halved and walked again.
   for (const Knobs& knobs : {Knobs{1, 0}, Knobs{64, 5}}) {
-    CoreParams params = direct_params(0.06, 3);
+    CoreParams params = testing::core_params(0.06, 3, TableMode::direct);
     params.units.device_subspace_capacity = knobs.capacity;
     params.units.device_units_per_run = knobs.per_item;
     params.backend = Backend::cuda;
@@ -147,7 +143,7 @@ TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
 TEST(DirectGpu, SpillBeyondHostMemoryIsAResourceError) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(150, 70, 21, 20);
-  CoreParams params = direct_params(0.06, 3);
+  CoreParams params = testing::core_params(0.06, 3, TableMode::direct);
   params.backend = Backend::cuda;
   params.units.device_subspace_capacity = 64;  // spills early and often
   params.units.host_map_bytes = 4096;          // room for a few dozen bitmaps
@@ -167,7 +163,7 @@ TEST(DirectGpu, SpillBeyondHostMemoryIsAResourceError) {
 TEST(DirectGpu, SanitizerSized) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(80, 70, 4, 30);
-  CoreParams params = direct_params(0.05, 3);
+  CoreParams params = testing::core_params(0.05, 3, TableMode::direct);
   expect_gpu_equals_cpu(values, params, "plain");
   params.units.device_list_chunk_ids = 7;  // the hand-over in many chunks, some of a single subspace
   expect_gpu_equals_cpu(values, params, "small hand-over chunks");
@@ -177,7 +173,7 @@ TEST(DirectGpu, SanitizerSized) {
   expect_gpu_equals_cpu(values, params, "small table, small items");
   // Masks of one word: the warps' shared leaf test and emits (and their overflow of a small table).
   const Matrix narrow = testing::tied_data(90, 20, 5, 25);
-  params = direct_params(0.05, 4);
+  params = testing::core_params(0.05, 4, TableMode::direct);
   expect_gpu_equals_cpu(narrow, params, "one-word masks");
   params.units.device_subspace_capacity = 16;
   params.units.device_units_per_run = 40;
@@ -185,7 +181,7 @@ TEST(DirectGpu, SanitizerSized) {
   // The same kernels instantiated for values held as float32.
   const Matrix32 narrow32 = narrow.cast<float>();
   expect_gpu_equals_cpu(narrow32, params, "float32, one-word masks, small table");
-  params = direct_params(0.05, 3);
+  params = testing::core_params(0.05, 3, TableMode::direct);
   const Matrix32 wide32 = values.cast<float>();
   expect_gpu_equals_cpu(wide32, params, "float32, two-word masks");
 }
@@ -196,7 +192,7 @@ TEST(DirectGpu, SanitizerSizedTies) {
   SKIP_WITHOUT_GPU();
   // Tie dimensions: leaves from the candidates' columns, units through the warps' slots.
   const Matrix levels = level_data(60, 70, 8, 8, 20);
-  CoreParams params = direct_params(0.1, 4);
+  CoreParams params = testing::core_params(0.1, 4, TableMode::direct);
   expect_gpu_equals_cpu(levels, params, "tie dimensions");
   params.units.device_subspace_capacity = 16;
   expect_gpu_equals_cpu(levels, params, "tie dimensions, small table");
@@ -218,7 +214,7 @@ TEST(DirectGpu, OpenSubspaceFiles) {
     options.path = (folder / c.file).string();
     Dataset data = load::load_dataset(options);
     load::normalize(data, load::Normalization::minmax);
-    expect_gpu_equals_cpu(data.values, direct_params(c.eps, c.m),
+    expect_gpu_equals_cpu(data.values, testing::core_params(c.eps, c.m, TableMode::direct),
                           std::string(c.file) + " m=" + std::to_string(c.m) + " eps=" + std::to_string(c.eps));
   }
 }

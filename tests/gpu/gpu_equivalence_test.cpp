@@ -11,23 +11,18 @@
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
+#include "tests/core/core_params.hpp"
 #include "tests/core/core_test_data.hpp"
 #include "tests/skip_without_gpu.hpp"
 
 namespace subscale {
 namespace {
 
+constexpr std::uint64_t kGpuEquivalenceSeed = 7;  // the signature keys' seed
+
 std::string subspaces_with(const Matrix& values, CoreParams params, Backend backend) {
   params.backend = backend;
   return subspaces_text(pipeline::run_core(values, params).subspaces);
-}
-
-CoreParams params_for(double eps, std::uint32_t m) {
-  CoreParams params;
-  params.epsilon = eps;
-  params.min_points = m;
-  params.units.seed = 7;
-  return params;
 }
 
 TEST(GpuEquivalence, GeneratedDataWithTiesUnderEveryVariant) {
@@ -47,7 +42,7 @@ TEST(GpuEquivalence, GeneratedDataWithTiesUnderEveryVariant) {
     for (std::uint32_t m : {3u, 4u, 5u}) {
       for (double eps : {0.02, 0.03}) {
         for (const auto& v : variants) {
-          CoreParams params = params_for(eps, m);
+          CoreParams params = testing::core_params(eps, m, TableMode::signature, kGpuEquivalenceSeed);
           params.units.signature_bits = v.bits;
           params.units.keys = v.keys;
           params.units.scheme = v.scheme;
@@ -66,7 +61,7 @@ TEST(GpuEquivalence, GeneratedDataWithTiesUnderEveryVariant) {
 TEST(GpuEquivalence, OverflowingPartitionIsSplitAndRedone) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(2000, 6, 9, 400);
-  CoreParams params = params_for(0.02, 4);
+  CoreParams params = testing::core_params(0.02, 4, TableMode::signature, kGpuEquivalenceSeed);
   const std::string cpu = subspaces_with(values, params, Backend::cpu);
   params.backend = Backend::cuda;
   params.units.partitions = 1;
@@ -82,7 +77,7 @@ TEST(GpuEquivalence, OverflowingPartitionIsSplitAndRedone) {
 TEST(GpuEquivalence, ChunksOverflowAndRunLengths) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(1500, 8, 12, 400);
-  CoreParams params = params_for(0.02, 4);
+  CoreParams params = testing::core_params(0.02, 4, TableMode::signature, kGpuEquivalenceSeed);
   const std::string cpu = subspaces_with(values, params, Backend::cpu);
   ASSERT_FALSE(cpu.empty());
   struct Knobs {
@@ -115,7 +110,7 @@ TEST(GpuEquivalence, LargeDataTakesDensity1dOnTheGpu) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(200000, 24, 17, 100000);
   ASSERT_GE(static_cast<std::uint64_t>(values.size()), pipeline::kGpuDensityValues);
-  CoreParams params = params_for(0.00002, 3);
+  CoreParams params = testing::core_params(0.00002, 3, TableMode::signature, kGpuEquivalenceSeed);
   params.backend = Backend::cpu;
   const auto cpu = pipeline::run_core(values, params);
   EXPECT_FALSE(cpu.density1d_on_gpu);
@@ -132,7 +127,7 @@ TEST(GpuEquivalence, LargeDataTakesDensity1dOnTheGpu) {
 TEST(GpuEquivalence, SanitizerSized) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(300, 6, 4, 150);
-  CoreParams params = params_for(0.03, 4);
+  CoreParams params = testing::core_params(0.03, 4, TableMode::signature, kGpuEquivalenceSeed);
   const std::string cpu = subspaces_with(values, params, Backend::cpu);
   ASSERT_FALSE(cpu.empty());
   params.units.partitions = 3;
@@ -174,7 +169,7 @@ TEST(GpuEquivalence, OpenSubspaceFiles) {
     Dataset data = load::load_dataset(options);
     load::normalize(data, load::Normalization::minmax);
     for (std::size_t partitions : {std::size_t{0}, std::size_t{6}}) {
-      CoreParams params = params_for(c.eps, c.m);
+      CoreParams params = testing::core_params(c.eps, c.m, TableMode::signature, kGpuEquivalenceSeed);
       params.units.partitions = partitions;
       EXPECT_EQ(subspaces_with(data.values, params, Backend::cuda), subspaces_with(data.values, params, Backend::cpu))
           << c.file << " m=" << c.m << " eps=" << c.eps << " partitions=" << partitions;
