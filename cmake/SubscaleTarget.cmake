@@ -50,6 +50,13 @@ function(subscale_test_definitions target)
   # join stages; every test and the precompiled header take it, or GCC refuses the header for those
   # (-Winvalid-pch) and they parse GoogleTest again.
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-pthread>)
+  # GCC 12 at the sanitizer build's -O1 reports "may be used uninitialized" inside libstdc++'s
+  # <regex> (a std::function moved in regex_automaton.h), which the report and filter tests use to
+  # check text: a false positive in library code. The tests' sanitizer build leaves that warning to
+  # their Release build, which keeps it.
+  if(SUBSCALE_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-maybe-uninitialized>)
+  endif()
 endfunction()
 
 # GoogleTest's and gMock's headers, compiled once into a precompiled header that every test target
