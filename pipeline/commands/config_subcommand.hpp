@@ -19,9 +19,9 @@ int report_current_exception(const char* out_of_memory_hint);
 
 // Registers `name CONFIG [key=value ...]`, validated against `schema` plus `threads` (auto or a
 // count, the oneTBB arena the action runs in; whose keys --help lists).
-// The subcommand runs `action` from its own CLI11 callback, so main.cpp needs no dispatch branch;
-// since a callback runs inside app.parse(), an error is reported and the process exits with its
-// code there, instead of escaping parse().
+// The subcommand runs `action` from its own CLI11 callback, so the command line (command_line.cpp)
+// needs no dispatch branch; since a callback runs inside app.parse(), an error is reported and the
+// process exits with its code there, instead of escaping parse().
 void add_config_subcommand(CLI::App& app, const std::string& name, const std::string& description,
                            const std::string& example_config, const std::string& example_overrides,
                            const ConfigSchema& schema, std::function<void(const Config&)> action,
