@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 
-#include "common/page_population.hpp"
 #include "io/host_memory.hpp"
 
 namespace subscale {
@@ -36,10 +35,7 @@ std::vector<std::uint64_t> build_held(const DirectSpace& space) {
   for (std::uint32_t p = 0; p < n; ++p)
     for (std::uint32_t j = 0; j < d; ++j) columns[std::size_t{j} * n + p] = rows[std::size_t{p} * d + j];
   const T eps = held_epsilon<T>(space.epsilon);
-  // Its pages faulted in by all threads: one thread zeroing and faulting them in took most of the
-  // table's time (S1500: 0.034 s on 1 and on 2 threads).
-  std::vector<std::uint64_t> table;
-  resize_populated(table, std::size_t{n} * n * words);
+  std::vector<std::uint64_t> table(std::size_t{n} * n * words);
   tbb::parallel_for(std::uint32_t{0}, n, [&](std::uint32_t a) {
     std::uint64_t* row = table.data() + std::size_t{a} * n * words;
     // A block of the other points at a time, its words kept in L1 while every dimension passes.
