@@ -191,6 +191,8 @@ class ShareRunner {
     totals.walk_nodes += done.walk_nodes;
     totals.walk_items += done.walk_items;
     totals.distinct_multi_units += done.distinct_multi_units;
+    totals.walk_covered += done.walk_covered;
+    totals.multi_units_counted = totals.multi_units_counted && done.multi_units_counted;
     totals.partition_splits += done.partition_splits;
     totals.device_bytes = std::max(totals.device_bytes, done.device_bytes);
     totals.device_subspaces += done.device_subspaces;
@@ -387,6 +389,8 @@ CoreExecutor distributed_core_executor(const Communicator& comm, const std::opti
     totals.walk_nodes = comm.sum(totals.walk_nodes + resumed.walk_nodes);
     totals.distinct_multi_units = comm.sum(totals.distinct_multi_units + resumed.multi_units);
     totals.walk_items = comm.sum(totals.walk_items);
+    totals.walk_covered = comm.sum(totals.walk_covered);
+    totals.multi_units_counted = comm.sum(totals.multi_units_counted ? 0u : 1u) == 0;
     totals.device_subspaces = comm.sum(totals.device_subspaces);
     totals.partition_splits = static_cast<std::uint32_t>(comm.sum(totals.partition_splits));
     totals.enumerated_units = in.plan.total_units();

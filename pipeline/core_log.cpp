@@ -46,7 +46,13 @@ void CoreStepLog::step(const std::string& step, const CoreResult& so_far) {
     const std::string read_back = du.read_back_units == 0 ? std::string()
                                                           : ", " + format_count(du.read_back_units) +
                                                                 " of the units read back from the checkpoint";
-    if (settings_.core.units.mode == TableMode::direct)
+    if (settings_.core.units.mode == TableMode::direct && !du.multi_units_counted)
+      log_.line("dense_units " + format_count(du.walk_nodes) + " nodes walked for " + format_count(planned_units_) +
+                " units (direct; " + format_count(du.walk_covered) +
+                " parts of the walk passed over as adding no point, so units in >= 2 dimensions are not all "
+                "counted: direct.count_units counts them)" +
+                read_back + " on " + backend_name(so_far.backend_used));
+    else if (settings_.core.units.mode == TableMode::direct)
       log_.line(
           "dense_units " + format_count(du.distinct_multi_units) + " units in >= 2 dimensions (direct), " +
           format_count(du.walk_nodes) + " nodes walked for " + format_count(planned_units_) + " units" + read_back +

@@ -121,7 +121,9 @@ std::string summary_json(const RunReport& report) {
       {"counts",
        {{"dense_units", core.total_units},
         {"dense_units_per_dimension", core.units_per_dimension},
-        {"multi_dimension_units", core.dense_units.distinct_multi_units},
+        // Not known when the walk passed over covered units (direct.count_units off).
+        {"multi_dimension_units",
+         core.dense_units.multi_units_counted ? json(core.dense_units.distinct_multi_units) : json(nullptr)},
         {"subspaces", core.subspaces.size()},
         {"clusters", report.consolidated ? json(report.consolidated->clusters.size())
                      : report.merge      ? json(report.merge->clusters.size())

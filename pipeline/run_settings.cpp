@@ -88,6 +88,7 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   // auto: direct mode, which the measurements favour everywhere (bench/RESULTS.md).
   const std::string mode = config.string("mode");
   s.core.units.mode = mode == "auto" ? TableMode::direct : parse_table_mode(mode);
+  s.core.units.direct_count_units = config.boolean("direct.count_units");
   s.core.units.signature_bits = static_cast<std::uint32_t>(config.integer("signature.bits"));
   s.core.units.keys = with_parameter_advice([&] { return parse_key_scheme(config.string("signature.keys")); });
   if (config.is_auto("signature.seed")) {

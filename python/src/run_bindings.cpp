@@ -87,7 +87,9 @@ py::dict core_plan(const pipeline::RunReport& report) {
   plan["largest_window_units"] = core.largest_window_units;
   plan["backend"] = backend_name(core.backend_used);
   plan["walk_nodes"] = core.dense_units.walk_nodes;
-  plan["multi_dimension_units"] = core.dense_units.distinct_multi_units;
+  plan["multi_dimension_units"] = core.dense_units.multi_units_counted
+                                      ? py::object(py::int_(core.dense_units.distinct_multi_units))
+                                      : py::object(py::none());
   return plan;
 }
 

@@ -7,9 +7,9 @@ namespace subscale {
 DenseUnitsResult walk_direct_units(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
                                    Backend backend, direct::DirectWalkOutput& output, const UnitProgress& on_units,
                                    std::span<const UnitRange> only, const gpu::ExecutionContext& gpu) {
-  return backend == Backend::cuda
-             ? run_direct_units_gpu(space, plan, params, output, on_units, only, gpu)
-             : run_direct_units_cpu(space, plan, output.map, on_units, only, params.host_pair_table_bytes);
+  return backend == Backend::cuda ? run_direct_units_gpu(space, plan, params, output, on_units, only, gpu)
+                                  : run_direct_units_cpu(space, plan, output.map, on_units, only,
+                                                         params.host_pair_table_bytes, !params.direct_count_units);
 }
 
 DenseUnitsResult find_dense_units(const UnitPlan& plan, const Density1dResult& density, const SignatureKeys& keys,

@@ -1,11 +1,13 @@
 #pragma once
 // Host pieces of direct mode's walk: a walker's scratch in plain arrays, and an emitter that ORs
 // units into a DirectSubspaceMap, skipping the look-up when a unit's subspace is the previous
-// one's and the prefix's points when they are already in.
+// one's and the prefix's points when they are already in. The emitter also answers the walk's
+// covering test (direct_host_cover.hpp) when asked to.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "stages/dense_units/direct_host_cover.hpp"
 #include "stages/dense_units/direct_subspace_map.hpp"
 #include "stages/dense_units/direct_walker.hpp"
 
@@ -98,12 +100,14 @@ class HostWalkScratch {
 
 class HostSubspaceEmitter {
  public:
-  explicit HostSubspaceEmitter(DirectSubspaceMap& map)
+  // `points`: the data's points (the covering test keeps an index over them).
+  HostSubspaceEmitter(DirectSubspaceMap& map, std::uint32_t points)
       : map_(map),
         key_(map.key_words()),
         last_key_(map.key_words()),
         line_keys_(std::size_t{kLines} * map.key_words()),
-        line_entries_(kLines, kNone) {}
+        line_entries_(kLines, kNone),
+        cover_test_(map, points) {}
 
   template <class Walker, class Scratch>
   void emit(const Walker& walker, Scratch& scratch, std::uint32_t k) {
@@ -120,11 +124,22 @@ class HostSubspaceEmitter {
     const bool prefix_in = entry == last_entry_ && walker.prefix_epoch == last_epoch_;
     for (std::uint32_t t = prefix_in ? k : 0; t <= k; ++t) {
       const std::uint32_t p = scratch.point(t);
-      bits[p >> 6] |= std::uint64_t{1} << (p & 63);
+      const std::uint64_t bit = std::uint64_t{1} << (p & 63);
+      if ((bits[p >> 6] & bit) != 0) continue;
+      bits[p >> 6] |= bit;
+      ++additions_;
+      cover_test_.added(entry, p);
     }
     last_entry_ = entry;
     last_epoch_ = walker.prefix_epoch;
   }
+
+  // The walk's covering test (direct_host_cover.hpp), and the points added to the map so far.
+  template <class Walker, class Scratch>
+  bool covers(const Walker& walker, Scratch& scratch, std::uint32_t level, std::uint32_t bound) {
+    return cover_test_.covers(walker, scratch, level, bound);
+  }
+  std::uint64_t additions() const { return additions_; }
 
  private:
   bool same_key() const {
@@ -141,7 +156,9 @@ class HostSubspaceEmitter {
     for (std::size_t w = 0; w < words; ++w) folded ^= key_[w] + w;
     const std::size_t line = static_cast<std::size_t>((folded * 0x9e3779b97f4a7c15ull) >> (64 - kLineBits));
     std::uint64_t* cached = line_keys_.data() + line * words;
-    if (line_entries_[line] != kNone && std::equal(key_.begin(), key_.end(), cached)) return line_entries_[line];
+    if (line_entries_[line] != kNone &&
+        std::equal(key_.begin(), key_.end(), cached, [](auto a, auto b) { return a == b; }))
+      return line_entries_[line];
     std::copy(key_.begin(), key_.end(), cached);
     return line_entries_[line] = map_.find_or_add(key_.data());
   }
@@ -154,6 +171,20 @@ class HostSubspaceEmitter {
   std::vector<std::uint32_t> line_entries_;  // kNone: an empty line
   std::uint32_t last_entry_ = kNone;
   std::uint64_t last_epoch_ = 0;
+  std::uint64_t additions_ = 0;
+  HostCoverTest cover_test_;
+};
+
+// What the walk is handed when covered subtrees may be passed over: the emitter's emit() and its
+// covering test, for one walker and scratch.
+template <class Walker, class Scratch>
+struct CoveringEmit {
+  HostSubspaceEmitter& emitter;
+  Walker& walker;
+  Scratch& scratch;
+  void operator()() { emitter.emit(walker, scratch, walker.space.k); }
+  bool covers(std::uint32_t level, std::uint32_t bound) { return emitter.covers(walker, scratch, level, bound); }
+  std::uint64_t additions() const { return emitter.additions(); }
 };
 
 }  // namespace subscale::direct

@@ -89,6 +89,15 @@ std::uint32_t DirectSubspaceMap::find_or_add(const std::uint64_t* key) {
   return entries_ - 1;
 }
 
+std::uint32_t DirectSubspaceMap::find(const std::uint64_t* key) {
+  if (!indexed_) build_index(index_slots(entries_));
+  const std::uint64_t h = hash(key);
+  const std::size_t mask = hashes_.size() - 1;
+  for (std::size_t s = (h >> 1) & mask; hashes_[s] != 0; s = (s + 1) & mask)
+    if (hashes_[s] == h && std::equal(key, key + key_words_, this->key(slots_[s]))) return slots_[s];
+  return kAbsent;
+}
+
 void DirectSubspaceMap::add(const std::uint64_t* key, const std::uint64_t* bitmap) {
   std::uint64_t* into = points(find_or_add(key));
   for (std::uint32_t w = 0; w < point_words_; ++w) into[w] |= bitmap[w];

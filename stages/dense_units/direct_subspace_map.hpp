@@ -18,6 +18,9 @@ class DirectSubspaceMap {
   // The entry of `key`, added (with no points) when new. Entry numbers stay valid as the map grows;
   // pointers from points() do not.
   std::uint32_t find_or_add(const std::uint64_t* key);
+  // The entry of `key`, or kAbsent.
+  static constexpr std::uint32_t kAbsent = ~std::uint32_t{0};
+  std::uint32_t find(const std::uint64_t* key);
   std::uint64_t* points(std::uint32_t entry) { return bitmaps_.data() + std::size_t{entry} * point_words_; }
   const std::uint64_t* key(std::uint32_t entry) const { return keys_.data() + std::size_t{entry} * key_words_; }
   const std::uint64_t* points(std::uint32_t entry) const { return bitmaps_.data() + std::size_t{entry} * point_words_; }

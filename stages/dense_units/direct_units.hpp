@@ -87,10 +87,14 @@ DirectWalkEstimate estimate_direct_walk(const DirectSpace& space, const UnitPlan
 // found in two or more dimensions into `subspaces`. The result's distinct_multi_units counts them
 // and walk_nodes the nodes visited. With `only`, just the units in those ranges are walked. The
 // walk keeps a pair table (direct_pair_table.hpp) when it fits `pair_table_bytes`, or with 0 when
-// it fits the default budget and pair_table_pays; the result is the same without it.
+// it fits the default budget and pair_table_pays; the result is the same without it. With
+// `skip_covered`, subtrees whose units would add no point to any subspace are passed over
+// (direct_host_cover.hpp): the same subspaces, but distinct_multi_units counts only the units
+// emitted.
 DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan,
                                       direct::DirectSubspaceMap& subspaces, const UnitProgress& progress = {},
-                                      std::span<const UnitRange> only = {}, std::uint64_t pair_table_bytes = 0);
+                                      std::span<const UnitRange> only = {}, std::uint64_t pair_table_bytes = 0,
+                                      bool skip_covered = false);
 
 // One item walked on the calling thread, its units ORed into `subspaces`.
 direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPlan& plan,

@@ -286,7 +286,7 @@ struct ThreadWalk {
         map(space.key_words(), space.point_words()),
         scratch(space.k, space.key_words()),
         walker{own.view, scratch},
-        emitter(map) {}
+        emitter(map, space.points) {}
 };
 
 template <class T>
@@ -295,14 +295,14 @@ direct::DirectWalkCounts walk_held_item(const DirectSpace& space, const UnitPlan
   const direct::DirectSpaceView<T> view = space.view<T>(plan);
   HostWalkScratch<T> scratch(space.k, space.key_words());
   DirectWalker<HostWalkScratch<T>, T> walker{view, scratch};
-  direct::HostSubspaceEmitter emitter(subspaces);
+  direct::HostSubspaceEmitter emitter(subspaces, space.points);
   return walker.walk(item, [&] { emitter.emit(walker, scratch, space.k); });
 }
 
 template <class T>
 DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
                                     const UnitProgress& progress, std::span<const UnitRange> only,
-                                    std::uint64_t pair_table_bytes) {
+                                    std::uint64_t pair_table_bytes, bool skip_covered) {
   DenseUnitsResult result;
   PhaseTimer timer(result.phase_seconds);
   timer.start("direct: items");
@@ -322,9 +322,12 @@ DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& pl
       [&] { return std::make_unique<ThreadWalk<T>>(space, view); });
   tbb::parallel_for(std::size_t{0}, items.size(), [&](std::size_t t) {
     ThreadWalk<T>& local = *threads.local();
-    const auto counts = local.walker.walk(items[t], [&] { local.emitter.emit(local.walker, local.scratch, space.k); });
+    const auto counts =
+        skip_covered ? local.walker.walk(items[t], direct::CoveringEmit{local.emitter, local.walker, local.scratch})
+                     : local.walker.walk(items[t], [&] { local.emitter.emit(local.walker, local.scratch, space.k); });
     local.counts.nodes += counts.nodes;
     local.counts.emitted += counts.emitted;
+    local.counts.covered += counts.covered;
     if (progress) progress(item_units(items[t]));
   });
   timer.start("direct: merge threads");
@@ -332,7 +335,9 @@ DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& pl
     subspaces.merge(local->map);
     result.walk_nodes += local->counts.nodes;
     result.distinct_multi_units += local->counts.emitted;
+    result.walk_covered += local->counts.covered;
   }
+  result.multi_units_counted = !skip_covered;
   result.walk_items = items.size();
   result.enumerated_units = units_in(plan, only);
   result.table_bytes = subspaces.bytes();
@@ -349,9 +354,9 @@ direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPl
 
 DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
                                       const UnitProgress& progress, std::span<const UnitRange> only,
-                                      std::uint64_t pair_table_bytes) {
+                                      std::uint64_t pair_table_bytes, bool skip_covered) {
   return space.visit_precision([&](auto held) {
-    return run_held_units_cpu<decltype(held)>(space, plan, subspaces, progress, only, pair_table_bytes);
+    return run_held_units_cpu<decltype(held)>(space, plan, subspaces, progress, only, pair_table_bytes, skip_covered);
   });
 }
 

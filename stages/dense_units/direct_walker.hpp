@@ -21,6 +21,7 @@
 // exactly when each point's pair bit with p_i is set. Where pair masks are kept, the walk reads
 // those dimensions from the masks alone and reads values only for the others.
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 
 #include "common/host_device.hpp"
@@ -56,11 +57,18 @@ struct DirectWorkItem {
   std::uint64_t rank_end = 0;
 };
 
-// What one walk did: nodes are prefixes (and leaves) whose mask was computed.
+// What one walk did: nodes are prefixes (and leaves) whose mask was computed; covered are the
+// subtrees passed over because their units would add no point to any subspace (an emitter with
+// covers(), below).
 struct DirectWalkCounts {
   std::uint64_t nodes = 0;
   std::uint64_t emitted = 0;
+  std::uint64_t covered = 0;
 };
+
+// Candidates below a prefix for which an emitter's covering test is worth asking: for fewer, the
+// subtree is walked sooner than tested.
+inline constexpr std::uint32_t kCoverAtLeast = 8;
 
 // Scratch of one walker: masks(level, word) for levels 0..k, subset(t) for t < k and point(t) for
 // t <= k. The CPU keeps it in arrays, the GPU interleaves it across threads. keeps_pairs(n) says
@@ -73,6 +81,13 @@ struct DirectWalkCounts {
 // add_to_columns, forget_columns). lanes() walkers may share one item (the GPU's warp): each walks
 // every prefix and takes every lanes()-th leaf from lane(); they share the candidates and deal out
 // a prefix's live dimensions, whose results or_across_lanes() joins.
+// An emitter that can tell covered subtrees (walk() says how they are passed over).
+template <class Emit>
+concept CoveringEmitter = requires(Emit& emit, std::uint32_t level, std::uint32_t bound) {
+  { emit.covers(level, bound) } -> std::same_as<bool>;
+  { emit.additions() } -> std::convertible_to<std::uint64_t>;
+};
+
 template <class Scratch, class T>
 struct DirectWalker {
   const DirectSpaceView<T>& space;
@@ -872,6 +887,14 @@ struct DirectWalker {
   // mask (D(U) without j) is scratch.mask(k, .), its points scratch.point(0 .. k). A device warp's
   // one-word and tie-column leaf runs instead hand a word of leaves at a time to
   // emit.slot_group, in all 32 lanes at once.
+  //
+  // An emitter with covers(level, bound) and additions() (the host's, when asked to) may have
+  // subtrees passed over: covers says whether every unit below the prefix of `level`, whose other
+  // elements lie among the candidates before `bound`, would add no point to its subspace, and
+  // additions() counts the points it added so far. A prefix is asked when it is made, and a
+  // top-level prefix again before each of its children once points were added since it was last
+  // asked (the units found below it may have completed what it lacked). Those units are then not
+  // emitted, so counts.emitted no longer counts every unit in two or more dimensions.
   template <class Emit>
   SUBSCALE_HD DirectWalkCounts walk(const DirectWorkItem& item, Emit&& emit) {
     DirectWalkCounts counts;
@@ -902,12 +925,23 @@ struct DirectWalker {
     combinadic::unrank(space.binomials, rank_begin, following, k, c);
     for (std::uint32_t t = 0; t < k; ++t) scratch.subset(t) = c[t];
     std::uint64_t rank = rank_begin;
-    std::uint32_t valid = 0;  // levels 1 .. valid hold masks of the current prefix
+    std::uint32_t valid = 0;         // levels 1 .. valid hold masks of the current prefix
+    std::uint64_t top_asked_at = 0;  // emit.additions() when the top-level prefix was last asked
     while (true) {
       // Descend to the level above the leaves: level L fixes subset(k - L).
       std::uint32_t s = 0;  // the subset index whose subtree is left behind
       bool pruned = false;
-      while (valid + 1 < k) {
+      if constexpr (CoveringEmitter<Emit>) {
+        if (valid >= 1 && k >= 3 && emit.additions() != top_asked_at && scratch.subset(k - 1) >= kCoverAtLeast) {
+          top_asked_at = emit.additions();
+          if (emit.covers(1, scratch.subset(k - 1))) {
+            ++counts.covered;
+            s = k - 1;
+            pruned = true;
+          }
+        }
+      }
+      while (!pruned && valid + 1 < k) {
         const std::uint32_t level = valid + 1;
         const std::uint32_t e = k - level;
         scratch.point(level) = following_points[scratch.subset(e)];
@@ -919,6 +953,15 @@ struct DirectWalker {
           s = e;
           pruned = true;
           break;
+        }
+        if constexpr (CoveringEmitter<Emit>) {
+          if (level == 1) top_asked_at = emit.additions();
+          if (scratch.subset(e) >= kCoverAtLeast && emit.covers(level, scratch.subset(e))) {
+            ++counts.covered;
+            s = e;
+            pruned = true;
+            break;
+          }
         }
         valid = level;
       }

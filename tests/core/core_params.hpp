@@ -17,4 +17,11 @@ inline CoreParams core_params(double epsilon, std::uint32_t min_points, TableMod
   return params;
 }
 
+// The same with direct mode walking and counting every unit (no covered subtree passed over), for
+// tests that compare the count of units in two or more dimensions.
+inline CoreParams counting(CoreParams params) {
+  params.units.direct_count_units = true;
+  return params;
+}
+
 }  // namespace subscale::testing

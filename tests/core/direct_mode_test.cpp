@@ -37,11 +37,14 @@ TEST(DirectMode, MatchesBruteForceOnTinyData) {
     for (std::uint32_t m : {2u, 3u, 4u, 5u}) {
       for (double eps : {0.05, 0.15}) {
         const auto [expected, multi] = testing::brute_force_subspaces(values, eps, m);
-        const CoreResult direct =
-            pipeline::run_core(values, testing::core_params(eps, m, TableMode::direct, kDirectModeSeed));
+        const CoreParams params = testing::core_params(eps, m, TableMode::direct, kDirectModeSeed);
+        const CoreResult direct = pipeline::run_core(values, params);
+        const CoreResult counted = pipeline::run_core(values, testing::counting(params));
         EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(expected))
             << "seed=" << seed << " m=" << m << " eps=" << eps;
-        EXPECT_EQ(direct.dense_units.distinct_multi_units, multi) << "seed=" << seed << " m=" << m << " eps=" << eps;
+        EXPECT_EQ(subspaces_text(counted.subspaces), subspaces_text(expected))
+            << "seed=" << seed << " m=" << m << " eps=" << eps;
+        EXPECT_EQ(counted.dense_units.distinct_multi_units, multi) << "seed=" << seed << " m=" << m << " eps=" << eps;
         compared += expected.size();
       }
     }
@@ -49,20 +52,24 @@ TEST(DirectMode, MatchesBruteForceOnTinyData) {
   EXPECT_GT(compared, 50u);  // the cases hold subspaces to compare, not only empty results
 }
 
-// direct == signature == exact, and the same count of units in >= 2 dimensions.
+// direct == signature == exact, and, with direct mode counting every unit, the same count of units
+// in >= 2 dimensions.
 void expect_modes_agree(const Matrix& values, double eps, std::uint32_t m, int threads, const std::string& what) {
   const CoreResult exact =
       run_with_threads(values, testing::core_params(eps, m, TableMode::exact, kDirectModeSeed), threads);
   const CoreResult signature =
       run_with_threads(values, testing::core_params(eps, m, TableMode::signature, kDirectModeSeed), threads);
-  const CoreResult direct =
-      run_with_threads(values, testing::core_params(eps, m, TableMode::direct, kDirectModeSeed), threads);
+  const CoreParams direct_params = testing::core_params(eps, m, TableMode::direct, kDirectModeSeed);
+  const CoreResult direct = run_with_threads(values, direct_params, threads);
+  const CoreResult counted = run_with_threads(values, testing::counting(direct_params), threads);
   const std::string expected = subspaces_text(exact.subspaces);
   EXPECT_EQ(subspaces_text(signature.subspaces), expected) << what;
   EXPECT_EQ(subspaces_text(direct.subspaces), expected) << what;
-  EXPECT_EQ(direct.dense_units.distinct_multi_units, exact.dense_units.distinct_multi_units) << what;
-  EXPECT_EQ(direct.dense_units.distinct_multi_units, signature.dense_units.distinct_multi_units) << what;
-  EXPECT_LE(direct.dense_units.walk_nodes, direct.total_units * m) << what;
+  EXPECT_EQ(subspaces_text(counted.subspaces), expected) << what;
+  EXPECT_EQ(counted.dense_units.distinct_multi_units, exact.dense_units.distinct_multi_units) << what;
+  EXPECT_EQ(counted.dense_units.distinct_multi_units, signature.dense_units.distinct_multi_units) << what;
+  EXPECT_LE(counted.dense_units.walk_nodes, counted.total_units * m) << what;
+  EXPECT_LE(direct.dense_units.walk_nodes, counted.dense_units.walk_nodes) << what;
 }
 
 TEST(DirectMode, AgreesWithSignatureAndExactOnTiedData) {
@@ -194,10 +201,12 @@ TEST(DirectMode, OpenSubspaceFilesAgreeWithSignatureMode) {
     load::normalize(data, load::Normalization::minmax);
     const CoreResult signature =
         pipeline::run_core(data.values, testing::core_params(c.eps, c.m, TableMode::signature, kDirectModeSeed));
-    const CoreResult direct =
-        pipeline::run_core(data.values, testing::core_params(c.eps, c.m, TableMode::direct, kDirectModeSeed));
+    const CoreParams direct_params = testing::core_params(c.eps, c.m, TableMode::direct, kDirectModeSeed);
+    const CoreResult direct = pipeline::run_core(data.values, direct_params);
+    const CoreResult counted = pipeline::run_core(data.values, testing::counting(direct_params));
     EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(signature.subspaces)) << c.file;
-    EXPECT_EQ(direct.dense_units.distinct_multi_units, signature.dense_units.distinct_multi_units) << c.file;
+    EXPECT_EQ(subspaces_text(counted.subspaces), subspaces_text(signature.subspaces)) << c.file;
+    EXPECT_EQ(counted.dense_units.distinct_multi_units, signature.dense_units.distinct_multi_units) << c.file;
     EXPECT_FALSE(direct.subspaces.empty()) << c.file;
   }
 }

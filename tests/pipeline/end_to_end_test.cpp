@@ -73,6 +73,20 @@ class EndToEnd : public subscale::testing::CliTest {
   }
 };
 
+// direct.count_units walks every unit and counts it; by default the walk passes over what adds no
+// point, says so in the log, and leaves the count out. The subspaces are the same either way.
+TEST_F(EndToEnd, CountingEveryUnitGivesTheCountAndTheSameSubspaces) {
+  const fs::path skipping = run_quickstart("skipping", "mode=direct backend=cpu");
+  const fs::path counting = run_quickstart("counting", "mode=direct backend=cpu direct.count_units=true");
+  const auto skipped = nlohmann::json::parse(read_text(skipping / "summary.json"));
+  const auto counted = nlohmann::json::parse(read_text(counting / "summary.json"));
+  EXPECT_TRUE(skipped["counts"]["multi_dimension_units"].is_null());
+  ASSERT_TRUE(counted["counts"]["multi_dimension_units"].is_number());
+  EXPECT_GT(counted["counts"]["multi_dimension_units"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(read_text(skipping / "subspaces.txt"), read_text(counting / "subspaces.txt"));
+  EXPECT_NE(read_text(skipping / "log.txt").find("direct.count_units counts them"), std::string::npos);
+}
+
 TEST_F(EndToEnd, QuickstartFindsTheHiddenClusters) {
   const fs::path run = run_quickstart("run");
   ASSERT_TRUE(fs::exists(run / "summary.json"));
