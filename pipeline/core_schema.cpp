@@ -74,8 +74,8 @@ ConfigSchema core_config_schema() {
   key({.path = "direct.count_units",
        .kind = ValueKind::boolean,
        .default_value = "false",
-       .help = "direct mode on the CPU: walk every unit so that the count of units in two or more dimensions is "
-               "exact; false passes over the parts of the walk whose units would add no point to any subspace "
+       .help = "direct mode: walk every unit so that the count of units in two or more dimensions is exact; "
+               "false passes over the parts of the walk whose units would add no point to any subspace "
                "(the same subspaces, often much sooner) and leaves that count out",
        .sweepable = true});
   key({.path = "signature.bits",

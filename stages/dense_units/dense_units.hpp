@@ -52,10 +52,10 @@ struct DenseUnitsParams {
   // smaller budget than the table needs leaves it out; the walk then reads values, with the same
   // result.
   std::uint64_t host_pair_table_bytes = 0;
-  // Direct mode on the CPU: walk every unit, so that distinct_multi_units counts all units in two
-  // or more dimensions. False passes over the subtrees whose units would add no point to any
-  // subspace (the same subspaces, often much sooner); distinct_multi_units then counts only the
-  // units emitted, and multi_units_counted is false.
+  // Direct mode: walk every unit, so that distinct_multi_units counts all units in two or more
+  // dimensions. False passes over the subtrees whose units would add no point to any subspace (the
+  // same subspaces, often much sooner), on the CPU and the GPU; distinct_multi_units then counts
+  // only the units emitted, and multi_units_counted is false.
   bool direct_count_units = false;
   // Cluster runs and checkpoints share one plan of partitions out: when `given_partitions` has
   // boundaries it is used instead of a plan from the budget, and with `only_partitions` just
@@ -87,7 +87,7 @@ struct DenseUnitsResult {
   std::uint64_t walk_nodes = 0;            // direct mode: prefixes and leaves whose subspace was computed
   std::uint64_t walk_items = 0;            // direct mode: work items the windows were cut into
   std::uint64_t walk_covered = 0;          // direct mode: subtrees passed over as adding no point
-  // False when the walk could pass over units (direct_count_units off on the CPU): then
+  // False when the walk could pass over units (direct_count_units off): then
   // distinct_multi_units counts the units emitted, not all units in two or more dimensions.
   bool multi_units_counted = true;
   // A resumed run: of the dense units and of distinct_multi_units, those of the work units read back

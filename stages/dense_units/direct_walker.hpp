@@ -888,12 +888,13 @@ struct DirectWalker {
   // one-word and tie-column leaf runs instead hand a word of leaves at a time to
   // emit.slot_group, in all 32 lanes at once.
   //
-  // An emitter with covers(level, bound) and additions() (the host's, when asked to) may have
+  // An emitter with covers(level, bound) and additions() (when asked to) may have
   // subtrees passed over: covers says whether every unit below the prefix of `level`, whose other
   // elements lie among the candidates before `bound`, would add no point to its subspace, and
   // additions() counts the points it added so far. A prefix is asked when it is made, and a
   // top-level prefix again before each of its children once points were added since it was last
-  // asked (the units found below it may have completed what it lacked). Those units are then not
+  // asked (the units found below it may have completed what it lacked). The bound counts the
+  // window's candidates, so only a walk that keeps them asks. Those units are then not
   // emitted, so counts.emitted no longer counts every unit in two or more dimensions.
   template <class Emit>
   SUBSCALE_HD DirectWalkCounts walk(const DirectWorkItem& item, Emit&& emit) {
@@ -932,7 +933,8 @@ struct DirectWalker {
       std::uint32_t s = 0;  // the subset index whose subtree is left behind
       bool pruned = false;
       if constexpr (CoveringEmitter<Emit>) {
-        if (valid >= 1 && k >= 3 && emit.additions() != top_asked_at && scratch.subset(k - 1) >= kCoverAtLeast) {
+        if (pairs && valid >= 1 && k >= 3 && emit.additions() != top_asked_at &&
+            scratch.subset(k - 1) >= kCoverAtLeast) {
           top_asked_at = emit.additions();
           if (emit.covers(1, scratch.subset(k - 1))) {
             ++counts.covered;
@@ -956,7 +958,7 @@ struct DirectWalker {
         }
         if constexpr (CoveringEmitter<Emit>) {
           if (level == 1) top_asked_at = emit.additions();
-          if (scratch.subset(e) >= kCoverAtLeast && emit.covers(level, scratch.subset(e))) {
+          if (pairs && scratch.subset(e) >= kCoverAtLeast && emit.covers(level, scratch.subset(e))) {
             ++counts.covered;
             s = e;
             pruned = true;

@@ -25,17 +25,21 @@ namespace {
 template <class T>
 void expect_gpu_equals_cpu(const ColumnMatrix<T>& values, CoreParams params, const std::string& what,
                            bool expect_subspaces = true) {
+  // Both walk every unit (direct.count_units), so that counts and nodes compare too; walks that
+  // pass over covered subtrees must give the same subspaces.
   params.backend = Backend::cpu;
-  // The CPU walks every unit here, as the GPU does, so that counts and nodes compare too.
   const CoreResult cpu = pipeline::run_core(values, testing::counting(params));
   const CoreResult cpu_skipping = pipeline::run_core(values, params);
   params.backend = Backend::cuda;
-  const CoreResult gpu = pipeline::run_core(values, params);
+  const CoreResult gpu = pipeline::run_core(values, testing::counting(params));
+  const CoreResult gpu_skipping = pipeline::run_core(values, params);
   if (expect_subspaces) {
     EXPECT_FALSE(cpu.subspaces.empty()) << what;
   }
   EXPECT_EQ(subspaces_text(gpu.subspaces), subspaces_text(cpu.subspaces)) << what;
   EXPECT_EQ(subspaces_text(cpu_skipping.subspaces), subspaces_text(cpu.subspaces)) << what;
+  EXPECT_EQ(subspaces_text(gpu_skipping.subspaces), subspaces_text(cpu.subspaces)) << what;
+  EXPECT_LE(gpu_skipping.dense_units.walk_nodes, gpu.dense_units.walk_nodes) << what;
   EXPECT_EQ(gpu.dense_units.distinct_multi_units, cpu.dense_units.distinct_multi_units) << what;
   if (params.units.device_units_per_run == 0) {  // the same items, so the same nodes
     EXPECT_EQ(gpu.dense_units.walk_items, cpu.dense_units.walk_items) << what;
@@ -128,7 +132,8 @@ TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
     params.units.device_subspace_capacity = knobs.capacity;
     params.units.device_units_per_run = knobs.per_item;
     params.backend = Backend::cuda;
-    const CoreResult gpu = pipeline::run_core(values, params);
+    const CoreResult gpu = pipeline::run_core(values, testing::counting(params));
+    const CoreResult gpu_skipping = pipeline::run_core(values, params);
     params.backend = Backend::cpu;
     params.units.device_units_per_run = 0;
     const CoreResult cpu = pipeline::run_core(values, testing::counting(params));
@@ -137,6 +142,7 @@ TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
     ASSERT_GT(cpu.subspaces.size(), 2 * knobs.capacity) << what;
     EXPECT_EQ(subspaces_text(gpu.subspaces), subspaces_text(cpu.subspaces)) << what;
     EXPECT_EQ(gpu.dense_units.distinct_multi_units, cpu.dense_units.distinct_multi_units) << what;
+    EXPECT_EQ(subspaces_text(gpu_skipping.subspaces), subspaces_text(cpu.subspaces)) << what;
     EXPECT_FALSE(gpu.dense_units.notes.empty()) << "the table should have overflowed: " << what;
   }
 }
@@ -163,6 +169,34 @@ TEST(DirectGpu, SpillBeyondHostMemoryIsAResourceError) {
 }
 
 // Small enough for compute-sanitizer's memcheck and racecheck.
+// The device's covering test passes over subtrees, as the host's does, and the subspaces stay the
+// CPU's; with direct.count_units it passes over none.
+TEST(DirectGpu, PassesOverCoveredSubtrees) {
+  SKIP_WITHOUT_GPU();
+  struct Case {
+    Matrix values;
+    double eps;
+    std::uint32_t m;
+    const char* what;
+  };
+  for (const Case& c : {Case{testing::tied_data(220, 8, 3, 60), 0.04, 4, "one word, m=4"},
+                        Case{testing::tied_data(220, 8, 4, 60), 0.04, 5, "one word, m=5"},
+                        Case{testing::mixed_tie_data(180, 70, 5), 0.02, 4, "two words"}}) {
+    CoreParams params = testing::core_params(c.eps, c.m, TableMode::direct);
+    params.backend = Backend::cpu;
+    const CoreResult cpu = pipeline::run_core(c.values, testing::counting(params));
+    params.backend = Backend::cuda;
+    const CoreResult skipping = pipeline::run_core(c.values, params);
+    const CoreResult counting = pipeline::run_core(c.values, testing::counting(params));
+    EXPECT_EQ(subspaces_text(skipping.subspaces), subspaces_text(cpu.subspaces)) << c.what;
+    EXPECT_GT(skipping.dense_units.walk_covered, 0u) << c.what;
+    EXPECT_FALSE(skipping.dense_units.multi_units_counted) << c.what;
+    EXPECT_LT(skipping.dense_units.walk_nodes, counting.dense_units.walk_nodes) << c.what;
+    EXPECT_EQ(counting.dense_units.walk_covered, 0u) << c.what;
+    EXPECT_TRUE(counting.dense_units.multi_units_counted) << c.what;
+  }
+}
+
 TEST(DirectGpu, SanitizerSized) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(80, 70, 4, 30);
