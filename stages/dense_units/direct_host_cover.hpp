@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "stages/dense_units/direct_entry_cache.hpp"
 #include "stages/dense_units/direct_subspace_map.hpp"
 
 namespace subscale::direct {
@@ -105,11 +106,7 @@ class HostCoverage {
 class HostCoverTest {
  public:
   HostCoverTest(DirectSubspaceMap& map, std::uint32_t points)
-      : map_(map),
-        coverage_(map, points),
-        key_(map.key_words()),
-        line_keys_(kLines * map.key_words()),
-        line_entries_(kLines, kNone) {}
+      : map_(map), coverage_(map, points), key_(map.key_words()), entry_cache_(map.key_words()) {}
 
   // Point p was added to map entry `entry`.
   void added(std::uint32_t entry, std::uint32_t p) { coverage_.added(entry, p); }
@@ -214,23 +211,11 @@ class HostCoverTest {
     return scratch.candidate_point(w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits)));
   }
 
-  // The map entry of key_, or kNone; present entries are cached (they never go away).
+  // The map entry of key_, or kNone (adds nothing).
   std::uint32_t find_entry() {
-    const std::size_t words = key_.size();
-    std::uint64_t folded = 0;
-    for (std::size_t w = 0; w < words; ++w) folded ^= key_[w] + w;
-    const std::size_t line = static_cast<std::size_t>((folded * 0x9e3779b97f4a7c15ull) >> (64 - kLineBits));
-    std::uint64_t* cached = line_keys_.data() + line * words;
-    if (line_entries_[line] != kNone &&
-        std::equal(cached, cached + words, key_.begin(), [](auto a, auto b) { return a == b; }))
-      return line_entries_[line];
-    const std::uint32_t entry = map_.find(key_.data());
-    if (entry == DirectSubspaceMap::kAbsent) return kNone;
-    std::copy(key_.begin(), key_.end(), cached);
-    return line_entries_[line] = entry;
+    return entry_cache_.entry(key_.data(), [&](const std::uint64_t* key) { return map_.find(key); });
   }
 
-  static constexpr std::uint32_t kLineBits = 6, kLines = 1u << kLineBits;
   DirectSubspaceMap& map_;
   HostCoverage coverage_;
   std::uint32_t dims_[kMostDimensions] = {};
@@ -238,8 +223,7 @@ class HostCoverTest {
   std::vector<std::uint64_t> columns_;  // kMostDimensions x words_
   std::vector<std::uint64_t> close_;    // words_: the candidates close to p_i in B
   std::vector<std::uint64_t> key_;
-  std::vector<std::uint64_t> line_keys_;     // kLines x key words
-  std::vector<std::uint32_t> line_entries_;  // kNone: an empty line
+  DirectEntryCache entry_cache_;
 };
 
 }  // namespace subscale::direct
