@@ -73,13 +73,19 @@ void DirectSubspaceMap::add_distinct(std::vector<std::uint64_t>&& keys, std::vec
   indexed_ = false;
 }
 
-std::uint32_t DirectSubspaceMap::find_or_add(const std::uint64_t* key) {
+std::size_t DirectSubspaceMap::probe(const std::uint64_t* key, std::uint64_t h) {
   if (!indexed_) build_index(index_slots(entries_));
-  const std::uint64_t h = hash(key);
   const std::size_t mask = hashes_.size() - 1;
   std::size_t s = (h >> 1) & mask;
   for (; hashes_[s] != 0; s = (s + 1) & mask)
-    if (hashes_[s] == h && std::equal(key, key + key_words_, this->key(slots_[s]))) return slots_[s];
+    if (hashes_[s] == h && std::equal(key, key + key_words_, this->key(slots_[s]))) break;
+  return s;
+}
+
+std::uint32_t DirectSubspaceMap::find_or_add(const std::uint64_t* key) {
+  const std::uint64_t h = hash(key);
+  const std::size_t s = probe(key, h);
+  if (hashes_[s] != 0) return slots_[s];
   if (entries_ == ~std::uint32_t{0} - 1) throw ResourceError("direct mode: more than 2^32 - 2 subspaces in one table");
   hashes_[s] = h;
   slots_[s] = entries_;
@@ -90,12 +96,8 @@ std::uint32_t DirectSubspaceMap::find_or_add(const std::uint64_t* key) {
 }
 
 std::uint32_t DirectSubspaceMap::find(const std::uint64_t* key) {
-  if (!indexed_) build_index(index_slots(entries_));
-  const std::uint64_t h = hash(key);
-  const std::size_t mask = hashes_.size() - 1;
-  for (std::size_t s = (h >> 1) & mask; hashes_[s] != 0; s = (s + 1) & mask)
-    if (hashes_[s] == h && std::equal(key, key + key_words_, this->key(slots_[s]))) return slots_[s];
-  return kAbsent;
+  const std::size_t s = probe(key, hash(key));
+  return hashes_[s] != 0 ? slots_[s] : kAbsent;
 }
 
 void DirectSubspaceMap::add(const std::uint64_t* key, const std::uint64_t* bitmap) {

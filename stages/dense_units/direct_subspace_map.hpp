@@ -54,6 +54,8 @@ class DirectSubspaceMap {
   std::uint64_t hash(const std::uint64_t* key) const;
   void grow();
   void place(std::uint64_t hash, std::uint32_t entry);  // into an empty slot
+  // The slot holding `key` (hash h), or the empty slot where it would go.
+  std::size_t probe(const std::uint64_t* key, std::uint64_t h);
   void build_index(std::size_t slots);
 
   std::uint32_t key_words_, point_words_;
