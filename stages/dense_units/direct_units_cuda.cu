@@ -122,11 +122,23 @@ struct DeviceEmitter {
     return w == walker.j_word ? word | walker.j_bit : word;
   }
 
-  __device__ bool key_matches(const Walker& walker, std::uint32_t k, std::uint32_t entry) const {
+  // The hash of a key given word by word (word(w)), and whether `entry` stores that key.
+  template <class KeyWord>
+  __device__ std::uint64_t key_hash(KeyWord&& word) const {
+    std::uint64_t hash = 0x243f6a8885a308d3ULL;
+    for (std::uint32_t w = 0; w < table.key_words; ++w) hash = hash::fmix64(hash ^ word(w)) + w;
+    return hash;
+  }
+  template <class KeyWord>
+  __device__ bool stores_key(std::uint32_t entry, KeyWord&& word) const {
     const std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
     for (std::uint32_t w = 0; w < table.key_words; ++w)
-      if (__ldcg(reinterpret_cast<const unsigned long long*>(stored + w)) != key_word(walker, k, w)) return false;
+      if (__ldcg(reinterpret_cast<const unsigned long long*>(stored + w)) != word(w)) return false;
     return true;
+  }
+
+  __device__ bool key_matches(const Walker& walker, std::uint32_t k, std::uint32_t entry) const {
+    return stores_key(entry, [&](std::uint32_t w) { return key_word(walker, k, w); });
   }
 
   __device__ std::uint32_t claim(const Walker& walker, std::uint32_t k, unsigned long long* slot,
@@ -176,9 +188,7 @@ struct DeviceEmitter {
   // The entry of the unit's key (kNoEntry, with the overflow flag set, when the table is full).
   __device__ std::uint32_t lookup(const Walker& walker, std::uint32_t k) {
     if (same_as_last(walker, k)) return cached_entry;
-    std::uint64_t hash = 0x243f6a8885a308d3ULL;
-    for (std::uint32_t w = 0; w < table.key_words; ++w) hash = hash::fmix64(hash ^ key_word(walker, k, w)) + w;
-    cached_entry = find_or_add(walker, k, hash);
+    cached_entry = find_or_add(walker, k, key_hash([&](std::uint32_t w) { return key_word(walker, k, w); }));
     if (cached_entry == gpu_direct::kNoEntry) {
       atomicExch(table.overflow, 1u);
       return gpu_direct::kNoEntry;
@@ -307,23 +317,15 @@ struct DeviceEmitter {
   // (the test then fails, which is always safe). Adds nothing.
   __device__ std::uint32_t find_subset(const Walker& walker, const std::uint32_t* dims, std::uint32_t count,
                                        std::uint32_t set) const {
-    std::uint64_t hash = 0x243f6a8885a308d3ULL;
-    for (std::uint32_t w = 0; w < table.key_words; ++w)
-      hash = hash::fmix64(hash ^ set_key_word(walker, dims, count, set, w)) + w;
+    auto word = [&](std::uint32_t w) { return set_key_word(walker, dims, count, set, w); };
+    const std::uint64_t hash = key_hash(word);
     const unsigned long long tag = (hash >> 33) | 1;
     std::uint64_t s = hash % table.slot_count;
     for (std::uint64_t probe = 0; probe < table.slot_count; ++probe) {
       const unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(table.slots + s);
       if (seen == gpu_direct::kEmptySlot || seen == gpu_direct::kBusySlot) return gpu_direct::kNoEntry;
-      if (seen != gpu_direct::kLostSlot && (seen >> 32) == tag) {
-        const auto entry = static_cast<std::uint32_t>(seen);
-        const std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
-        bool same = true;
-        for (std::uint32_t w = 0; w < table.key_words && same; ++w)
-          same = __ldcg(reinterpret_cast<const unsigned long long*>(stored + w)) ==
-                 set_key_word(walker, dims, count, set, w);
-        if (same) return entry;
-      }
+      if (seen != gpu_direct::kLostSlot && (seen >> 32) == tag && stores_key(static_cast<std::uint32_t>(seen), word))
+        return static_cast<std::uint32_t>(seen);
       s = s + 1 == table.slot_count ? 0 : s + 1;
     }
     return gpu_direct::kNoEntry;
