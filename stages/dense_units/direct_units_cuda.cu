@@ -108,14 +108,17 @@ constexpr std::uint32_t kSlots = 32;
 // One thread's emitter: D(U) as a key, its entry (the previous unit's when the keys match), and
 // the points ORed in (the prefix's only when this thread has not added them to the entry for the
 // same prefix already).
-template <class T>
+template <class T, std::uint32_t kWords>
 struct DeviceEmitter {
-  using Walker = DirectWalker<DeviceWalkScratch, T>;
+  using Walker = DirectWalker<DeviceWalkScratch, T, kWords>;
   DirectAccumulatorView table;
   std::uint32_t cached_entry = gpu_direct::kNoEntry;  // the entry of the last key looked up
   std::uint64_t last_key_first = 0;
   std::uint32_t prefix_entry = gpu_direct::kNoEntry;  // the entry that last got the prefix's points
   std::uint64_t prefix_epoch = 0;
+
+  // Words of a key (those of a dimension mask).
+  __device__ std::uint32_t key_words() const { return kWords != 0 ? kWords : table.key_words; }
 
   __device__ std::uint64_t key_word(const Walker& walker, std::uint32_t k, std::uint32_t w) const {
     std::uint64_t word = walker.scratch.mask(k, w);
@@ -126,13 +129,13 @@ struct DeviceEmitter {
   template <class KeyWord>
   __device__ std::uint64_t key_hash(KeyWord&& word) const {
     std::uint64_t hash = 0x243f6a8885a308d3ULL;
-    for (std::uint32_t w = 0; w < table.key_words; ++w) hash = hash::fmix64(hash ^ word(w)) + w;
+    for (std::uint32_t w = 0; w < key_words(); ++w) hash = hash::fmix64(hash ^ word(w)) + w;
     return hash;
   }
   template <class KeyWord>
   __device__ bool stores_key(std::uint32_t entry, KeyWord&& word) const {
-    const std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
-    for (std::uint32_t w = 0; w < table.key_words; ++w)
+    const std::uint64_t* stored = table.keys + std::uint64_t{entry} * key_words();
+    for (std::uint32_t w = 0; w < key_words(); ++w)
       if (__ldcg(reinterpret_cast<const unsigned long long*>(stored + w)) != word(w)) return false;
     return true;
   }
@@ -148,8 +151,8 @@ struct DeviceEmitter {
       atomicExch(slot, gpu_direct::kLostSlot);
       return gpu_direct::kNoEntry;
     }
-    std::uint64_t* stored = table.keys + std::uint64_t{entry} * table.key_words;
-    for (std::uint32_t w = 0; w < table.key_words; ++w) stored[w] = key_word(walker, k, w);
+    std::uint64_t* stored = table.keys + std::uint64_t{entry} * key_words();
+    for (std::uint32_t w = 0; w < key_words(); ++w) stored[w] = key_word(walker, k, w);
     __threadfence();
     atomicExch(slot, tag << 32 | entry);
     return entry;
@@ -180,7 +183,7 @@ struct DeviceEmitter {
   // up to 64 dimensions), the others in the thread's scratch.
   __device__ bool same_as_last(const Walker& walker, std::uint32_t k) const {
     if (cached_entry == gpu_direct::kNoEntry || last_key_first != key_word(walker, k, 0)) return false;
-    for (std::uint32_t w = 1; w < table.key_words; ++w)
+    for (std::uint32_t w = 1; w < key_words(); ++w)
       if (walker.scratch.last_key(w) != key_word(walker, k, w)) return false;
     return true;
   }
@@ -194,7 +197,7 @@ struct DeviceEmitter {
       return gpu_direct::kNoEntry;
     }
     last_key_first = key_word(walker, k, 0);
-    for (std::uint32_t w = 1; w < table.key_words; ++w) walker.scratch.last_key(w) = key_word(walker, k, w);
+    for (std::uint32_t w = 1; w < key_words(); ++w) walker.scratch.last_key(w) = key_word(walker, k, w);
     return cached_entry;
   }
 
@@ -248,7 +251,7 @@ struct DeviceEmitter {
     auto& scratch = walker.scratch;
     std::uint32_t dims[kCoverDimensions];
     std::uint32_t count = 0;
-    for (std::uint32_t w = 0; w < space.words; ++w)
+    for (std::uint32_t w = 0; w < walker.words(); ++w)
       for (std::uint64_t bits = scratch.mask(level, w) & walker.words_above_j(w); bits != 0; bits &= bits - 1) {
         if (count == kCoverDimensions) return false;
         const auto dim = w * 64 + static_cast<std::uint32_t>(__ffsll(static_cast<long long>(bits)) - 1);
@@ -450,10 +453,10 @@ struct DeviceEmitter {
 
 // What the walk calls to emit: one unit (emit()) or a word of leaves that share slots (slot_group),
 // each handed to the thread's emitter.
-template <class T>
+template <class T, std::uint32_t kWords>
 struct DeviceEmit {
-  DeviceEmitter<T>& emitter;
-  DirectWalker<DeviceWalkScratch, T>& walker;
+  DeviceEmitter<T, kWords>& emitter;
+  DirectWalker<DeviceWalkScratch, T, kWords>& walker;
   std::uint32_t k;
 
   __device__ void operator()() { emitter.emit(walker, k); }
@@ -485,9 +488,10 @@ struct DeviceWalkBuffers {
 constexpr int kWalkBlocks = 7;
 
 // counters[0]: next item, [1]: nodes, [2]: units emitted, [3]: covered subtrees passed over (with
-// skip_covered). A warp takes one item at a time (taking
+// skip_covered). kWords: the mask words when fixed at compile time (1), else 0 (walk_batch says
+// why). A warp takes one item at a time (taking
 // four neighbouring items at once, to share a window's candidates, made no difference).
-template <class T>
+template <class T, std::uint32_t kWords>
 __global__ void __launch_bounds__(kBlockThreads, kWalkBlocks)
     walk_direct_items(direct::DirectSpaceView<T> space, const DirectWorkItem* items, unsigned long long item_count,
                       DeviceWalkBuffers buffers, DirectAccumulatorView table, unsigned long long* counters,
@@ -496,23 +500,24 @@ __global__ void __launch_bounds__(kBlockThreads, kWalkBlocks)
   const std::uint32_t lane = threadIdx.x % DeviceWalkScratch::kLanes;
   const std::uint64_t warp = thread / DeviceWalkScratch::kLanes;
   const std::uint32_t capacity = buffers.pair_capacity, column_words = (capacity + 31) / 32;
+  const std::uint32_t words = kWords != 0 ? kWords : space.words;  // a constant the scratch's indexing folds
   DeviceWalkScratch scratch{buffers.masks + thread,
-                            buffers.pairs + warp * capacity * space.words,
+                            buffers.pairs + warp * capacity * words,
                             buffers.candidate_slots + warp * capacity * 2,
                             buffers.columns + warp * column_words * buffers.tie_count,
-                            buffers.built + warp * space.words,
+                            buffers.built + warp * words,
                             column_words,
                             buffers.tie_count,
                             std::uint64_t{gridDim.x} * blockDim.x,
-                            space.words,
+                            words,
                             space.k + 1,
                             capacity,
                             lane};
-  DirectWalker<DeviceWalkScratch, T> walker{space, scratch};
-  DeviceEmitter<T> emitter{table};
+  DirectWalker<DeviceWalkScratch, T, kWords> walker{space, scratch};
+  DeviceEmitter<T, kWords> emitter{table};
   emitter.slot_bits = buffers.slot_bits + warp * kSlots * column_words;
   emitter.skip_covered = skip_covered;
-  DeviceEmit<T> emit{emitter, walker, space.k};
+  DeviceEmit<T, kWords> emit{emitter, walker, space.k};
   unsigned long long nodes = 0, emitted = 0, covered = 0;
   while (true) {
     __syncwarp();
@@ -675,9 +680,18 @@ template <class T>
 bool walk_batch(DirectDeviceMemory<T>& memory, std::uint64_t begin, std::uint64_t count, bool skip_covered,
                 DenseUnitsResult& result) {
   SUBSCALE_CUDA_CHECK(cudaMemsetAsync(memory.counters.data(), 0, memory.counters.bytes(), memory.stream));
-  walk_direct_items<<<memory.threads / kBlockThreads, kBlockThreads, 0, memory.stream>>>(
-      memory.inputs.view, memory.inputs.items.data() + begin, count, memory.walk_buffers(), memory.table->view(),
-      memory.counters.data(), skip_covered);
+  // Masks of one word (at most 64 dimensions) have a kernel of their own: without the loops over
+  // words and the paths only several words take, the code a warp runs most is shorter, and
+  // instruction fetch was the walk's largest stall.
+  const auto launch = [&](auto kernel) {
+    kernel<<<memory.threads / kBlockThreads, kBlockThreads, 0, memory.stream>>>(
+        memory.inputs.view, memory.inputs.items.data() + begin, count, memory.walk_buffers(), memory.table->view(),
+        memory.counters.data(), skip_covered);
+  };
+  if (memory.inputs.view.words == 1)
+    launch(walk_direct_items<T, 1>);
+  else
+    launch(walk_direct_items<T, 0>);
   SUBSCALE_CUDA_CHECK_LAUNCH("walk_direct_items");
   SUBSCALE_CUDA_CHECK(cudaStreamSynchronize(memory.stream));
   if (memory.table->overflowed()) return false;

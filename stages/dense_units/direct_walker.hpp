@@ -92,7 +92,10 @@ concept CoveringEmitter = requires(Emit& emit, std::uint32_t level, std::uint32_
   { emit.additions() } -> std::convertible_to<std::uint64_t>;
 };
 
-template <class Scratch, class T>
+// kWords, when not 0, is the number of mask words, fixed at compile time: the device's walk is
+// compiled apart for one-word masks (at most 64 dimensions), which drops the loops over words and
+// the paths only several words take from the code it runs (see walk_direct_items).
+template <class Scratch, class T, std::uint32_t kWords = 0>
 struct DirectWalker {
   const DirectSpaceView<T>& space;
   Scratch& scratch;
@@ -106,10 +109,13 @@ struct DirectWalker {
   // dimensions always lie among the top level's, so what is keyed by those stays valid below it.
   std::uint64_t top_epoch = 0;
 
+  // Words of a dimension mask.
+  SUBSCALE_HD std::uint32_t words() const { return kWords != 0 ? kWords : space.words; }
+
   // Any dimension above j left in the mask of `level`?
   SUBSCALE_HD bool has_higher(std::uint32_t level) const {
     if ((scratch.mask(level, j_word) & ~(j_bit | (j_bit - 1))) != 0) return true;
-    for (std::uint32_t w = j_word + 1; w < space.words; ++w)
+    for (std::uint32_t w = j_word + 1; w < words(); ++w)
       if (scratch.mask(level, w) != 0) return true;
     return false;
   }
@@ -133,14 +139,14 @@ struct DirectWalker {
     const std::uint32_t d = space.dimensions;
     const T* newest = space.rows + static_cast<std::uint64_t>(scratch.point(level)) * d;
     if (level == 1) {
-      for (std::uint32_t w = 0; w < space.words; ++w)
+      for (std::uint32_t w = 0; w < words(); ++w)
         scratch.mask(1, w) = pairs ? scratch.pair(e, w) : scratch.mask(0, w) & close_to_first(newest, w);
       return;
     }
     // A prefix that all lanes share (shared) has its live dimensions dealt out among them.
     const std::uint32_t lanes = shared ? scratch.lanes() : 1, lane = shared ? scratch.lane() : 0;
     std::uint32_t index = 0;
-    for (std::uint32_t w = 0; w < space.words; ++w) {
+    for (std::uint32_t w = 0; w < words(); ++w) {
       std::uint64_t live = scratch.mask(level - 1, w) & (pairs ? scratch.pair(e, w) : ~std::uint64_t{0});
       // A tie dimension live in the prefix and in the newest point's pair mask holds.
       const std::uint64_t tied = pairs ? live & space.tie_dimensions[w] : 0;
@@ -172,7 +178,7 @@ struct DirectWalker {
       narrow_by_pairs(level, e);
       return;
     }
-    const std::uint32_t d = space.dimensions, words = space.words;
+    const std::uint32_t d = space.dimensions, words = this->words();
     const T* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * d;
     const T* newest = space.rows + static_cast<std::uint64_t>(scratch.point(level)) * d;
     const T* parent_lo = level == 1 ? first : scratch.lows(level - 1);
@@ -202,14 +208,14 @@ struct DirectWalker {
   // that adds it to that level's points is emitted here.
   SUBSCALE_HD bool pair_keeps_above_j(std::uint32_t level, std::uint32_t e) {
     std::uint64_t any_above = 0;
-    for (std::uint32_t w = j_word; w < space.words && any_above == 0; ++w)
+    for (std::uint32_t w = j_word; w < words() && any_above == 0; ++w)
       any_above = scratch.mask(level, w) & scratch.pair(e, w) & words_above_j(w);
     return any_above != 0;
   }
 
   // The pair table's row of point p: its words with every point.
   SUBSCALE_HD const std::uint64_t* pair_row(std::uint32_t p) const {
-    return space.pair_table + static_cast<std::uint64_t>(p) * space.points * space.words;
+    return space.pair_table + static_cast<std::uint64_t>(p) * space.points * words();
   }
 
   // narrow_with_bounds from the pair table: a set spans less than epsilon in a dimension exactly
@@ -217,7 +223,7 @@ struct DirectWalker {
   // and rounding keeps a narrower pair's no wider), so the newest point's words with the points
   // before it, ANDed into the mask above, are the mask. No value is read.
   SUBSCALE_HD void narrow_by_pairs(std::uint32_t level, std::uint32_t e) {
-    const std::uint32_t words = space.words, newest = scratch.point(level);
+    const std::uint32_t words = this->words(), newest = scratch.point(level);
     const bool any_above = pair_keeps_above_j(level - 1, e);
     for (std::uint32_t w = 0; w < words; ++w) {
       std::uint64_t kept = any_above ? scratch.mask(level - 1, w) & scratch.pair(e, w) : 0;
@@ -270,7 +276,7 @@ struct DirectWalker {
 
   // Level 0: every dimension but j (bits past the last dimension clear).
   SUBSCALE_HD void start_mask() {
-    for (std::uint32_t w = 0; w < space.words; ++w) {
+    for (std::uint32_t w = 0; w < words(); ++w) {
       const std::uint32_t dims_here = space.dimensions - w * 64;
       scratch.mask(0, w) = dims_here >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << dims_here) - 1;
     }
@@ -303,7 +309,7 @@ struct DirectWalker {
 #endif
     if constexpr (Scratch::kKeepsBounds) {
       leaf_run_with_bounds(following_points, from, to, counts, emit);
-    } else if (space.words == 1 && pairs) {
+    } else if (words() == 1 && pairs) {
 #if defined(__CUDA_ARCH__)
       if constexpr (Scratch::kLanes == 32) {
         leaf_run_one_word_warp(following_points, from, to, counts, emit);
@@ -311,7 +317,7 @@ struct DirectWalker {
       }
 #endif
       leaf_run_one_word(following_points, from, to, counts, emit);
-    } else if (space.words == 1 || !leaf_run_compact(following_points, pairs, from, to, counts, emit)) {
+    } else if (words() == 1 || !leaf_run_compact(following_points, pairs, from, to, counts, emit)) {
       for (std::uint32_t q = from + scratch.lane(); q < to; q += scratch.lanes()) {
         scratch.point(k) = following_points[q];
         narrow(k, pairs, q);
@@ -444,7 +450,7 @@ struct DirectWalker {
   // or one's place among the top level's is 64 or more.
   template <class Emit>
   __device__ bool leaf_run_tie_columns(std::uint32_t from, std::uint32_t to, DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k, words = space.words, lane = scratch.lane();
+    const std::uint32_t k = space.k, words = this->words(), lane = scratch.lane();
     // Each live dimension as its column's offset << 7 | its place among the top level's << 1 | (below j).
     std::uint32_t live[kTieLive];
     std::uint32_t count = 0, places = 0, ranks = 0;  // ranks: tie dimensions in the words before w
@@ -494,7 +500,7 @@ struct DirectWalker {
   __device__ void build_tie_columns(std::uint32_t level) {
     const std::uint32_t lane = scratch.lane(), candidate_words = (scratch.candidates() + 31) / 32;
     // first_rank: the tie dimensions in the words before w (the first column of word w's).
-    for (std::uint32_t w = 0, first_rank = 0; w < space.words;
+    for (std::uint32_t w = 0, first_rank = 0; w < words();
          first_rank += static_cast<std::uint32_t>(__popcll(space.tie_dimensions[w])), ++w) {
       const std::uint64_t needed = scratch.mask(level, w) & ~scratch.columns_built(w);
       if (needed == 0) continue;
@@ -519,12 +525,12 @@ struct DirectWalker {
   // Writes the key of a group's pattern (places among the top level's dimensions; with a one-word
   // mask, the dimensions themselves) to mask(k).
   __device__ void write_pattern_key(std::uint64_t pattern) {
-    if (space.words == 1) {
+    if (words() == 1) {
       scratch.mask(space.k, 0) = pattern;
       return;
     }
     std::uint32_t place = 0;
-    for (std::uint32_t w = 0; w < space.words; ++w) {
+    for (std::uint32_t w = 0; w < words(); ++w) {
       std::uint64_t key = 0;
       for (std::uint64_t top = scratch.mask(1, w); top != 0; top &= top - 1, ++place)
         if ((pattern >> place & 1) != 0) key |= top & (~top + 1);
@@ -549,7 +555,7 @@ struct DirectWalker {
   template <class Emit>
   SUBSCALE_HD bool leaf_run_compact(const std::uint32_t* following_points, bool pairs, std::uint32_t from,
                                     std::uint32_t to, DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k, d = space.dimensions, words = space.words;
+    const std::uint32_t k = space.k, d = space.dimensions, words = this->words();
     std::uint32_t dims[kCompactLive];
     T lo[kCompactLive], hi[kCompactLive];
     bool tied[kCompactLive];             // a tie dimension with pair masks kept: its pair bit decides
@@ -615,7 +621,7 @@ struct DirectWalker {
   template <class Emit>
   SUBSCALE_HD void leaf_run_with_bounds(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                         DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k, d = space.dimensions, words = space.words;
+    const std::uint32_t k = space.k, d = space.dimensions, words = this->words();
     // With no prefix (k = 1) the range is p_i's values.
     if (space.pair_table != nullptr) {
       counts.nodes += to - from;
@@ -671,7 +677,7 @@ struct DirectWalker {
   template <class Emit>
   SUBSCALE_HD void leaf_run_by_pairs(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                      DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k, words = space.words;
+    const std::uint32_t k = space.k, words = this->words();
     const std::uint64_t* rows[64];  // the prefix points' rows
     for (std::uint32_t t = 1; t < k; ++t) rows[t] = pair_row(scratch.point(t));
     if (words == 1) {
@@ -756,7 +762,7 @@ struct DirectWalker {
     const std::uint64_t* above[kColumnDimensions];
     const std::uint64_t* lower_ties[kColumnDimensions];
     std::uint32_t above_count = 0, lower_count = 0;
-    for (std::uint32_t w = 0; w < space.words; ++w) {
+    for (std::uint32_t w = 0; w < words(); ++w) {
       const std::uint64_t live = scratch.mask(k - 1, w);
       const std::uint64_t up = live & words_above_j(w);
       const std::uint64_t down = live & space.tie_dimensions[w] & words_below_j(w);
@@ -814,10 +820,10 @@ struct DirectWalker {
     const T* other = space.rows + static_cast<std::uint64_t>(point) * space.dimensions;
     const std::uint64_t above_j = ~(j_bit | (j_bit - 1));
     std::uint64_t any_above = 0;
-    for (std::uint32_t w = 0; w < space.words; ++w) {
+    for (std::uint32_t w = 0; w < words(); ++w) {
       std::uint64_t close = 0;
       if constexpr (Scratch::kKeepsBounds) {
-        close = space.pair_table != nullptr ? pair_row(scratch.point(0))[std::uint64_t{point} * space.words + w]
+        close = space.pair_table != nullptr ? pair_row(scratch.point(0))[std::uint64_t{point} * words() + w]
                                             : close_to_first(other, w);
       } else {
         close = close_to_first(other, w);
@@ -843,7 +849,7 @@ struct DirectWalker {
       const bool keep = e < needed && pair_above_j(e, following_points[e]);
       const unsigned ballot = __ballot_sync(kAll, keep);
       const std::uint32_t to = kept + static_cast<std::uint32_t>(__popc(ballot & ((1u << lane) - 1)));
-      for (std::uint32_t w = 0; w < space.words; ++w) {
+      for (std::uint32_t w = 0; w < words(); ++w) {
         const std::uint64_t word = keep ? scratch.pair(e, w) : 0;
         __syncwarp();
         if (keep) scratch.pair(to, w) = word;
@@ -857,7 +863,7 @@ struct DirectWalker {
     }
     scratch.set_pairs_filled(window, needed, kept);
     // The candidates changed: every column is built again when a leaf run next needs it.
-    for (std::uint32_t w = lane; w < space.words; w += 32) scratch.columns_built(w) = 0;
+    for (std::uint32_t w = lane; w < words(); w += 32) scratch.columns_built(w) = 0;
     __syncwarp();
   }
 #endif
