@@ -14,7 +14,7 @@
 namespace subscale::significance {
 namespace {
 
-using testing::nearest;
+using testing::nearest_each;
 
 // Integer levels with a skewed distribution: level l with weight 1 / (l + 1).
 Matrix skewed_levels(std::size_t n, std::size_t d, std::uint64_t seed) {
@@ -37,8 +37,8 @@ void search(const Matrix& m, Rates& rates, double alpha) {
   for (std::uint32_t a = 0; a < d; ++a)
     for (std::uint32_t b = a + 1; b < d; ++b)
       for (std::uint32_t center = 0; center < m.rows(); center += 5)
-        for (const std::size_t k : {6, 10, 20})
-          scores.push_back(score_cluster(m, marginals, nearest(m, {a, b}, center, k)));
+        for (const auto& group : nearest_each(m, {a, b}, center, {6, 10, 20}))
+          scores.push_back(score_cluster(m, marginals, group));
   const auto keep = significant(scores, {alpha, Correction::bonferroni});
   const auto keep_fdr = significant(scores, {alpha, Correction::fdr});
   rates.any_significant += std::count(keep.begin(), keep.end(), true) > 0 ? 1 : 0;
