@@ -134,7 +134,7 @@ class HostCoverTest {
   template <class Walker, class Scratch>
   bool take_dimensions(const Walker& walker, Scratch& scratch, std::uint32_t level, std::uint32_t bound) {
     count_ = 0;
-    for (std::uint32_t w = 0; w < walker.space.words; ++w)
+    for (std::uint32_t w = 0; w < walker.words(); ++w)
       for (std::uint64_t bits = scratch.mask(level, w) & walker.words_above_j(w); bits != 0; bits &= bits - 1) {
         if (count_ == kMostDimensions) return false;
         dims_[count_++] = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
@@ -197,7 +197,7 @@ class HostCoverTest {
   template <class Walker, class Scratch>
   bool joins(const Walker& walker, Scratch& scratch, std::uint32_t level, std::uint32_t p, std::uint32_t b) const {
     if (walker.space.pair_table == nullptr) return true;
-    const std::uint32_t words = walker.space.words;
+    const std::uint32_t words = walker.words();
     for (std::uint32_t t = 1; t <= level; ++t) {
       const std::uint64_t* row = walker.pair_row(scratch.point(t)) + std::uint64_t{p} * words;
       for (std::uint32_t d = 0; d < count_; ++d)

@@ -111,7 +111,7 @@ class HostSubspaceEmitter {
 
   template <class Walker, class Scratch>
   void emit(const Walker& walker, Scratch& scratch, std::uint32_t k) {
-    const std::uint32_t words = map_.key_words();
+    const std::uint32_t words = walker.words();  // a constant where the walker fixes it
     for (std::uint32_t w = 0; w < words; ++w) key_[w] = scratch.mask(k, w);
     key_[walker.j_word] |= walker.j_bit;
     std::uint32_t entry = last_entry_;

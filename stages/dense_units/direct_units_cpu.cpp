@@ -272,12 +272,12 @@ namespace {
 
 // One thread's walker, its scratch and subspaces. The walker lives as long as the thread's state so
 // that its prefix epochs never repeat for the emitter.
-template <class T>
+template <class T, std::uint32_t kWords>
 struct ThreadWalk {
   ThreadView<T> own;
   DirectSubspaceMap map;
   HostWalkScratch<T> scratch;
-  DirectWalker<HostWalkScratch<T>, T> walker;
+  DirectWalker<HostWalkScratch<T>, T, kWords> walker;
   direct::HostSubspaceEmitter emitter;
   direct::DirectWalkCounts counts;
 
@@ -299,7 +299,7 @@ direct::DirectWalkCounts walk_held_item(const DirectSpace& space, const UnitPlan
   return walker.walk(item, [&] { emitter.emit(walker, scratch, space.k); });
 }
 
-template <class T>
+template <class T, std::uint32_t kWords>
 DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
                                     const UnitProgress& progress, std::span<const UnitRange> only,
                                     std::uint64_t pair_table_bytes, bool skip_covered) {
@@ -318,10 +318,10 @@ DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& pl
     view.pair_table = pair_table.data();
   }
   timer.start("direct: walk");
-  tbb::enumerable_thread_specific<std::unique_ptr<ThreadWalk<T>>> threads(
-      [&] { return std::make_unique<ThreadWalk<T>>(space, view); });
+  tbb::enumerable_thread_specific<std::unique_ptr<ThreadWalk<T, kWords>>> threads(
+      [&] { return std::make_unique<ThreadWalk<T, kWords>>(space, view); });
   tbb::parallel_for(std::size_t{0}, items.size(), [&](std::size_t t) {
-    ThreadWalk<T>& local = *threads.local();
+    ThreadWalk<T, kWords>& local = *threads.local();
     const auto counts =
         skip_covered ? local.walker.walk(items[t], direct::CoveringEmit{local.emitter, local.walker, local.scratch})
                      : local.walker.walk(items[t], [&] { local.emitter.emit(local.walker, local.scratch, space.k); });
@@ -355,8 +355,12 @@ direct::DirectWalkCounts walk_direct_item(const DirectSpace& space, const UnitPl
 DenseUnitsResult run_direct_units_cpu(const DirectSpace& space, const UnitPlan& plan, DirectSubspaceMap& subspaces,
                                       const UnitProgress& progress, std::span<const UnitRange> only,
                                       std::uint64_t pair_table_bytes, bool skip_covered) {
+  // Masks of one word get a walk compiled for that case (no loops over words).
   return space.visit_precision([&](auto held) {
-    return run_held_units_cpu<decltype(held)>(space, plan, subspaces, progress, only, pair_table_bytes, skip_covered);
+    using T = decltype(held);
+    return space.key_words() == 1
+               ? run_held_units_cpu<T, 1>(space, plan, subspaces, progress, only, pair_table_bytes, skip_covered)
+               : run_held_units_cpu<T, 0>(space, plan, subspaces, progress, only, pair_table_bytes, skip_covered);
   });
 }
 
