@@ -118,7 +118,7 @@ class HostCoverTest {
   bool covers(const Walker& walker, Scratch& scratch, std::uint32_t level, std::uint32_t bound) {
     if (!take_dimensions(walker, scratch, level, bound)) return false;
     coverage_.begin(walker.j, scratch.point(0), scratch.candidate_points(), scratch.candidates());
-    const std::uint32_t need = walker.space.k - level;  // points a unit needs besides the prefix's
+    const std::uint32_t need = walker.k_() - level;  // points a unit needs besides the prefix's
     for (std::uint32_t b = 1; b < (1u << count_); ++b)
       if (!covered_in(walker, scratch, level, b, need)) return false;
     return true;
@@ -184,7 +184,7 @@ class HostCoverTest {
     const std::uint32_t slot = coverage_.slot(entry, words_);
     if (!coverage_.holds_first(slot)) return false;
     for (std::uint32_t t = 1; t <= level; ++t)
-      if (!coverage_.holds(slot, scratch.subset(walker.space.k - t))) return false;
+      if (!coverage_.holds(slot, scratch.subset(walker.k_() - t))) return false;
     const std::uint64_t* held = coverage_.bits(slot);
     for (std::uint32_t w = 0; w < words_; ++w)
       for (std::uint64_t missing = close_[w] & ~held[w]; missing != 0; missing &= missing - 1)

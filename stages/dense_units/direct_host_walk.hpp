@@ -171,7 +171,7 @@ struct CoveringEmit {
   HostSubspaceEmitter& emitter;
   Walker& walker;
   Scratch& scratch;
-  void operator()() { emitter.emit(walker, scratch, walker.space.k); }
+  void operator()() { emitter.emit(walker, scratch, walker.k_()); }
   bool covers(std::uint32_t level, std::uint32_t bound) { return emitter.covers(walker, scratch, level, bound); }
   std::uint64_t additions() const { return emitter.additions(); }
 };

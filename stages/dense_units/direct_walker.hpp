@@ -94,8 +94,10 @@ concept CoveringEmitter = requires(Emit& emit, std::uint32_t level, std::uint32_
 
 // kWords, when not 0, is the number of mask words, fixed at compile time: the device's walk is
 // compiled apart for one-word masks (at most 64 dimensions), which drops the loops over words and
-// the paths only several words take from the code it runs (see walk_direct_items).
-template <class Scratch, class T, std::uint32_t kWords = 0>
+// the paths only several words take from the code it runs (see walk_direct_items). kK, when not
+// 0, fixes k (m - 1) the same way: the host compiles m = 4 apart, whose loops over a prefix's
+// points then have a known length.
+template <class Scratch, class T, std::uint32_t kWords = 0, std::uint32_t kK = 0>
 struct DirectWalker {
   const DirectSpaceView<T>& space;
   Scratch& scratch;
@@ -111,6 +113,8 @@ struct DirectWalker {
 
   // Words of a dimension mask.
   SUBSCALE_HD std::uint32_t words() const { return kWords != 0 ? kWords : space.words; }
+  // Elements a unit takes besides p_i (m - 1).
+  SUBSCALE_HD std::uint32_t k_() const { return kK != 0 ? kK : space.k; }
 
   // Any dimension above j left in the mask of `level`?
   SUBSCALE_HD bool has_higher(std::uint32_t level) const {
@@ -285,14 +289,13 @@ struct DirectWalker {
 
   // The largest element of the item's last subset: the largest c with C(c, k) <= rank_end - 1.
   SUBSCALE_HD std::uint32_t last_top(const DirectWorkItem& item, std::uint32_t following) const {
-    return combinadic::largest_with_binomial_at_most(space.binomials, space.k, item.rank_end - 1, space.k - 1,
-                                                     following);
+    return combinadic::largest_with_binomial_at_most(space.binomials, k_(), item.rank_end - 1, k_() - 1, following);
   }
 
   // First rank of the subtree whose prefix fixes subset(s) .. subset(k-1).
   SUBSCALE_HD std::uint64_t prefix_rank(std::uint32_t s) const {
     std::uint64_t r = 0;
-    for (std::uint32_t t = s; t < space.k; ++t) r += space.binomials(scratch.subset(t), t + 1);
+    for (std::uint32_t t = s; t < k_(); ++t) r += space.binomials(scratch.subset(t), t + 1);
     return r;
   }
 
@@ -301,7 +304,7 @@ struct DirectWalker {
   template <class Emit>
   SUBSCALE_HD void leaf_run(const std::uint32_t* following_points, bool pairs, std::uint32_t from, std::uint32_t to,
                             DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k;
+    const std::uint32_t k = k_();
 #if defined(__CUDA_ARCH__)
     if constexpr (Scratch::kLanes == 32) {
       if (pairs && k >= 2 && scratch.keeps_tie_columns() && leaf_run_tie_columns(from, to, counts, emit)) return;
@@ -338,7 +341,7 @@ struct DirectWalker {
   template <class Emit>
   SUBSCALE_HD void leaf_run_one_word(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                      DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k, d = space.dimensions;
+    const std::uint32_t k = k_(), d = space.dimensions;
     const std::uint64_t parent = scratch.mask(k - 1, 0), below_j = j_bit - 1, above_j = ~(j_bit | below_j);
     const std::uint64_t ties = space.tie_dimensions[0];
     for (std::uint32_t q = from + scratch.lane(); q < to; q += scratch.lanes()) {
@@ -386,7 +389,7 @@ struct DirectWalker {
   __device__ void leaf_run_one_word_warp(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                          DirectWalkCounts& counts, Emit&& emit) {
     constexpr unsigned kAll = 0xffffffffu;
-    const std::uint32_t k = space.k, d = space.dimensions, lane = scratch.lane();
+    const std::uint32_t k = k_(), d = space.dimensions, lane = scratch.lane();
     T low[2], high[2];
     for (std::uint32_t half = 0; half < 2; ++half) {
       const std::uint32_t dim = lane + 32 * half;
@@ -450,7 +453,7 @@ struct DirectWalker {
   // or one's place among the top level's is 64 or more.
   template <class Emit>
   __device__ bool leaf_run_tie_columns(std::uint32_t from, std::uint32_t to, DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k, words = this->words(), lane = scratch.lane();
+    const std::uint32_t k = k_(), words = this->words(), lane = scratch.lane();
     // Each live dimension as its column's offset << 7 | its place among the top level's << 1 | (below j).
     std::uint32_t live[kTieLive];
     std::uint32_t count = 0, places = 0, ranks = 0;  // ranks: tie dimensions in the words before w
@@ -526,7 +529,7 @@ struct DirectWalker {
   // mask, the dimensions themselves) to mask(k).
   __device__ void write_pattern_key(std::uint64_t pattern) {
     if (words() == 1) {
-      scratch.mask(space.k, 0) = pattern;
+      scratch.mask(k_(), 0) = pattern;
       return;
     }
     std::uint32_t place = 0;
@@ -534,7 +537,7 @@ struct DirectWalker {
       std::uint64_t key = 0;
       for (std::uint64_t top = scratch.mask(1, w); top != 0; top &= top - 1, ++place)
         if ((pattern >> place & 1) != 0) key |= top & (~top + 1);
-      scratch.mask(space.k, w) = key;
+      scratch.mask(k_(), w) = key;
     }
   }
 
@@ -555,7 +558,7 @@ struct DirectWalker {
   template <class Emit>
   SUBSCALE_HD bool leaf_run_compact(const std::uint32_t* following_points, bool pairs, std::uint32_t from,
                                     std::uint32_t to, DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k, d = space.dimensions, words = this->words();
+    const std::uint32_t k = k_(), d = space.dimensions, words = this->words();
     std::uint32_t dims[kCompactLive];
     T lo[kCompactLive], hi[kCompactLive];
     bool tied[kCompactLive];             // a tie dimension with pair masks kept: its pair bit decides
@@ -621,7 +624,7 @@ struct DirectWalker {
   template <class Emit>
   SUBSCALE_HD void leaf_run_with_bounds(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                         DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k, d = space.dimensions, words = this->words();
+    const std::uint32_t k = k_(), d = space.dimensions, words = this->words();
     // With no prefix (k = 1) the range is p_i's values.
     if (space.pair_table != nullptr) {
       counts.nodes += to - from;
@@ -677,7 +680,7 @@ struct DirectWalker {
   template <class Emit>
   SUBSCALE_HD void leaf_run_by_pairs(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                      DirectWalkCounts& counts, Emit&& emit) {
-    const std::uint32_t k = space.k, words = this->words();
+    const std::uint32_t k = k_(), words = this->words();
     const std::uint64_t* rows[64];  // the prefix points' rows
     for (std::uint32_t t = 1; t < k; ++t) rows[t] = pair_row(scratch.point(t));
     if (words == 1) {
@@ -721,7 +724,7 @@ struct DirectWalker {
   SUBSCALE_HD void leaf_run_one_word_with_bounds(const std::uint32_t* following_points, std::uint32_t from,
                                                  std::uint32_t to, const T* lo, const T* hi, DirectWalkCounts& counts,
                                                  Emit&& emit) {
-    const std::uint32_t k = space.k, d = space.dimensions;
+    const std::uint32_t k = k_(), d = space.dimensions;
     const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j);
     const std::uint64_t parent = scratch.mask(k - 1, 0), ties = space.tie_dimensions[0];
     auto visit = [&](std::uint32_t q) {
@@ -758,7 +761,7 @@ struct DirectWalker {
   // doing nothing, when the prefix has more than kColumnDimensions such dimensions.
   template <class Visit>
   SUBSCALE_HD bool visit_by_columns(std::uint32_t from, std::uint32_t to, Visit&& visit) {
-    const std::uint32_t k = space.k;
+    const std::uint32_t k = k_();
     const std::uint64_t* above[kColumnDimensions];
     const std::uint64_t* lower_ties[kColumnDimensions];
     std::uint32_t above_count = 0, lower_count = 0;
@@ -873,7 +876,7 @@ struct DirectWalker {
   // ranks [b, e) hold exactly the candidate subsets [candidate_rank(b), candidate_rank(e - 1, true)).
   // Reads only candidates up to the largest element of subset r.
   SUBSCALE_HD std::uint64_t candidate_rank(std::uint64_t r, std::uint32_t following, bool inclusive) const {
-    const std::uint32_t k = space.k, kept = scratch.candidates();
+    const std::uint32_t k = k_(), kept = scratch.candidates();
     std::uint32_t c[64];
     combinadic::unrank(space.binomials, r, following, k, c);
     std::uint64_t below_r = 0;
@@ -909,7 +912,7 @@ struct DirectWalker {
   template <class Emit>
   SUBSCALE_HD DirectWalkCounts walk(const DirectWorkItem& item, Emit&& emit) {
     DirectWalkCounts counts;
-    const std::uint32_t k = space.k;
+    const std::uint32_t k = k_();
     const std::uint32_t i = static_cast<std::uint32_t>(item.window % space.points);
     j = static_cast<std::uint32_t>(item.window / space.points);
     j_word = j / 64;
