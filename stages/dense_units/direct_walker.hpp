@@ -92,11 +92,11 @@ concept CoveringEmitter = requires(Emit& emit, std::uint32_t level, std::uint32_
   { emit.additions() } -> std::convertible_to<std::uint64_t>;
 };
 
-// kWords, when not 0, is the number of mask words, fixed at compile time: the device's walk is
-// compiled apart for one-word masks (at most 64 dimensions), which drops the loops over words and
-// the paths only several words take from the code it runs (see walk_direct_items). kK, when not
-// 0, fixes k (m - 1) the same way: the host compiles m = 4 apart, whose loops over a prefix's
-// points then have a known length.
+// kWords, when not 0, is the number of mask words, fixed at compile time: both backends compile
+// the walk apart for one-word masks (at most 64 dimensions), which drops the loops over words and
+// the paths only several words take from the code it runs (walk_direct_items, run_direct_units_cpu).
+// kK, when not 0, fixes k (m - 1) the same way: the host compiles m = 4 apart, whose loops over a
+// prefix's points then have a known length.
 template <class Scratch, class T, std::uint32_t kWords = 0, std::uint32_t kK = 0>
 struct DirectWalker {
   const DirectSpaceView<T>& space;
