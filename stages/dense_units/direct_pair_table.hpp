@@ -5,8 +5,9 @@
 // ANDing a few words instead of reading values (direct_walker.hpp, narrow_by_pairs). It takes
 // points x points x key words x 8 bytes, so it is built only under a budget; past it the walk keeps
 // value ranges instead, with the same result.
+#include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "stages/dense_units/direct_units.hpp"
 
@@ -28,9 +29,27 @@ bool pair_table_pays(const DirectSpace& space, std::uint64_t units);
 // Bytes the table of `space` takes (saturating at the largest 64-bit value).
 std::uint64_t direct_pair_table_bytes(const DirectSpace& space);
 
+// The table's words. They are not zeroed when allocated: the threads that build the table fill
+// every row, which also spreads the first touch of its pages over them (a serial zeroing took
+// about 8 ms of S1500's 18 MB).
+class DirectPairTable {
+ public:
+  DirectPairTable() = default;
+  explicit DirectPairTable(std::size_t size) : words_(new std::uint64_t[size]), size_(size) {}
+  std::uint64_t* data() { return words_.get(); }
+  const std::uint64_t* data() const { return words_.get(); }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::uint64_t operator[](std::size_t i) const { return words_[i]; }
+
+ private:
+  std::unique_ptr<std::uint64_t[]> words_;
+  std::size_t size_ = 0;
+};
+
 // The table of `space`, row a at a * points * key words: word w of (a, b) holds bit (dimension
 // mod 64) for each dimension of that word in which |x_a - x_b| < epsilon, computed in the held
 // precision with the subtraction the walk makes. Empty when it would take more than `budget` bytes.
-std::vector<std::uint64_t> build_direct_pair_table(const DirectSpace& space, std::uint64_t budget);
+DirectPairTable build_direct_pair_table(const DirectSpace& space, std::uint64_t budget);
 
 }  // namespace subscale

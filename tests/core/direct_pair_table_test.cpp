@@ -18,12 +18,13 @@
 namespace subscale {
 namespace {
 
+// `density` gives the sorted orders the table's scans start from.
 template <class T>
-void expect_table_matches_pairs(const ColumnMatrix<T>& values, double eps, const std::string& what) {
-  const Density1dResult density = run_density1d(values, {eps, 3});
+void expect_table_matches_pairs(const ColumnMatrix<T>& values, const Density1dResult& density, double eps,
+                                const std::string& what) {
   const UnitPlan plan(density, 3);
   const DirectSpace space(values, plan, density, eps);
-  const std::vector<std::uint64_t> table = build_direct_pair_table(space, kDirectPairTableBytes);
+  const DirectPairTable table = build_direct_pair_table(space, kDirectPairTableBytes);
   const std::uint32_t n = space.points, d = space.dimensions, words = space.key_words();
   ASSERT_EQ(table.size(), std::size_t{n} * n * words) << what;
   const std::vector<T>& rows = space.held_rows<T>();
@@ -47,6 +48,11 @@ void expect_table_matches_pairs(const ColumnMatrix<T>& values, double eps, const
   }
 }
 
+template <class T>
+void expect_table_matches_pairs(const ColumnMatrix<T>& values, double eps, const std::string& what) {
+  expect_table_matches_pairs(values, run_density1d(values, {eps, 3}), eps, what);
+}
+
 TEST(DirectPairTable, HoldsTheDimensionsWhereEachTwoPointsAreClose) {
   const double eps = 0.02;
   // Spans within a few 1e-8 of epsilon, where the held precision decides; one and two mask words.
@@ -55,6 +61,34 @@ TEST(DirectPairTable, HoldsTheDimensionsWhereEachTwoPointsAreClose) {
     expect_table_matches_pairs(values, eps, "float64 d=" + std::to_string(d));
     expect_table_matches_pairs(Matrix32(values.cast<float>()), eps, "float32 d=" + std::to_string(d));
   }
+}
+
+// A dimension with few close pairs is scanned from each point's place in its sorted order, one with
+// many (large groups of equal values) is swept over every point: both give the reference's bits,
+// side by side in one mask word and across two.
+TEST(DirectPairTable, ScannedAndSweptDimensionsHoldTheSameBits) {
+  const double eps = 0.02;
+  Matrix values = testing::near_epsilon_data(200, 70, 5, eps);
+  for (Eigen::Index j = 0; j < values.cols(); j += 5)
+    for (Eigen::Index p = 0; p < values.rows(); ++p) values(p, j) = static_cast<double>(p % 3) * 0.5;
+  expect_table_matches_pairs(values, eps, "float64");
+  expect_table_matches_pairs(Matrix32(values.cast<float>()), eps, "float32");
+}
+
+// Sorted orders from values in another precision (the float32 copy: distinct float64 values that
+// round to one float are ordered by point id) are not ascending in the held values; such a
+// dimension is swept, and the bits stay the reference's.
+TEST(DirectPairTable, OrdersFromAnotherPrecisionKeepTheBits) {
+  const double eps = 0.02;
+  const Matrix values = testing::near_epsilon_data(200, 20, 6, eps);
+  const Matrix32 rounded = values.cast<float>();
+  expect_table_matches_pairs(values, run_density1d(rounded, {eps, 3}), eps, "float64 values, float32 orders");
+  // Points 1 and 2 round to one float, so point 1 comes first; it is not within epsilon of point 0
+  // and point 2 is: a scan from point 0 that stopped at point 1 would miss point 2.
+  Matrix straddling(6, 2);
+  straddling << 0.0, 0.1, eps + 3e-10, 0.1, eps - 3e-10, 0.1, 0.5, 0.3, 0.7, 0.3, 0.9, 0.3;
+  expect_table_matches_pairs(straddling, run_density1d(Matrix32(straddling.cast<float>()), {eps, 3}), eps,
+                             "a float group straddling epsilon");
 }
 
 TEST(DirectPairTable, IsBuiltOnlyWithinItsBudget) {
