@@ -140,8 +140,10 @@ class HostCoverTest {
         dims_[count_++] = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
       }
     words_ = (bound + 63) / 64;
-    columns_.resize(std::size_t{kMostDimensions} * words_);
-    close_.resize(words_);
+    if (close_.size() < words_) {  // only grown: a resize is a call on every test
+      columns_.resize(std::size_t{kMostDimensions} * words_);
+      close_.resize(words_);
+    }
     for (std::uint32_t d = 0; d < count_; ++d)
       for (std::uint32_t w = 0; w < words_; ++w) {
         const std::uint64_t in_bound =
@@ -175,11 +177,12 @@ class HostCoverTest {
   // Does {j} + B hold the prefix's points and each candidate of close_ that can join them?
   template <class Walker, class Scratch>
   bool held_all(const Walker& walker, Scratch& scratch, std::uint32_t level, std::uint32_t b) {
-    std::fill(key_.begin(), key_.end(), 0);
+    for (std::uint32_t w = 0; w < walker.words(); ++w) key_[w] = 0;
     key_[walker.j_word] |= walker.j_bit;
     for (std::uint32_t d = 0; d < count_; ++d)
       if ((b >> d & 1) != 0) key_[dims_[d] / 64] |= std::uint64_t{1} << (dims_[d] % 64);
-    const std::uint32_t entry = find_entry();
+    const std::uint32_t entry =
+        entry_cache_.entry<Walker::kFixedWords>(key_.data(), [&](const std::uint64_t* key) { return map_.find(key); });
     if (entry == kNone) return false;
     const std::uint32_t slot = coverage_.slot(entry, words_);
     if (!coverage_.holds_first(slot)) return false;
@@ -209,11 +212,6 @@ class HostCoverTest {
   template <class Scratch>
   static std::uint32_t candidate(Scratch& scratch, std::uint32_t w, std::uint64_t bits) {
     return scratch.candidate_point(w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits)));
-  }
-
-  // The map entry of key_, or kNone (adds nothing).
-  std::uint32_t find_entry() {
-    return entry_cache_.entry(key_.data(), [&](const std::uint64_t* key) { return map_.find(key); });
   }
 
   DirectSubspaceMap& map_;

@@ -111,6 +111,8 @@ struct DirectWalker {
   // dimensions always lie among the top level's, so what is keyed by those stays valid below it.
   std::uint64_t top_epoch = 0;
 
+  static constexpr std::uint32_t kFixedWords = kWords;
+
   // Words of a dimension mask.
   SUBSCALE_HD std::uint32_t words() const { return kWords != 0 ? kWords : space.words; }
   // Elements a unit takes besides p_i (m - 1).
