@@ -114,8 +114,8 @@ class HostSubspaceEmitter {
     constexpr std::uint32_t kWords = Walker::kFixedWords;
     const std::uint32_t words = walker.words();  // a constant where the walker fixes it
     std::uint64_t* key = key_.data();
-    for (std::uint32_t w = 0; w < words; ++w) key[w] = scratch.mask(k, w);
-    key[walker.j_word] |= walker.j_bit;
+    // Each word written once: ORing j's bit into the stored key and reading it back stalled.
+    for (std::uint32_t w = 0; w < words; ++w) key[w] = scratch.mask(k, w) | (w == walker.j_word ? walker.j_bit : 0);
     bool same = last_entry_ != kNone;
     for (std::uint32_t w = 0; w < words && same; ++w) same = key[w] == last_key_[w];
     std::uint32_t entry = last_entry_;
