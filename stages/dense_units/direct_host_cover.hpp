@@ -181,6 +181,7 @@ class HostCoverTest {
     key_[walker.j_word] |= walker.j_bit;
     for (std::uint32_t d = 0; d < count_; ++d)
       if ((b >> d & 1) != 0) key_[dims_[d] / 64] |= std::uint64_t{1} << (dims_[d] % 64);
+    // The map entry of the key, or kNone (a look-up adds nothing).
     const std::uint32_t entry =
         entry_cache_.entry<Walker::kFixedWords>(key_.data(), [&](const std::uint64_t* key) { return map_.find(key); });
     if (entry == kNone) return false;

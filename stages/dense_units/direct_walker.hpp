@@ -111,6 +111,8 @@ struct DirectWalker {
   // dimensions always lie among the top level's, so what is keyed by those stays valid below it.
   std::uint64_t top_epoch = 0;
 
+  // kWords, for code beside the walk that fixes its loops over mask words the same way (the host
+  // emitter and covering test).
   static constexpr std::uint32_t kFixedWords = kWords;
 
   // Words of a dimension mask.
