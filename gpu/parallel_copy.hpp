@@ -1,26 +1,11 @@
 #pragma once
 // A host memcpy on several threads. One thread's memcpy reaches 5-10 GB/s, below a PCIe 5 link, so
-// the staged copies fill and empty their pinned chunks with a few threads.
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
-#include <algorithm>
+// the staged copies fill and empty their pinned chunks with a few threads. Out of line
+// (parallel_copy.cpp): TBB's headers stay out of the CUDA sources that call it.
 #include <cstddef>
-#include <cstring>
 
 namespace subscale::gpu {
 
-inline void parallel_copy(void* out, const void* in, std::size_t bytes) {
-  constexpr std::size_t piece = std::size_t{1} << 20;
-  auto* to = static_cast<unsigned char*>(out);
-  const auto* from = static_cast<const unsigned char*>(in);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, (bytes + piece - 1) / piece),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                        const std::size_t begin = i * piece;
-                        std::memcpy(to + begin, from + begin, std::min(piece, bytes - begin));
-                      }
-                    });
-}
+void parallel_copy(void* out, const void* in, std::size_t bytes);
 
 }  // namespace subscale::gpu
