@@ -347,7 +347,8 @@ struct DeviceEmitter {
   std::uint32_t cached_slot = 0;
   unsigned used = 0, touched = 0;                 // slots holding bits; slots that got the current prefix's points
   unsigned cached = 0, next_line = 0;             // valid cache lines (bits); the line written next
-  std::uint64_t cache_epoch = ~std::uint64_t{0};  // patterns are valid while the walker's top_epoch is this
+  std::uint64_t cache_epoch = ~std::uint64_t{0};  // with several words, patterns are valid while top_epoch is this
+  std::uint32_t group_bits = 0, group_word = 0;   // lane l: slot l's leaves of word group_word not yet stored
 
   __device__ void begin_slot_run() { touched = 0; }
 
@@ -357,7 +358,9 @@ struct DeviceEmitter {
   __device__ std::uint32_t slot_of(Walker& walker, std::uint32_t k, std::uint64_t pattern) {
     constexpr unsigned kAll = 0xffffffffu;
     const std::uint32_t lane = walker.scratch.lane();
-    if (cache_epoch != walker.top_epoch) {
+    // A one-word pattern is the dimensions themselves: it means the same for the whole item, whose
+    // end empties the cache with the slots. Other patterns are places among the top level's dimensions.
+    if (walker.words() != 1 && cache_epoch != walker.top_epoch) {
       cache_epoch = walker.top_epoch;
       cached = 0;
     }
@@ -409,7 +412,9 @@ struct DeviceEmitter {
     const unsigned worth_lanes = __ballot_sync(kAll, worth);
     if (worth_lanes == 0) return 0;
     const unsigned same = __match_any_sync(kAll, pattern) & worth_lanes;
+    const std::uint32_t lane = walker.scratch.lane();
     std::uint64_t units = 0;
+    group_word = b;
     for (unsigned pending = worth_lanes; pending != 0;) {
       const int leader = __ffs(static_cast<int>(pending)) - 1;
       const unsigned group = __shfl_sync(kAll, same, leader);
@@ -417,15 +422,28 @@ struct DeviceEmitter {
       pending &= ~group;
       const std::uint32_t slot = slot_of(walker, k, leader_pattern);
       if (slot == kSlots) continue;
-      if (walker.scratch.lane() == 0) slot_bits[slot * walker.scratch.column_words + b] |= group;
+      if (lane == slot) group_bits |= group;
       units += static_cast<std::uint64_t>(__popc(group));
     }
-    return walker.scratch.lane() == 0 ? units : 0;
+    store_group_bits(walker);
+    return lane == 0 ? units : 0;
+  }
+
+  // Lane l's slot's bits of the word of leaves being handed over (group_word) into the slot, once
+  // for all the word's groups: the lanes write their slots at once, where lane 0 read and wrote
+  // one slot a group after another. All lanes; the warp syncs around it, as lane 0 writes slots'
+  // words too (the prefix's candidates).
+  __device__ void store_group_bits(const Walker& walker) {
+    __syncwarp();
+    if (group_bits != 0) slot_bits[walker.scratch.lane() * walker.scratch.column_words + group_word] |= group_bits;
+    group_bits = 0;
+    __syncwarp();
   }
 
   // Every slot's candidates' points (and p_i) into its table entry; the slots are emptied. All lanes.
   __device__ void flush_slots(const Walker& walker) {
     constexpr unsigned kAll = 0xffffffffu;
+    store_group_bits(walker);
     __syncwarp();
     const std::uint32_t lane = walker.scratch.lane(), words = (walker.scratch.candidates() + 31) / 32;
     for (unsigned rest = used; rest != 0; rest &= rest - 1) {
