@@ -158,9 +158,15 @@ struct DeviceEmitter {
     return entry;
   }
 
+  // The slot a probe for `hash` starts at: the hash's low 33 bits (the tag is its high ones) scaled
+  // to the slot count by a multiply; a 64-bit remainder took dozens of instructions.
+  __device__ std::uint64_t first_slot(std::uint64_t hash) const {
+    return __umul64hi(hash << 31 | hash >> 33, table.slot_count);
+  }
+
   __device__ std::uint32_t find_or_add(const Walker& walker, std::uint32_t k, std::uint64_t hash) {
     const unsigned long long tag = (hash >> 33) | 1;  // below 2^31: never a marker's top bit
-    std::uint64_t s = hash % table.slot_count;
+    std::uint64_t s = first_slot(hash);
     for (std::uint64_t probe = 0; probe < table.slot_count; ++probe) {
       unsigned long long* slot = table.slots + s;
       unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(slot);
@@ -323,7 +329,7 @@ struct DeviceEmitter {
     auto word = [&](std::uint32_t w) { return set_key_word(walker, dims, count, set, w); };
     const std::uint64_t hash = key_hash(word);
     const unsigned long long tag = (hash >> 33) | 1;
-    std::uint64_t s = hash % table.slot_count;
+    std::uint64_t s = first_slot(hash);
     for (std::uint64_t probe = 0; probe < table.slot_count; ++probe) {
       const unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(table.slots + s);
       if (seen == gpu_direct::kEmptySlot || seen == gpu_direct::kBusySlot) return gpu_direct::kNoEntry;
