@@ -52,6 +52,11 @@ struct DenseUnitsParams {
   // smaller budget than the table needs leaves it out; the walk then reads values, with the same
   // result.
   std::uint64_t host_pair_table_bytes = 0;
+  // Direct mode on the GPU, masks of one word (at most 64 dimensions): bytes its pair table may
+  // take (0: an eighth of the device budget, and only for a walk large enough to pay for it). A
+  // smaller budget than the table needs leaves it out (1 always does); the walk then reads values,
+  // with the same result.
+  std::uint64_t device_pair_table_bytes = 0;
   // Direct mode: walk every unit, so that distinct_multi_units counts all units in two or more
   // dimensions. False passes over the subtrees whose units would add no point to any subspace (the
   // same subspaces, often much sooner), on the CPU and the GPU; distinct_multi_units then counts
@@ -87,6 +92,8 @@ struct DenseUnitsResult {
   std::uint64_t walk_nodes = 0;            // direct mode: prefixes and leaves whose subspace was computed
   std::uint64_t walk_items = 0;            // direct mode: work items the windows were cut into
   std::uint64_t walk_covered = 0;          // direct mode: subtrees passed over as adding no point
+  // GPU, direct mode: bytes of its pair table (0: none, the walk read values).
+  std::uint64_t device_pair_table_bytes = 0;
   // False when the walk could pass over units (direct_count_units off): then
   // distinct_multi_units counts the units emitted, not all units in two or more dimensions.
   bool multi_units_counted = true;

@@ -56,6 +56,11 @@ struct DirectSpace {
 // Units a work item covers at most: small enough that one window of millions of units is spread
 // over many threads, large enough that locating and unranking an item's start is noise.
 inline constexpr std::uint64_t kDirectUnitsPerItem = std::uint64_t{1} << 14;
+// The same on the GPU, where a warp walks an item: each item costs it a scan of the window's
+// candidates and a flush of its slots to the subspace table, so items there are larger. Measured
+// on an H200 (S5500 at 0.01, dense_units seconds, one call): see bench/RESULTS.md, "the pair table
+// on the device".
+inline constexpr std::uint64_t kDeviceUnitsPerItem = std::uint64_t{1} << 17;
 
 // A stretch [begin, end) of the plan's flat unit indices. A cluster run deals such stretches out to
 // its processes, and a checkpoint records them as done.

@@ -4,7 +4,9 @@
 // windows of 4 and of thousands of points mix without leaving warps idle for long. Units go into the device
 // subspace table (direct_accumulator_cuda.cuh); a batch of items that overflows it is walked
 // again after the table is spilled to the host in bulk (ORing is idempotent), and a single item
-// that overflows an empty table is walked on the host.
+// that overflows an empty table is walked on the host. With masks of one word a pair table on the
+// device (direct_pair_table_cuda.cuh) gives prefixes and leaves their dimensions from a few words
+// instead of values.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -23,6 +25,8 @@
 #include "gpu/hash/hash_functions.hpp"
 #include "io/host_memory.hpp"
 #include "stages/dense_units/direct_accumulator_cuda.cuh"
+#include "stages/dense_units/direct_pair_table.hpp"
+#include "stages/dense_units/direct_pair_table_cuda.cuh"
 #include "stages/dense_units/direct_units.hpp"
 
 namespace subscale {
@@ -406,8 +410,10 @@ struct DeviceEmitter {
     return slot;
   }
 
+  // Slot words change only by atomics (a reduction whose result is unused goes out without waiting,
+  // where a read-modify-write waited for its read) and are read only by the atomic that empties them.
   __device__ void set_candidate(std::uint32_t slot, std::uint32_t candidate, const Walker& walker) {
-    slot_bits[slot * walker.scratch.column_words + candidate / 32] |= 1u << (candidate % 32);
+    atomicOr(slot_bits + slot * walker.scratch.column_words + candidate / 32, 1u << (candidate % 32));
   }
 
   // A word of leaves (candidates 32 b ..), called by all lanes: `worth` where a lane's leaf is a
@@ -441,7 +447,8 @@ struct DeviceEmitter {
   // words too (the prefix's candidates).
   __device__ void store_group_bits(const Walker& walker) {
     __syncwarp();
-    if (group_bits != 0) slot_bits[walker.scratch.lane() * walker.scratch.column_words + group_word] |= group_bits;
+    if (group_bits != 0)
+      atomicOr(slot_bits + walker.scratch.lane() * walker.scratch.column_words + group_word, group_bits);
     group_bits = 0;
     __syncwarp();
   }
@@ -461,13 +468,12 @@ struct DeviceEmitter {
         set_bits(bits, p >> 6, std::uint64_t{1} << (p & 63));
       }
       for (std::uint32_t b = lane; b < words; b += 32) {
-        std::uint32_t& word = slot_bits[s * walker.scratch.column_words + b];
-        for (std::uint32_t set = word; set != 0; set &= set - 1) {
+        for (std::uint32_t set = atomicExch(slot_bits + s * walker.scratch.column_words + b, 0u); set != 0;
+             set &= set - 1) {
           const std::uint32_t p =
               walker.scratch.candidate_point(b * 32 + static_cast<std::uint32_t>(__ffs(static_cast<int>(set)) - 1));
           set_bits(bits, p >> 6, std::uint64_t{1} << (p & 63));
         }
-        word = 0;
       }
     }
     used = touched = cached = 0;
@@ -505,18 +511,23 @@ struct DeviceWalkBuffers {
   std::uint32_t tie_count;  // tie dimensions: the columns a warp keeps
 };
 
-// Blocks a multiprocessor keeps resident: 28 warps, 72 registers a thread. Measured on an H200 in
+// Blocks a multiprocessor keeps resident: 28 warps, 72 registers a thread (32 and 64 with one-word
+// masks). Measured on an H200 in
 // one call (S5500 at 0.01 / the 7494 x 16 file / ties_like_real_20g), before the one-word leaf runs
 // used slots: 2.79 / 13.5 / 1.78 s at 4 blocks (124 registers, no spills), 2.66 / 12.3 / 1.76 s
-// at 5 (96), 2.67 / 11.6 / 1.70 s at 6 (80) and 2.48 / 11.6 / 1.69 s at 7 (72).
-constexpr int kWalkBlocks = 7;
+// at 5 (96), 2.67 / 11.6 / 1.70 s at 6 (80) and 2.48 / 11.6 / 1.69 s at 7 (72). Once the one-word
+// leaf runs read the pair table, their kernel waits on loads more than it computes, and 8 blocks
+// (32 warps, 64 registers) walked S5500 in 1.014-1.034 s against 1.051-1.052 s at 7, the 7494 x 16
+// file in 2.05 against 2.13 s (same call, same code otherwise); the kernel of wider masks keeps 7.
+template <std::uint32_t kWords>
+constexpr int kWalkBlocks = kWords == 1 ? 8 : 7;
 
 // counters[0]: next item, [1]: nodes, [2]: units emitted, [3]: covered subtrees passed over (with
 // skip_covered). kWords: the mask words when fixed at compile time (1), else 0 (walk_batch says
 // why). A warp takes one item at a time (taking
 // four neighbouring items at once, to share a window's candidates, made no difference).
 template <class T, std::uint32_t kWords>
-__global__ void __launch_bounds__(kBlockThreads, kWalkBlocks)
+__global__ void __launch_bounds__(kBlockThreads, kWalkBlocks<kWords>)
     walk_direct_items(direct::DirectSpaceView<T> space, const DirectWorkItem* items, unsigned long long item_count,
                       DeviceWalkBuffers buffers, DirectAccumulatorView table, unsigned long long* counters,
                       bool skip_covered) {
@@ -607,15 +618,46 @@ std::uint64_t units_of(const std::vector<DirectWorkItem>& items, std::uint64_t b
 // Entries the device table gets: what the budget leaves after inputs and scratch, at most 2^31,
 // and never more than the units walked (each subspace needs one), which keeps a small walk from
 // paying to allocate and clear most of the device's memory.
-std::uint32_t table_entries(const DenseUnitsParams& params, std::uint64_t left, std::uint32_t key_words,
-                            std::uint32_t point_words, std::uint64_t units) {
+std::uint32_t table_entries(const DenseUnitsParams& params, std::uint64_t left, std::uint32_t dimensions,
+                            std::uint32_t key_words, std::uint32_t point_words, std::uint64_t units) {
   std::uint64_t entries = left / gpu_direct::DeviceDirectAccumulator::bytes_per_entry(key_words, point_words);
   entries = std::min<std::uint64_t>({entries, std::uint64_t{1} << 31, std::max<std::uint64_t>(units, 1)});
+  // Nor more than there are subspaces of two or more dimensions: S5500 (20 dimensions) took 128 GB
+  // of table for 153,830 subspaces, and 0.1 s to clear and free it.
+  if (dimensions < 31) entries = std::min<std::uint64_t>(entries, (std::uint64_t{1} << dimensions) - dimensions - 1);
   if (params.device_subspace_capacity > 0) entries = std::min(entries, params.device_subspace_capacity);
   if (entries < 1)
     throw ResourceError("direct mode: the device budget leaves no room for the subspace table; raise " +
                         std::string("memory.device_bytes or run with backend: cpu"));
   return static_cast<std::uint32_t>(entries);
+}
+
+// The pair table on the device, its view set in `inputs`, or an empty buffer (the walk then reads
+// values, with the same result): only for masks of one word, where the warps' leaf runs take their
+// dimensions from it, and, unless params.device_pair_table_bytes asks for it, only for a walk that
+// pays for its building (pair_table_pays) within an eighth of the budget. Measured on an H200
+// (S5500 at 0.01, one call): see bench/RESULTS.md, "the pair table on the device".
+template <class T>
+DeviceBuffer<std::uint64_t> device_pair_table(const DirectSpace& space, DeviceDirectInputs<T>& inputs,
+                                              const DenseUnitsParams& params, std::uint64_t budget, std::uint64_t units,
+                                              cudaStream_t stream, std::vector<std::string>& notes) {
+  const std::uint64_t asked = params.device_pair_table_bytes;
+  const bool wanted = asked != 0 || pair_table_pays(space, units);
+  if (space.key_words() != 1 || !wanted || direct_pair_table_bytes(space) > (asked != 0 ? asked : budget / 8))
+    return {};
+  DeviceBuffer<std::uint64_t> table;
+  try {
+    table = DeviceBuffer<std::uint64_t>(direct_pair_table_bytes(space) / 8);
+  } catch (const ResourceError&) {
+    cudaGetLastError();  // an out-of-memory is not sticky
+    notes.push_back("the device had no room for the pair table (" + io::describe_bytes(direct_pair_table_bytes(space)) +
+                    "); the walk reads values instead");
+    return {};
+  }
+  gpu_direct::fill_pair_table(inputs.rows.data(), space.points, space.dimensions, space.key_words(),
+                              inputs.view.epsilon, table.data(), stream);
+  inputs.view.pair_table = table.data();
+  return table;
 }
 
 // What the walk allocates on the device: inputs, the walkers' scratch (masks and, where they fit,
@@ -629,6 +671,7 @@ struct DirectDeviceMemory {
   DeviceBuffer<std::uint32_t> candidate_slots, columns, slot_bits;
   std::uint32_t pair_capacity = 0, tie_count = 0;
   DeviceBuffer<unsigned long long> counters;
+  DeviceBuffer<std::uint64_t> pair_table;
   std::optional<gpu_direct::DeviceDirectAccumulator> table;
   std::uint32_t entries = 0;
 
@@ -643,6 +686,8 @@ struct DirectDeviceMemory {
     // Pair masks and candidates take at most a quarter of the budget: they turn most leaves away
     // with one word, but a window past their room walks without them (and all its following points).
     const std::uint64_t budget = gpu::device_budget(context.device_bytes, device.free_bytes);
+    const std::uint64_t units = units_of(items, 0, items.size());
+    pair_table = device_pair_table(space, inputs, params, budget, units, stream, notes);
     const std::uint64_t words = space.key_words();
     const std::uint64_t warps = threads / DeviceWalkScratch::kLanes;
     // An element also takes a bit in every tie dimension's column and in every slot (whole
@@ -664,8 +709,8 @@ struct DirectDeviceMemory {
     const std::uint64_t used = inputs.bytes() + masks.bytes() + walk_scratch_bytes();
     // The free memory may have shrunk since it was measured: a smaller table (more spills) instead
     // of failing.
-    for (entries = table_entries(params, budget > used ? budget - used : 0, space.key_words(), space.point_words(),
-                                 units_of(items, 0, items.size()));
+    for (entries = table_entries(params, budget > used ? budget - used : 0, space.dimensions, space.key_words(),
+                                 space.point_words(), units);
          !table;) {
       try {
         table.emplace(entries, space.key_words(), space.point_words(), stream);
@@ -679,7 +724,8 @@ struct DirectDeviceMemory {
     }
   }
   std::uint64_t walk_scratch_bytes() const {
-    return pairs.bytes() + candidate_slots.bytes() + columns.bytes() + built.bytes() + slot_bits.bytes();
+    return pair_table.bytes() + pairs.bytes() + candidate_slots.bytes() + columns.bytes() + built.bytes() +
+           slot_bits.bytes();
   }
   std::uint64_t bytes() const { return inputs.bytes() + masks.bytes() + walk_scratch_bytes() + table->bytes(); }
   DeviceWalkBuffers walk_buffers() {
@@ -689,6 +735,7 @@ struct DirectDeviceMemory {
   // Once the walk is over, its room goes to ordering and listing the table.
   void release_walk() {
     inputs.release();
+    pair_table = {};
     masks = {};
     pairs = {};
     candidate_slots = {};
@@ -752,7 +799,7 @@ DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& pl
   if (!device.available) throw ResourceError("backend: cuda was asked for, but " + device.reason);
   timer.start("direct: work items");
   const std::vector<DirectWorkItem> items = make_direct_work_items(
-      plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDirectUnitsPerItem, only);
+      plan, params.device_units_per_run > 0 ? params.device_units_per_run : kDeviceUnitsPerItem, only);
   timer.start("direct: inputs to device");
   // Held so that its release (tens of gigabytes of table) is timed like the other phases.
   std::optional<DirectDeviceMemory<T>> held_memory;
@@ -763,6 +810,7 @@ DenseUnitsResult run_held_units_gpu(const DirectSpace& space, const UnitPlan& pl
     memory.table->spill_into(subspaces);
   };
   result.device_bytes = memory.bytes();
+  result.device_pair_table_bytes = memory.pair_table.bytes();
   // Batches of items: one that overflows the table is walked again, halved, after a spill (ORing
   // is idempotent); a single item that overflows an empty table is walked on the host. A batch
   // ends with the device waiting for its slowest warps (an item can take tens of milliseconds), so

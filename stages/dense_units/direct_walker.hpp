@@ -138,10 +138,15 @@ struct DirectWalker {
   // Mask of `level` (level points chosen after p_i, the newest being point(level), following element
   // e) from the one above: keeps each dimension where all level + 1 points still span less than
   // epsilon. With pairs kept, the newest point's pair mask with p_i narrows the candidates first (a
-  // dimension outside it cannot hold).
+  // dimension outside it cannot hold), and with a pair table too no value is read (narrow_by_pairs).
   SUBSCALE_HD void narrow(std::uint32_t level, bool pairs, std::uint32_t e, bool shared = false) {
     if constexpr (Scratch::kKeepsBounds) {
       narrow_with_bounds(level, e);
+      return;
+    }
+    // Only one-word masks have a table on the device: the check stays out of the other kernel.
+    if (kWords == 1 && pairs && space.pair_table != nullptr) {
+      narrow_by_pairs(level, e);
       return;
     }
     const std::uint32_t d = space.dimensions;
@@ -319,7 +324,10 @@ struct DirectWalker {
     } else if (words() == 1 && pairs) {
 #if defined(__CUDA_ARCH__)
       if constexpr (Scratch::kLanes == 32) {
-        leaf_run_one_word_warp(following_points, from, to, counts, emit);
+        if (kWords == 1 && space.pair_table != nullptr)
+          leaf_run_pairs_warp(following_points, from, to, counts, emit);
+        else
+          leaf_run_one_word_warp(following_points, from, to, counts, emit);
         return;
       }
 #endif
@@ -439,6 +447,38 @@ struct DirectWalker {
       if (kept_of(or_across_warp(candidates & below_j)) != 0) candidates = tied = 0;  // a lower dimension's unit
       const std::uint64_t kept = (tied & above_j) | kept_of(or_across_warp(candidates & above_j));
       // Every lane: the lanes whose units share D(U) go into one slot together.
+      counts.emitted += emit.slot_group(kept != 0, kept, base / 32);
+    }
+  }
+
+  // leaf_run_one_word_warp from the pair table: a leaf's D(U) without j is the prefix's mask ANDed
+  // with the leaf's pair mask with p_i and its words with the prefix's other points (narrow_by_pairs
+  // says why), a load each and no value read; lane l takes leaf 32 b + l as there.
+  template <class Emit>
+  __device__ void leaf_run_pairs_warp(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
+                                      DirectWalkCounts& counts, Emit&& emit) {
+    const std::uint32_t k = k_(), lane = scratch.lane();
+    const std::uint64_t parent = scratch.mask(k - 1, 0), below_j = j_bit - 1, above_j = ~(j_bit | below_j);
+    // The rows of the prefix's points after p_i: those of m = 4 (k = 3) in registers, so that a
+    // leaf's loads all go out at once.
+    const std::uint64_t* first_row = k >= 2 ? pair_row(scratch.point(1)) : nullptr;
+    const std::uint64_t* second_row = k >= 3 ? pair_row(scratch.point(2)) : nullptr;
+    emit.begin_slot_run();
+    for (std::uint32_t base = from / 32 * 32; base < to; base += 32) {
+      const std::uint32_t q = base + lane;
+      std::uint64_t kept = 0;
+      if (q >= from && q < to) {
+        ++counts.nodes;
+        const std::uint32_t p = following_points[q];
+        kept = parent & scratch.pair(q, 0);
+        // Read whatever the pair mask says: waiting for it before the rows' loads cost more (S5500
+        // 1.171 against 1.150 s) than the loads it saves.
+        std::uint64_t rows = k >= 2 ? first_row[p] : ~std::uint64_t{0};
+        if (k >= 3) rows &= second_row[p];
+        for (std::uint32_t t = 3; t < k; ++t) rows &= pair_row(scratch.point(t))[p];
+        kept &= rows;
+        if ((kept & below_j) != 0 || (kept & above_j) == 0) kept = 0;  // a lower dimension's unit, or none
+      }
       counts.emitted += emit.slot_group(kept != 0, kept, base / 32);
     }
   }
@@ -828,13 +868,10 @@ struct DirectWalker {
     const std::uint64_t above_j = ~(j_bit | (j_bit - 1));
     std::uint64_t any_above = 0;
     for (std::uint32_t w = 0; w < words(); ++w) {
-      std::uint64_t close = 0;
-      if constexpr (Scratch::kKeepsBounds) {
-        close = space.pair_table != nullptr ? pair_row(scratch.point(0))[std::uint64_t{point} * words() + w]
-                                            : close_to_first(other, w);
-      } else {
-        close = close_to_first(other, w);
-      }
+      // The device has a table only with one-word masks (the host's scratch, with any).
+      const bool table = (Scratch::kKeepsBounds || kWords == 1) && space.pair_table != nullptr;
+      std::uint64_t close =
+          table ? pair_row(scratch.point(0))[std::uint64_t{point} * words() + w] : close_to_first(other, w);
       close &= scratch.mask(0, w);
       scratch.pair(row, w) = close;
       if (w >= j_word) any_above |= close & (w == j_word ? above_j : ~std::uint64_t{0});

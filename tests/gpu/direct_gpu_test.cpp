@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
 #include "pipeline/core_pipeline.hpp"
+#include "stages/dense_units/direct_units.hpp"
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
@@ -31,7 +32,11 @@ void expect_gpu_equals_cpu(const ColumnMatrix<T>& values, CoreParams params, con
   const CoreResult cpu = pipeline::run_core(values, testing::counting(params));
   const CoreResult cpu_skipping = pipeline::run_core(values, params);
   params.backend = Backend::cuda;
-  const CoreResult gpu = pipeline::run_core(values, testing::counting(params));
+  // Counting, the GPU cuts the windows into the CPU's items (its own are larger), so that nodes compare.
+  CoreParams same_items = testing::counting(params);
+  if (same_items.units.device_units_per_run == 0)
+    same_items.units.device_units_per_run = static_cast<std::uint32_t>(kDirectUnitsPerItem);
+  const CoreResult gpu = pipeline::run_core(values, same_items);
   const CoreResult gpu_skipping = pipeline::run_core(values, params);
   if (expect_subspaces) {
     EXPECT_FALSE(cpu.subspaces.empty()) << what;
@@ -211,16 +216,43 @@ TEST(DirectGpu, SanitizerSized) {
   // Masks of one word: the warps' shared leaf test and emits (and their overflow of a small table).
   const Matrix narrow = testing::tied_data(90, 20, 5, 25);
   params = testing::core_params(0.05, 4, TableMode::direct);
-  expect_gpu_equals_cpu(narrow, params, "one-word masks");
+  params.units.device_pair_table_bytes = std::uint64_t{1} << 30;  // leaves from the device pair table
+  expect_gpu_equals_cpu(narrow, params, "one-word masks, pair table");
+  params.units.device_pair_table_bytes = 1;  // leaves from values
   params.units.device_subspace_capacity = 16;
   params.units.device_units_per_run = 40;
-  expect_gpu_equals_cpu(narrow, params, "one-word masks, small table");
+  expect_gpu_equals_cpu(narrow, params, "one-word masks, values, small table");
   // The same kernels instantiated for values held as float32.
   const Matrix32 narrow32 = narrow.cast<float>();
   expect_gpu_equals_cpu(narrow32, params, "float32, one-word masks, small table");
   params = testing::core_params(0.05, 3, TableMode::direct);
   const Matrix32 wide32 = values.cast<float>();
   expect_gpu_equals_cpu(wide32, params, "float32, two-word masks");
+}
+
+// The device pair table (masks of one word): prefixes and leaves from its words instead of values,
+// the same subspaces, units and nodes as the CPU and as the device reading values.
+TEST(DirectGpu, PairTableGivesTheSameWalk) {
+  SKIP_WITHOUT_GPU();
+  const Matrix values = testing::tied_data(90, 20, 5, 25);
+  for (const std::uint32_t m : {2u, 3u, 4u, 5u}) {
+    CoreParams params = testing::core_params(0.05, m, TableMode::direct);
+    params.backend = Backend::cuda;
+    for (const std::uint64_t bytes : {std::uint64_t{1} << 30, std::uint64_t{1}}) {
+      params.units.device_pair_table_bytes = bytes;
+      const std::string what = "m=" + std::to_string(m) + (bytes == 1 ? ", values" : ", pair table");
+      const CoreResult gpu = pipeline::run_core(values, params);
+      EXPECT_EQ(gpu.dense_units.device_pair_table_bytes, bytes == 1 ? 0u : 90u * 90u * 8u) << what;
+      expect_gpu_equals_cpu(values, params, what, m > 2);
+    }
+  }
+  CoreParams params = testing::core_params(0.05, 4, TableMode::direct);
+  params.units.device_pair_table_bytes = std::uint64_t{1} << 30;
+  const Matrix32 values32 = values.cast<float>();
+  expect_gpu_equals_cpu(values32, params, "float32, pair table");
+  params.units.device_subspace_capacity = 16;
+  params.units.device_units_per_run = 40;
+  expect_gpu_equals_cpu(values, params, "pair table, small table, small items");
 }
 
 // SanitizerSized's tie dimensions, in a test of their own so that each stays within a
