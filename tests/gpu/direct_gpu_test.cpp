@@ -2,7 +2,8 @@
 // more dimensions, nodes walked): tied data for m 2 to 6, tie dimensions (integer levels whose
 // step exceeds epsilon), more than 64 dimensions, windows of thousands of tied points, a device
 // subspace table small enough to overflow (batches walked again, single items walked on the
-// host), and the OpenSubspace files where present. Skips without a GPU.
+// host), one-word masks with the device pair table and without, and the OpenSubspace files where
+// present. Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
