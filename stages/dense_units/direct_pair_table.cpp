@@ -23,6 +23,12 @@ bool pair_table_pays(const DirectSpace& space, std::uint64_t units) {
   return units >= direct_pair_table_bytes(space) / 8;
 }
 
+bool pair_table_wanted(const DirectSpace& space, std::uint64_t units, std::uint64_t asked_bytes,
+                       std::uint64_t default_budget) {
+  if (asked_bytes != 0) return direct_pair_table_bytes(space) <= asked_bytes;
+  return pair_table_pays(space, units) && direct_pair_table_bytes(space) <= default_budget;
+}
+
 namespace {
 
 // A dimension is swept (every other point compared, 64 bits of a row at a time, the loop

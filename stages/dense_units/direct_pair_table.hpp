@@ -26,6 +26,12 @@ std::uint64_t default_pair_table_budget();
 // (a small share of a run, such as one checkpoint's) could spend more on the table than it saves.
 bool pair_table_pays(const DirectSpace& space, std::uint64_t units);
 
+// Whether a walk over `units` units builds the table, on the CPU or the GPU: a budget given
+// (`asked_bytes` not 0) is the only test; by default the walk must pay for it (pair_table_pays)
+// and it must fit `default_budget`.
+bool pair_table_wanted(const DirectSpace& space, std::uint64_t units, std::uint64_t asked_bytes,
+                       std::uint64_t default_budget);
+
 // Bytes the table of `space` takes (saturating at the largest 64-bit value).
 std::uint64_t direct_pair_table_bytes(const DirectSpace& space);
 

@@ -309,10 +309,8 @@ DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& pl
   const std::vector<DirectWorkItem> items = make_direct_work_items(plan, kDirectUnitsPerItem, only);
   direct::DirectSpaceView<T> view = space.view<T>(plan);
   DirectPairTable pair_table;
-  // The default leaves it out of walks too small to pay for it; a budget given is the only test.
-  const bool wanted = pair_table_bytes != 0 || pair_table_pays(space, units_in(plan, only));
   const std::uint64_t budget = pair_table_bytes == 0 ? default_pair_table_budget() : pair_table_bytes;
-  if (wanted && direct_pair_table_bytes(space) <= budget) {
+  if (pair_table_wanted(space, units_in(plan, only), pair_table_bytes, budget)) {
     timer.start("direct: pair table");
     pair_table = build_direct_pair_table(space, budget);
     view.pair_table = pair_table.data();

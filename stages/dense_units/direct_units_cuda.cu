@@ -641,16 +641,14 @@ template <class T>
 DeviceBuffer<std::uint64_t> device_pair_table(const DirectSpace& space, DeviceDirectInputs<T>& inputs,
                                               const DenseUnitsParams& params, std::uint64_t budget, std::uint64_t units,
                                               cudaStream_t stream, std::vector<std::string>& notes) {
-  const std::uint64_t asked = params.device_pair_table_bytes;
-  const bool wanted = asked != 0 || pair_table_pays(space, units);
-  if (space.key_words() != 1 || !wanted || direct_pair_table_bytes(space) > (asked != 0 ? asked : budget / 8))
-    return {};
+  if (space.key_words() != 1 || !pair_table_wanted(space, units, params.device_pair_table_bytes, budget / 8)) return {};
+  const std::uint64_t bytes = direct_pair_table_bytes(space);
   DeviceBuffer<std::uint64_t> table;
   try {
-    table = DeviceBuffer<std::uint64_t>(direct_pair_table_bytes(space) / 8);
+    table = DeviceBuffer<std::uint64_t>(bytes / 8);
   } catch (const ResourceError&) {
     cudaGetLastError();  // an out-of-memory is not sticky
-    notes.push_back("the device had no room for the pair table (" + io::describe_bytes(direct_pair_table_bytes(space)) +
+    notes.push_back("the device had no room for the pair table (" + io::describe_bytes(bytes) +
                     "); the walk reads values instead");
     return {};
   }

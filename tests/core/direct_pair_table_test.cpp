@@ -102,6 +102,12 @@ TEST(DirectPairTable, IsBuiltOnlyWithinItsBudget) {
   // By default a walk builds it only when it has at least as many units as the table has words.
   EXPECT_TRUE(pair_table_pays(space, bytes / 8));
   EXPECT_FALSE(pair_table_pays(space, bytes / 8 - 1));
+  // The rule both backends ask: a budget given is the only test, else it must pay and fit the default.
+  EXPECT_TRUE(pair_table_wanted(space, 0, bytes, 0));
+  EXPECT_FALSE(pair_table_wanted(space, bytes / 8, bytes - 1, bytes));
+  EXPECT_TRUE(pair_table_wanted(space, bytes / 8, 0, bytes));
+  EXPECT_FALSE(pair_table_wanted(space, bytes / 8 - 1, 0, bytes));
+  EXPECT_FALSE(pair_table_wanted(space, bytes / 8, 0, bytes - 1));
 }
 
 struct WalkOutcome {
