@@ -203,9 +203,10 @@ class HostCoverTest {
     if (walker.space.pair_table == nullptr) return true;
     const std::uint32_t words = walker.words();
     for (std::uint32_t t = 1; t <= level; ++t) {
-      const std::uint64_t* row = walker.pair_row(scratch.point(t)) + std::uint64_t{p} * words;
+      const auto row = walker.pair_row(scratch.point(t));
       for (std::uint32_t d = 0; d < count_; ++d)
-        if ((b >> d & 1) != 0 && (row[dims_[d] / 64] >> (dims_[d] % 64) & 1) == 0) return false;
+        if ((b >> d & 1) != 0 && (row[std::uint64_t{p} * words + dims_[d] / 64] >> (dims_[d] % 64) & 1) == 0)
+          return false;
     }
     return true;
   }

@@ -1,17 +1,34 @@
 #include "stages/dense_units/direct_pair_table.hpp"
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "io/host_memory.hpp"
 
 namespace subscale {
 
+std::uint32_t pair_table_word_bytes(const DirectSpace& space) {
+  return space.dimensions <= 16 ? 2 : space.dimensions <= 32 ? 4 : 8;
+}
+
+std::uint64_t DirectPairTable::operator[](std::size_t i) const {
+  switch (word_bytes_) {
+    case 2:
+      return reinterpret_cast<const std::uint16_t*>(storage_.get())[i];
+    case 4:
+      return reinterpret_cast<const std::uint32_t*>(storage_.get())[i];
+    default:
+      return storage_[i];
+  }
+}
+
 std::uint64_t direct_pair_table_bytes(const DirectSpace& space) {
-  const std::uint64_t n = space.points, per_pair = std::uint64_t{space.key_words()} * 8;
+  const std::uint64_t n = space.points, per_pair = std::uint64_t{space.key_words()} * pair_table_word_bytes(space);
   const std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
   if (n != 0 && n > most / n) return most;
   return n * n > most / per_pair ? most : n * n * per_pair;
@@ -136,13 +153,38 @@ class HeldPairTableBuilder {
   std::vector<T> columns_;  // swept dimensions x points, by point
 };
 
+// Rows of narrower words are built in 64-bit words first, a thread's row at a time.
+template <class T, class Word>
+void fill_rows(const HeldPairTableBuilder<T>& builder, std::uint32_t n, std::uint32_t words, Word* table) {
+  if constexpr (sizeof(Word) == 8) {
+    tbb::parallel_for(std::uint32_t{0}, n,
+                      [&](std::uint32_t a) { builder.fill_row(a, table + std::size_t{a} * n * words); });
+  } else {
+    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> rows(std::size_t{n} * words);
+    tbb::parallel_for(std::uint32_t{0}, n, [&](std::uint32_t a) {
+      std::vector<std::uint64_t>& row = rows.local();
+      builder.fill_row(a, row.data());
+      std::transform(row.begin(), row.end(), table + std::size_t{a} * n * words,
+                     [](std::uint64_t word) { return static_cast<Word>(word); });
+    });
+  }
+}
+
 template <class T>
 DirectPairTable build_held(const DirectSpace& space) {
   const HeldPairTableBuilder<T> builder(space);
   const std::uint32_t n = space.points, words = space.key_words();
-  DirectPairTable table(std::size_t{n} * n * words);
-  tbb::parallel_for(std::uint32_t{0}, n,
-                    [&](std::uint32_t a) { builder.fill_row(a, table.data() + std::size_t{a} * n * words); });
+  DirectPairTable table(std::size_t{n} * n * words, pair_table_word_bytes(space));
+  switch (table.word_bytes()) {
+    case 2:
+      fill_rows(builder, n, words, static_cast<std::uint16_t*>(table.data()));
+      break;
+    case 4:
+      fill_rows(builder, n, words, static_cast<std::uint32_t*>(table.data()));
+      break;
+    default:
+      fill_rows(builder, n, words, static_cast<std::uint64_t*>(table.data()));
+  }
   return table;
 }
 

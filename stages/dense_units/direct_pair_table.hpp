@@ -3,8 +3,9 @@
 // within epsilon, as a mask. A set of points spans less than epsilon in a dimension exactly when
 // each two of them do, so with the table the host walk finds a prefix's or a leaf's dimensions by
 // ANDing a few words instead of reading values (direct_walker.hpp, narrow_by_pairs). It takes
-// points x points x key words x 8 bytes, so it is built only under a budget; past it the walk keeps
-// value ranges instead, with the same result.
+// points x points x key words x 8 bytes, or 2 or 4 bytes a pair when the dimensions fit in 16 or
+// 32 bits (pair_table_word_bytes), so it is built only under a budget; past it the walk keeps value
+// ranges instead, with the same result.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -32,30 +33,39 @@ bool pair_table_pays(const DirectSpace& space, std::uint64_t units);
 bool pair_table_wanted(const DirectSpace& space, std::uint64_t units, std::uint64_t asked_bytes,
                        std::uint64_t default_budget);
 
+// Bytes of one word of the table: 2 with at most 16 dimensions, 4 with at most 32, else 8 (and
+// key words of them a pair). The walk reads one word a pair of points, at random: the narrower the
+// words, the more of the table the caches hold (S1500's 20 dimensions: 9 MB instead of 18 MB).
+std::uint32_t pair_table_word_bytes(const DirectSpace& space);
+
 // Bytes the table of `space` takes (saturating at the largest 64-bit value).
 std::uint64_t direct_pair_table_bytes(const DirectSpace& space);
 
-// The table's words. They are not zeroed when allocated: the threads that build the table fill
-// every row, which also spreads the first touch of its pages over them (a serial zeroing took
-// about 8 ms of S1500's 18 MB).
+// The table's words, each word_bytes() wide. They are not zeroed when allocated: the threads that
+// build the table fill every row, which also spreads the first touch of its pages over them (a
+// serial zeroing took about 8 ms of S1500's 18 MB).
 class DirectPairTable {
  public:
   DirectPairTable() = default;
-  explicit DirectPairTable(std::size_t size) : words_(new std::uint64_t[size]), size_(size) {}
-  std::uint64_t* data() { return words_.get(); }
-  const std::uint64_t* data() const { return words_.get(); }
-  std::size_t size() const { return size_; }
+  DirectPairTable(std::size_t size, std::uint32_t word_bytes)
+      : storage_(new std::uint64_t[(size * word_bytes + 7) / 8]), size_(size), word_bytes_(word_bytes) {}
+  void* data() { return storage_.get(); }
+  const void* data() const { return storage_.get(); }
+  std::size_t size() const { return size_; }  // words
+  std::uint32_t word_bytes() const { return word_bytes_; }
   bool empty() const { return size_ == 0; }
-  std::uint64_t operator[](std::size_t i) const { return words_[i]; }
+  std::uint64_t operator[](std::size_t i) const;
 
  private:
-  std::unique_ptr<std::uint64_t[]> words_;
+  std::unique_ptr<std::uint64_t[]> storage_;
   std::size_t size_ = 0;
+  std::uint32_t word_bytes_ = 8;
 };
 
 // The table of `space`, row a at a * points * key words: word w of (a, b) holds bit (dimension
 // mod 64) for each dimension of that word in which |x_a - x_b| < epsilon, computed in the held
-// precision with the subtraction the walk makes. Empty when it would take more than `budget` bytes.
+// precision with the subtraction the walk makes; its words are pair_table_word_bytes wide. Empty
+// when it would take more than `budget` bytes.
 DirectPairTable build_direct_pair_table(const DirectSpace& space, std::uint64_t budget);
 
 }  // namespace subscale

@@ -11,9 +11,10 @@ namespace subscale::gpu_direct {
 // Fills `table` (points x points x words, row a at a * points * words) from `rows` (points x
 // dimensions, row-major, on the device): word w of (a, b) gets the bit of each dimension of that
 // word in which |x_a - x_b| < epsilon, computed in T as the host table and the walk compute it.
-// Runs on `stream`; does not wait for it.
+// Its words are `word_bytes` wide (pair_table_word_bytes: 2, 4 or 8). Runs on `stream`; does not
+// wait for it.
 template <class T>
 void fill_pair_table(const T* rows, std::uint32_t points, std::uint32_t dimensions, std::uint32_t words, T epsilon,
-                     std::uint64_t* table, cudaStream_t stream);
+                     std::uint32_t word_bytes, void* table, cudaStream_t stream);
 
 }  // namespace subscale::gpu_direct

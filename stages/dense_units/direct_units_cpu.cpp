@@ -314,6 +314,7 @@ DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& pl
     timer.start("direct: pair table");
     pair_table = build_direct_pair_table(space, budget);
     view.pair_table = pair_table.data();
+    view.pair_word_bytes = pair_table.word_bytes();
   }
   timer.start("direct: walk");
   tbb::enumerable_thread_specific<std::unique_ptr<ThreadWalk<T, kWords, kK>>> threads(

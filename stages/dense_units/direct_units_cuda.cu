@@ -645,16 +645,18 @@ DeviceBuffer<std::uint64_t> device_pair_table(const DirectSpace& space, DeviceDi
   const std::uint64_t bytes = direct_pair_table_bytes(space);
   DeviceBuffer<std::uint64_t> table;
   try {
-    table = DeviceBuffer<std::uint64_t>(bytes / 8);
+    table = DeviceBuffer<std::uint64_t>((bytes + 7) / 8);
   } catch (const ResourceError&) {
     cudaGetLastError();  // an out-of-memory is not sticky
     notes.push_back("the device had no room for the pair table (" + io::describe_bytes(bytes) +
                     "); the walk reads values instead");
     return {};
   }
+  const std::uint32_t word_bytes = pair_table_word_bytes(space);
   gpu_direct::fill_pair_table(inputs.rows.data(), space.points, space.dimensions, space.key_words(),
-                              inputs.view.epsilon, table.data(), stream);
+                              inputs.view.epsilon, word_bytes, table.data(), stream);
   inputs.view.pair_table = table.data();
+  inputs.view.pair_word_bytes = word_bytes;
   return table;
 }
 

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstdint>
+#include <type_traits>
 
 #include "common/host_device.hpp"
 #include "gpu/enumeration/combinadic.hpp"
@@ -38,15 +39,28 @@ struct DirectSpaceView {
   const std::uint32_t* sorted = nullptr;          // dimensions x points: point id at sorted position i of j
   const std::uint32_t* window_end = nullptr;      // dimensions x points: end h of W_j(i) (exclusive)
   const std::uint64_t* tie_dimensions = nullptr;  // words: the mask of tie dimensions
-  // Host only, or null: the pair table, points x points x words, word w of row a at column b
-  // holding the dimensions in which points a and b lie within epsilon (direct_pair_table.hpp).
-  const std::uint64_t* pair_table = nullptr;
+  // Or null: the pair table, points x points x words, word w of row a at column b holding the
+  // dimensions in which points a and b lie within epsilon (direct_pair_table.hpp); its words are
+  // pair_word_bytes wide (2, 4 or 8). The device has one only with one-word masks.
+  const void* pair_table = nullptr;
+  std::uint32_t pair_word_bytes = 8;
   combinadic::BinomialTable binomials;
   T epsilon = 0;
   std::uint32_t points = 0;
   std::uint32_t dimensions = 0;
   std::uint32_t words = 0;  // 64-bit words of a dimension mask
   std::uint32_t k = 0;      // m - 1
+};
+
+// A row of the pair table: word i read at the table's width.
+struct PairRow {
+  const void* words = nullptr;
+  std::uint32_t word_bytes = 8;
+  SUBSCALE_HD std::uint64_t operator[](std::uint64_t i) const {
+    if (word_bytes == 4) return static_cast<const std::uint32_t*>(words)[i];
+    if (word_bytes == 2) return static_cast<const std::uint16_t*>(words)[i];
+    return static_cast<const std::uint64_t*>(words)[i];
+  }
 };
 
 // A contiguous range of subset ranks [rank_begin, rank_end) of one window: the unit of work that
@@ -227,8 +241,21 @@ struct DirectWalker {
   }
 
   // The pair table's row of point p: its words with every point.
-  SUBSCALE_HD const std::uint64_t* pair_row(std::uint32_t p) const {
-    return space.pair_table + static_cast<std::uint64_t>(p) * space.points * words();
+  SUBSCALE_HD PairRow pair_row(std::uint32_t p) const {
+    const std::uint64_t at = static_cast<std::uint64_t>(p) * space.points * words() * space.pair_word_bytes;
+    return {static_cast<const unsigned char*>(space.pair_table) + at, space.pair_word_bytes};
+  }
+
+  // Calls f with the pair table's words as an array of their width (a one-word mask's hot loops
+  // then read them without asking the width each time).
+  template <class F>
+  SUBSCALE_HD void with_pair_words(F&& f) const {
+    if (space.pair_word_bytes == 4)
+      f(static_cast<const std::uint32_t*>(space.pair_table));
+    else if (space.pair_word_bytes == 2)
+      f(static_cast<const std::uint16_t*>(space.pair_table));
+    else
+      f(static_cast<const std::uint64_t*>(space.pair_table));
   }
 
   // narrow_with_bounds from the pair table: a set spans less than epsilon in a dimension exactly
@@ -459,28 +486,30 @@ struct DirectWalker {
                                       DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = k_(), lane = scratch.lane();
     const std::uint64_t parent = scratch.mask(k - 1, 0), below_j = j_bit - 1, above_j = ~(j_bit | below_j);
-    // The rows of the prefix's points after p_i: those of m = 4 (k = 3) in registers, so that a
-    // leaf's loads all go out at once.
-    const std::uint64_t* first_row = k >= 2 ? pair_row(scratch.point(1)) : nullptr;
-    const std::uint64_t* second_row = k >= 3 ? pair_row(scratch.point(2)) : nullptr;
-    emit.begin_slot_run();
-    for (std::uint32_t base = from / 32 * 32; base < to; base += 32) {
-      const std::uint32_t q = base + lane;
-      std::uint64_t kept = 0;
-      if (q >= from && q < to) {
-        ++counts.nodes;
-        const std::uint32_t p = following_points[q];
-        kept = parent & scratch.pair(q, 0);
-        // Read whatever the pair mask says: waiting for it before the rows' loads cost more (S5500
-        // 1.171 against 1.150 s) than the loads it saves.
-        std::uint64_t rows = k >= 2 ? first_row[p] : ~std::uint64_t{0};
-        if (k >= 3) rows &= second_row[p];
-        for (std::uint32_t t = 3; t < k; ++t) rows &= pair_row(scratch.point(t))[p];
-        kept &= rows;
-        if ((kept & below_j) != 0 || (kept & above_j) == 0) kept = 0;  // a lower dimension's unit, or none
+    with_pair_words([&](const auto* table) {
+      // The rows of the prefix's points after p_i: those of m = 4 (k = 3) in registers, so that a
+      // leaf's loads all go out at once.
+      const auto* first_row = k >= 2 ? table + std::uint64_t{scratch.point(1)} * space.points : nullptr;
+      const auto* second_row = k >= 3 ? table + std::uint64_t{scratch.point(2)} * space.points : nullptr;
+      emit.begin_slot_run();
+      for (std::uint32_t base = from / 32 * 32; base < to; base += 32) {
+        const std::uint32_t q = base + lane;
+        std::uint64_t kept = 0;
+        if (q >= from && q < to) {
+          ++counts.nodes;
+          const std::uint32_t p = following_points[q];
+          kept = parent & scratch.pair(q, 0);
+          // Read whatever the pair mask says: waiting for it before the rows' loads cost more (S5500
+          // 1.171 against 1.150 s) than the loads it saves.
+          std::uint64_t rows = k >= 2 ? first_row[p] : ~std::uint64_t{0};
+          if (k >= 3) rows &= second_row[p];
+          for (std::uint32_t t = 3; t < k; ++t) rows &= table[std::uint64_t{scratch.point(t)} * space.points + p];
+          kept &= rows;
+          if ((kept & below_j) != 0 || (kept & above_j) == 0) kept = 0;  // a lower dimension's unit, or none
+        }
+        counts.emitted += emit.slot_group(kept != 0, kept, base / 32);
       }
-      counts.emitted += emit.slot_group(kept != 0, kept, base / 32);
-    }
+    });
   }
 
   // Live dimensions a prefix may have for leaf_run_tie_columns, which keeps them in registers.
@@ -725,24 +754,29 @@ struct DirectWalker {
   SUBSCALE_HD void leaf_run_by_pairs(const std::uint32_t* following_points, std::uint32_t from, std::uint32_t to,
                                      DirectWalkCounts& counts, Emit&& emit) {
     const std::uint32_t k = k_(), words = this->words();
-    const std::uint64_t* rows[64];  // the prefix points' rows
-    for (std::uint32_t t = 1; t < k; ++t) rows[t] = pair_row(scratch.point(t));
     if (words == 1) {
-      const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j), parent = scratch.mask(k - 1, 0);
-      auto visit = [&](std::uint32_t q) {
-        std::uint64_t kept = parent & scratch.pair(q, 0);
-        const std::uint32_t p = following_points[q];
-        for (std::uint32_t t = 1; t < k; ++t) kept &= rows[t][p];
-        if ((kept & below_j) != 0 || (kept & above_j) == 0) return;
-        scratch.mask(k, 0) = kept;
-        scratch.point(k) = p;
-        emit();
-        ++counts.emitted;
-      };
-      if (!visit_by_columns(from, to, visit))
-        for (std::uint32_t q = from; q < to; ++q) visit(q);
+      with_pair_words([&](const auto* table) {
+        using Word = std::remove_cvref_t<decltype(*table)>;
+        const Word* rows[64];  // the prefix points' rows
+        for (std::uint32_t t = 1; t < k; ++t) rows[t] = table + std::uint64_t{scratch.point(t)} * space.points;
+        const std::uint64_t below_j = j_bit - 1, above_j = ~(j_bit | below_j), parent = scratch.mask(k - 1, 0);
+        auto visit = [&](std::uint32_t q) {
+          std::uint64_t kept = parent & scratch.pair(q, 0);
+          const std::uint32_t p = following_points[q];
+          for (std::uint32_t t = 1; t < k; ++t) kept &= rows[t][p];
+          if ((kept & below_j) != 0 || (kept & above_j) == 0) return;
+          scratch.mask(k, 0) = kept;
+          scratch.point(k) = p;
+          emit();
+          ++counts.emitted;
+        };
+        if (!visit_by_columns(from, to, visit))
+          for (std::uint32_t q = from; q < to; ++q) visit(q);
+      });
       return;
     }
+    PairRow rows[64];  // the prefix points' rows
+    for (std::uint32_t t = 1; t < k; ++t) rows[t] = pair_row(scratch.point(t));
     auto visit = [&](std::uint32_t q) {
       const std::uint32_t p = following_points[q];
       std::uint64_t below = 0, above = 0;
@@ -851,13 +885,17 @@ struct DirectWalker {
     if constexpr (Scratch::kKeepsBounds) {
       if (scanned == 0) scratch.forget_columns();  // the last window's, while its pair masks are there
     }
+    // Every point is written at the next candidate's place and kept by counting it: about half are
+    // kept, at random, and a branch on it mispredicted that often.
+    const std::uint32_t kept_before = kept;
     for (std::uint32_t e = scanned; e < needed; ++e) {
-      if (!pair_above_j(kept, following_points[e])) continue;
+      const bool keep = pair_above_j(kept, following_points[e]);
       scratch.candidate_point(kept) = following_points[e];
       scratch.candidate_origin(kept) = e;
-      if constexpr (Scratch::kKeepsBounds) scratch.add_to_columns(kept);
-      ++kept;
+      kept += keep ? 1 : 0;
     }
+    if constexpr (Scratch::kKeepsBounds)
+      for (std::uint32_t c = kept_before; c < kept; ++c) scratch.add_to_columns(c);
     scratch.set_pairs_filled(window, needed, kept);
 #endif
   }

@@ -56,7 +56,7 @@ void expect_table_matches_pairs(const ColumnMatrix<T>& values, double eps, const
 TEST(DirectPairTable, HoldsTheDimensionsWhereEachTwoPointsAreClose) {
   const double eps = 0.02;
   // Spans within a few 1e-8 of epsilon, where the held precision decides; one and two mask words.
-  for (std::uint32_t d : {20u, 70u}) {
+  for (std::uint32_t d : {12u, 20u, 70u}) {  // table words of 2, 4 and 8 bytes (two a pair at 70)
     const Matrix values = testing::near_epsilon_data(45, d, 3, eps);
     expect_table_matches_pairs(values, eps, "float64 d=" + std::to_string(d));
     expect_table_matches_pairs(Matrix32(values.cast<float>()), eps, "float32 d=" + std::to_string(d));
@@ -97,7 +97,8 @@ TEST(DirectPairTable, IsBuiltOnlyWithinItsBudget) {
   const DirectSpace space(values, UnitPlan(density, 3), density, 0.05);
   const std::uint64_t bytes = direct_pair_table_bytes(space);
   EXPECT_EQ(bytes, 50u * 50u * 2u * 8u);
-  EXPECT_EQ(build_direct_pair_table(space, bytes).size() * 8, bytes);
+  const DirectPairTable table = build_direct_pair_table(space, bytes);
+  EXPECT_EQ(table.size() * table.word_bytes(), bytes);
   EXPECT_TRUE(build_direct_pair_table(space, bytes - 1).empty());
   // By default a walk builds it only when it has at least as many units as the table has words.
   EXPECT_TRUE(pair_table_pays(space, bytes / 8));
@@ -147,6 +148,7 @@ TEST(DirectPairTable, WalkWithTheTableEqualsTheWalkOnValueRanges) {
   const Matrix mixed = testing::mixed_tie_data(150, 70, 5);
   for (std::uint32_t m : {3u, 4u}) expect_walks_agree(mixed, 0.01, m, "mixed m=" + std::to_string(m));
   expect_walks_agree(testing::tied_data(70, 130, 9, 12), 0.09, 3, "three words");
+  expect_walks_agree(testing::tied_data(150, 30, 3, 60), 0.04, 4, "30 dimensions: table words of 4 bytes");
   const Matrix near = testing::near_epsilon_data(160, 12, 4, 0.02);
   for (std::uint32_t m : {3u, 4u}) {
     expect_walks_agree(near, 0.02, m, "near epsilon, float64, m=" + std::to_string(m));

@@ -243,7 +243,7 @@ TEST(DirectGpu, PairTableGivesTheSameWalk) {
       params.units.device_pair_table_bytes = bytes;
       const std::string what = "m=" + std::to_string(m) + (bytes == 1 ? ", values" : ", pair table");
       const CoreResult gpu = pipeline::run_core(values, params);
-      EXPECT_EQ(gpu.dense_units.device_pair_table_bytes, bytes == 1 ? 0u : 90u * 90u * 8u) << what;
+      EXPECT_EQ(gpu.dense_units.device_pair_table_bytes, bytes == 1 ? 0u : 90u * 90u * 4u) << what;  // 20 dimensions
       expect_gpu_equals_cpu(values, params, what, m > 2);
     }
   }
@@ -251,6 +251,9 @@ TEST(DirectGpu, PairTableGivesTheSameWalk) {
   params.units.device_pair_table_bytes = std::uint64_t{1} << 30;
   const Matrix32 values32 = values.cast<float>();
   expect_gpu_equals_cpu(values32, params, "float32, pair table");
+  // Table words of 2 bytes (at most 16 dimensions) and of 8 (more than 32, one mask word).
+  expect_gpu_equals_cpu(Matrix(testing::tied_data(90, 12, 5, 25)), params, "12 dimensions, pair table");
+  expect_gpu_equals_cpu(Matrix(testing::tied_data(90, 40, 5, 25)), params, "40 dimensions, pair table");
   params.units.device_subspace_capacity = 16;
   params.units.device_units_per_run = 40;
   expect_gpu_equals_cpu(values, params, "pair table, small table, small items");
