@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   int threads = 0;
   bool header = false;
   std::uint32_t units_per_run = 0, walk_lanes = 0;
-  std::uint64_t resolve_chunk = 0, subspace_capacity = 0, pair_table_bytes = 0;
+  std::uint64_t resolve_chunk = 0, subspace_capacity = 0, pair_table_bytes = 0, list_chunk_ids = 0;
   app.add_option("file", file, "ARFF, CSV or HDF5 dataset")->required();
   app.add_option("--epsilon", epsilon);
   app.add_option("--min-points", min_points);
@@ -65,6 +65,8 @@ int main(int argc, char** argv) {
   app.add_option("--walk-lanes", walk_lanes, "GPU: 1 (thread walks) or 32 (warp walks); 0 = by window size");
   app.add_option("--resolve-chunk", resolve_chunk, "GPU: duplicates resolved per chunk (0 = auto)");
   app.add_option("--subspace-capacity", subspace_capacity, "GPU: subspaces the device table holds (0 = budget)");
+  app.add_option("--list-chunk-ids", list_chunk_ids,
+                 "GPU, direct mode: ids a chunk of the subspace lists takes to the host (0 = automatic)");
   app.add_option("--device-pair-table-bytes", pair_table_bytes,
                  "GPU, direct mode: bytes the device pair table may take (0 = automatic, 1 = none)");
   bool count_units = false;
@@ -96,6 +98,7 @@ int main(int argc, char** argv) {
     params.units.device_walk_lanes = walk_lanes;
     params.units.device_subspace_capacity = subspace_capacity;
     params.units.device_pair_table_bytes = pair_table_bytes;
+    params.units.device_list_chunk_ids = list_chunk_ids;
     params.units.direct_count_units = count_units;
     params.backend = backend == "cuda" ? subscale::Backend::cuda : subscale::Backend::cpu;
     if (params.backend == subscale::Backend::cuda) {

@@ -42,7 +42,7 @@ struct DenseUnitsParams {
   std::uint32_t device_walk_lanes = 0;  // walkers sharing a run: 1 (a thread) or 32 (a warp); 0: by window size
   std::uint64_t device_resolve_chunk = 0;
   std::uint64_t device_subspace_capacity = 0;
-  std::uint64_t device_list_chunk_ids = 0;  // direct mode: ids a chunk of the hand-over holds (0: 4 M)
+  std::uint64_t device_list_chunk_ids = 0;  // direct mode: ids a chunk of the hand-over holds (0: 2 M)
   // Direct mode on the GPU: host bytes the subspaces spilled from the device may take (0: the
   // memory available when the stage starts). Past it the stage stops with a resource error
   // instead of being killed by the system.

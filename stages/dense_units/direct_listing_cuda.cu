@@ -147,7 +147,9 @@ DeviceIdLists list_bits(const std::uint64_t* words, std::uint32_t words_each,
 
 // Ids of each list a chunk of entries holds, about (see chunk_bounds): small enough that pinning
 // two slots is cheap, large enough that a copy and a chunk's vectors take far longer than a call.
-constexpr std::uint64_t kChunkIds = std::uint64_t{1} << 22;
+// At 4 M ids pinning S5500's two slots took 20-24 ms of its 35-45 ms hand-over (H200); at 2 M the
+// hand-over took 23-28 ms.
+constexpr std::uint64_t kChunkIds = std::uint64_t{1} << 21;
 
 // bounds[k]: the first entry whose list starts at or past (k + 1) * most ids.
 __global__ void first_entries_past(const std::uint64_t* offsets, std::uint32_t count, std::uint64_t most,

@@ -60,7 +60,7 @@ inline constexpr std::uint64_t kDirectUnitsPerItem = std::uint64_t{1} << 14;
 // candidates and a flush of its slots to the subspace table, so items there are larger. Measured
 // on an H200 (S5500 at 0.01, dense_units seconds, one call): see bench/RESULTS.md, "the pair table
 // on the device".
-inline constexpr std::uint64_t kDeviceUnitsPerItem = std::uint64_t{1} << 17;
+inline constexpr std::uint64_t kDeviceUnitsPerItem = std::uint64_t{1} << 18;
 
 // A stretch [begin, end) of the plan's flat unit indices. A cluster run deals such stretches out to
 // its processes, and a checkpoint records them as done.

@@ -130,19 +130,25 @@ std::vector<DirectWorkItem> make_direct_work_items(const UnitPlan& plan, std::ui
     for (const UnitRange& range : only) add_range_items(plan, range, units_per_item, items);
     return items;
   }
-  const std::uint32_t n = plan.points();
-  // Counted first: the vector of a few million items then never grows and copies itself.
-  std::uint64_t count = 0;
-  for (std::uint32_t j = 0; j < plan.dimensions(); ++j) {
+  const std::uint32_t n = plan.points(), d = plan.dimensions();
+  // Each dimension's items counted, then written in place, a dimension a task: S5500's 0.82 M
+  // items took 0.013 s on one thread, the GPU idle meanwhile.
+  std::vector<std::uint64_t> first(std::size_t{d} + 1, 0);
+  tbb::parallel_for(std::uint32_t{0}, d, [&](std::uint32_t j) {
     const std::uint64_t* offsets = plan.window_offsets(j);
+    std::uint64_t count = 0;
     for (std::uint32_t i = 0; i < n; ++i) count += (offsets[i + 1] - offsets[i] + units_per_item - 1) / units_per_item;
-  }
-  items.reserve(count);
-  for (std::uint32_t j = 0; j < plan.dimensions(); ++j) {
+    first[j + 1] = count;
+  });
+  for (std::uint32_t j = 0; j < d; ++j) first[j + 1] += first[j];
+  items.resize(first[d]);
+  tbb::parallel_for(std::uint32_t{0}, d, [&](std::uint32_t j) {
     const std::uint64_t* offsets = plan.window_offsets(j);
+    DirectWorkItem* at = items.data() + first[j];
     for (std::uint32_t i = 0; i < n; ++i)
-      add_window_items(items, std::uint64_t{j} * n + i, 0, offsets[i + 1] - offsets[i], units_per_item);
-  }
+      for (std::uint64_t r = 0, units = offsets[i + 1] - offsets[i]; r < units; r += units_per_item)
+        *at++ = {std::uint64_t{j} * n + i, r, std::min(units, r + units_per_item)};
+  });
   return items;
 }
 
