@@ -37,7 +37,7 @@ std::uint64_t direct_pair_table_bytes(const DirectSpace& space) {
 std::uint64_t default_pair_table_budget() { return std::min(kDirectPairTableBytes, io::available_host_memory() / 4); }
 
 bool pair_table_pays(const DirectSpace& space, std::uint64_t units) {
-  return units >= direct_pair_table_bytes(space) / 8;
+  return units >= direct_pair_table_bytes(space) / pair_table_word_bytes(space);
 }
 
 bool pair_table_wanted(const DirectSpace& space, std::uint64_t units, std::uint64_t asked_bytes,

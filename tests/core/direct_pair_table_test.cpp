@@ -109,6 +109,14 @@ TEST(DirectPairTable, IsBuiltOnlyWithinItsBudget) {
   EXPECT_TRUE(pair_table_wanted(space, bytes / 8, 0, bytes));
   EXPECT_FALSE(pair_table_wanted(space, bytes / 8 - 1, 0, bytes));
   EXPECT_FALSE(pair_table_wanted(space, bytes / 8, 0, bytes - 1));
+  // With at most 32 dimensions a word takes 4 bytes; a walk pays at as many units as words.
+  const Matrix narrow = testing::tied_data(50, 20, 2, 40);
+  const Density1dResult narrow_density = run_density1d(narrow, {0.05, 3});
+  const DirectSpace narrow_space(narrow, UnitPlan(narrow_density, 3), narrow_density, 0.05);
+  EXPECT_EQ(pair_table_word_bytes(narrow_space), 4u);
+  EXPECT_EQ(direct_pair_table_bytes(narrow_space), 50u * 50u * 4u);
+  EXPECT_TRUE(pair_table_pays(narrow_space, 50u * 50u));
+  EXPECT_FALSE(pair_table_pays(narrow_space, 50u * 50u - 1));
 }
 
 struct WalkOutcome {
