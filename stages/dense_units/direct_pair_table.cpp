@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/host_memory.hpp"
+#include "stages/dense_units/direct_walker.hpp"
 
 namespace subscale {
 
@@ -16,16 +17,7 @@ std::uint32_t pair_table_word_bytes(const DirectSpace& space) {
   return space.dimensions <= 16 ? 2 : space.dimensions <= 32 ? 4 : 8;
 }
 
-std::uint64_t DirectPairTable::operator[](std::size_t i) const {
-  switch (word_bytes_) {
-    case 2:
-      return reinterpret_cast<const std::uint16_t*>(storage_.get())[i];
-    case 4:
-      return reinterpret_cast<const std::uint32_t*>(storage_.get())[i];
-    default:
-      return storage_[i];
-  }
-}
+std::uint64_t DirectPairTable::operator[](std::size_t i) const { return direct::PairRow{data(), word_bytes_}[i]; }
 
 std::uint64_t direct_pair_table_bytes(const DirectSpace& space) {
   const std::uint64_t n = space.points, per_pair = std::uint64_t{space.key_words()} * pair_table_word_bytes(space);
