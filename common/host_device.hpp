@@ -7,6 +7,8 @@
 #define SUBSCALE_HD inline
 #endif
 
+#include <cmath>
+
 namespace subscale {
 
 // The span test of every walk, on the CPU and the GPU: values from lo to hi lie within epsilon of
@@ -15,6 +17,19 @@ namespace subscale {
 template <class T>
 SUBSCALE_HD bool spans_less_than(T lo, T hi, T epsilon) {
   return hi - lo < epsilon;
+}
+
+// Two values within epsilon of each other: the span test of the pair, |y - x| being exactly
+// max - min in floating point. The pair tables and the walk's pair masks all ask this, so that
+// their bits agree. |.| clears the sign bit: a sign test and a negation compiled to a branch on the
+// CPU that mispredicted half the time.
+template <class T>
+SUBSCALE_HD bool pair_within(T x, T y, T epsilon) {
+#if defined(__CUDA_ARCH__)
+  return spans_less_than(T{0}, fabs(y - x), epsilon);
+#else
+  return spans_less_than(T{0}, std::fabs(y - x), epsilon);
+#endif
 }
 
 }  // namespace subscale

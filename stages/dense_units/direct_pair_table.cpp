@@ -4,7 +4,6 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -97,7 +96,7 @@ class HeldPairTableBuilder {
     return 2 * pairs * kScanCostPerPair < std::uint64_t{n_} * n_;
   }
 
-  bool close(T x, T y) const { return spans_less_than(T{0}, std::fabs(y - x), eps_); }
+  bool close(T x, T y) const { return pair_within(x, y, eps_); }
 
   void scan(std::uint32_t a, std::uint32_t j, std::uint64_t* row) const {
     const std::uint32_t* order = space_.sorted.data() + std::size_t{j} * n_;

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cmath>
 
 #include "common/host_device.hpp"
 #include "gpu/cuda_check.hpp"
@@ -22,7 +21,7 @@ __global__ void fill_pairs(const T* rows, std::uint32_t points, std::uint32_t di
       const std::uint32_t end = std::min(dimensions, (w + 1) * 64);
       std::uint64_t word = 0;
       for (std::uint32_t dim = w * 64; dim < end; ++dim)
-        word |= static_cast<std::uint64_t>(spans_less_than(T{0}, fabs(y[dim] - x[dim]), epsilon)) << (dim % 64);
+        word |= static_cast<std::uint64_t>(pair_within(x[dim], y[dim], epsilon)) << (dim % 64);
       table[pair * words + w] = static_cast<Word>(word);
     }
   }

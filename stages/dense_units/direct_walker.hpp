@@ -20,7 +20,6 @@
 // their step) points are close exactly when they are equal, so a set spans less than epsilon
 // exactly when each point's pair bit with p_i is set. Where pair masks are kept, the walk reads
 // those dimensions from the masks alone and reads values only for the others.
-#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
@@ -282,28 +281,15 @@ struct DirectWalker {
   }
 
   // Word w of the dimensions in which `other` lies within epsilon of p_i: a branch-free sweep over
-  // both rows (|a - b| is exactly max - min in floating point).
+  // both rows.
   SUBSCALE_HD std::uint64_t close_to_first(const T* other, std::uint32_t w) const {
     const T* first = space.rows + static_cast<std::uint64_t>(scratch.point(0)) * space.dimensions;
     const std::uint32_t base = w * 64;
     const std::uint32_t count = space.dimensions - base < 64 ? space.dimensions - base : 64;
     std::uint64_t close = 0;
-    for (std::uint32_t b = 0; b < count; ++b) {
-      close |=
-          static_cast<std::uint64_t>(spans_less_than(T{0}, magnitude(other[base + b] - first[base + b]), space.epsilon))
-          << b;
-    }
+    for (std::uint32_t b = 0; b < count; ++b)
+      close |= static_cast<std::uint64_t>(pair_within(first[base + b], other[base + b], space.epsilon)) << b;
     return close;
-  }
-
-  // |x| by clearing the sign bit: a sign test and a negation compiled to a branch on the CPU that
-  // mispredicted half the time.
-  SUBSCALE_HD static T magnitude(T x) {
-#if defined(__CUDA_ARCH__)
-    return fabs(x);
-#else
-    return std::fabs(x);
-#endif
   }
 
   SUBSCALE_HD static int count_trailing_zeros(std::uint64_t x) {
