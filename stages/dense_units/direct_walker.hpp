@@ -891,9 +891,9 @@ struct DirectWalker {
     const T* other = space.rows + static_cast<std::uint64_t>(point) * space.dimensions;
     const std::uint64_t above_j = ~(j_bit | (j_bit - 1));
     std::uint64_t any_above = 0;
+    // The device has a table only with one-word masks (the host's scratch, with any).
+    const bool table = (Scratch::kKeepsBounds || kWords == 1) && space.pair_table != nullptr;
     for (std::uint32_t w = 0; w < words(); ++w) {
-      // The device has a table only with one-word masks (the host's scratch, with any).
-      const bool table = (Scratch::kKeepsBounds || kWords == 1) && space.pair_table != nullptr;
       std::uint64_t close =
           table ? pair_row(scratch.point(0))[std::uint64_t{point} * words() + w] : close_to_first(other, w);
       close &= scratch.mask(0, w);
