@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "io/arff_reader.hpp"
 #include "tests/source_root.hpp"
 
 namespace subscale::io {
@@ -101,13 +102,14 @@ TEST(GroundTruth, ReadsTheOpenSubspaceBenchmarkFiles) {
   if (!shared || !fs::is_directory(folder)) GTEST_SKIP() << "no benchmark data at " << folder;
   std::size_t files = 0;
   for (const auto& suite : fs::directory_iterator(folder)) {
-    if (!suite.is_directory()) continue;
+    // The real-world sets' files (a title line, the classes as clusters) have a test of their own.
+    if (!suite.is_directory() || suite.path().filename() == "real_world") continue;
     for (const auto& entry : fs::directory_iterator(suite.path())) {
       if (entry.path().extension() != ".true") continue;
       SCOPED_TRACE(entry.path().string());
       const GroundTruth truth = read_ground_truth(entry.path());
       ++files;
-      EXPECT_EQ(truth.clusters.size(), 10u);  // every suite has 10 hidden clusters
+      EXPECT_EQ(truth.clusters.size(), 10u);  // every generated suite has 10 hidden clusters
       for (const auto& cluster : truth.clusters) {
         EXPECT_FALSE(cluster.points.empty());
         EXPECT_FALSE(cluster.dimensions.empty());
@@ -117,6 +119,31 @@ TEST(GroundTruth, ReadsTheOpenSubspaceBenchmarkFiles) {
       std::istringstream again(format_ground_truth(truth));
       EXPECT_EQ(parse_ground_truth(again, "copy").clusters, truth.clusters);
     }
+  }
+  EXPECT_GT(files, 0u);
+}
+
+// The real-world sets of the OpenSubspace study: a title line, then one full-space cluster per class,
+// which together hold every point once.
+TEST(GroundTruth, ReadsTheOpenSubspaceRealWorldFiles) {
+  const char* shared = std::getenv("SUBSCALE_SHARED_DIR");
+  const fs::path folder = fs::path(shared ? shared : "") / "datasets" / "opensubspace" / "real_world";
+  if (!shared || !fs::is_directory(folder)) GTEST_SKIP() << "no real-world data at " << folder;
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    if (entry.path().extension() != ".true") continue;
+    SCOPED_TRACE(entry.path().string());
+    const Dataset data = io::read_arff(fs::path(entry.path()).replace_extension(".arff").string());
+    const GroundTruth truth =
+        read_ground_truth(entry.path(), {.dimensions = data.dimensions(), .points = data.points()});
+    ++files;
+    EXPECT_GE(truth.clusters.size(), 2u);
+    std::size_t members = 0;
+    for (const auto& cluster : truth.clusters) {
+      EXPECT_EQ(cluster.dimensions.size(), data.dimensions());
+      members += cluster.points.size();
+    }
+    EXPECT_EQ(members, data.points());
   }
   EXPECT_GT(files, 0u);
 }
