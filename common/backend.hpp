@@ -1,7 +1,7 @@
 #pragma once
 // Where a stage runs: one type for every stage. `automatic` is never handed to a stage's CPU or
 // CUDA part: the caller resolves it once (gpu::automatic_backend, and the core's size rules in
-// pipeline/core_pipeline.hpp).
+// stages/core/core.hpp).
 #include <optional>
 #include <string_view>
 

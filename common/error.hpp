@@ -34,7 +34,7 @@ struct ResourceError : Error {
 };
 
 // A parameter a stage cannot work with, named as the stage knows it (no config keys: the pipeline
-// words the error for the config, pipeline/parameter_advice.hpp).
+// words the error for the config, pipeline/settings/parameter_advice.hpp).
 enum class Parameter { merge_epsilon, merge_min_points, signature_keys, signature_bits };
 
 inline const char* parameter_name(Parameter parameter) {

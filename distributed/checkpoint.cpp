@@ -198,7 +198,8 @@ std::vector<std::uint32_t> CheckpointFolder::finished_units(std::uint32_t units)
 }
 
 void CheckpointFolder::record_unit(std::uint32_t unit, std::uint64_t fingerprint,
-                                   const direct::DirectSubspaceMap& subspaces, const UnitCounts& counts) const {
+                                   const dense_units::direct::DirectSubspaceMap& subspaces,
+                                   const UnitCounts& counts) const {
   const Bytes payload = encode_pairs(subspaces);
   UnitHeader header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
@@ -220,7 +221,7 @@ void CheckpointFolder::record_unit(std::uint32_t unit, std::uint64_t fingerprint
 }
 
 UnitCounts CheckpointFolder::load_unit(std::uint32_t unit, std::uint64_t fingerprint,
-                                       direct::DirectSubspaceMap& into) const {
+                                       dense_units::direct::DirectSubspaceMap& into) const {
   const std::filesystem::path path = unit_file(unit);
   const std::vector<std::uint8_t> file = read_file(path);
   UnitHeader header{};

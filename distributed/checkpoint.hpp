@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "distributed/work_split.hpp"
-#include "stages/dense_units/direct_subspace_map.hpp"
+#include "stages/dense_units/direct/direct_subspace_map.hpp"
 
 namespace subscale::distributed {
 
@@ -54,11 +54,12 @@ class CheckpointFolder {
 
   // The units whose files are present (not checked yet: load_unit does that).
   std::vector<std::uint32_t> finished_units(std::uint32_t units) const;
-  void record_unit(std::uint32_t unit, std::uint64_t fingerprint, const direct::DirectSubspaceMap& subspaces,
-                   const UnitCounts& counts) const;
+  void record_unit(std::uint32_t unit, std::uint64_t fingerprint,
+                   const dense_units::direct::DirectSubspaceMap& subspaces, const UnitCounts& counts) const;
   // ORs a recorded unit's subspaces into `into`; throws InputError naming the file when it is
   // damaged or belongs to another checkpoint.
-  UnitCounts load_unit(std::uint32_t unit, std::uint64_t fingerprint, direct::DirectSubspaceMap& into) const;
+  UnitCounts load_unit(std::uint32_t unit, std::uint64_t fingerprint,
+                       dense_units::direct::DirectSubspaceMap& into) const;
 
   std::filesystem::path unit_file(std::uint32_t unit) const;
   std::filesystem::path manifest_file() const { return folder_ / "manifest.json"; }

@@ -128,8 +128,8 @@ Agreement agree_on_split(const Communicator& comm, const CoreStepInputs& in, con
 class ShareRunner {
  public:
   ShareRunner(const CoreStepInputs& in, const CoreResult& result, const WorkSplit& split,
-              const std::optional<CheckpointFolder>& folder, std::uint64_t fingerprint, direct::DirectSubspaceMap& mine,
-              ClusterCoreReport& report)
+              const std::optional<CheckpointFolder>& folder, std::uint64_t fingerprint,
+              dense_units::direct::DirectSubspaceMap& mine, ClusterCoreReport& report)
       : in_(in),
         result_(result),
         split_(split),
@@ -147,7 +147,7 @@ class ShareRunner {
       return;
     }
     for (const std::uint32_t unit : units) {
-      direct::DirectSubspaceMap found(mine_.key_words(), mine_.point_words());
+      dense_units::direct::DirectSubspaceMap found(mine_.key_words(), mine_.point_words());
       const DenseUnitsResult done = walk({unit}, found, progress);
       const auto start = Clock::now();
       folder_->record_unit(unit, fingerprint_, found, {done.walk_nodes, done.distinct_multi_units});
@@ -158,7 +158,7 @@ class ShareRunner {
   }
 
  private:
-  DenseUnitsResult walk(const std::vector<std::uint32_t>& units, direct::DirectSubspaceMap& into,
+  DenseUnitsResult walk(const std::vector<std::uint32_t>& units, dense_units::direct::DirectSubspaceMap& into,
                         const UnitProgress& progress) {
     if (split_.mode == TableMode::direct) {
       std::vector<UnitRange> ranges;
@@ -169,7 +169,7 @@ class ShareRunner {
       std::sort(ranges.begin(), ranges.end(), [](const UnitRange& a, const UnitRange& b) { return a.begin < b.begin; });
       // The device's ordered lists are for one whole run; a share of the work stays a map, which
       // the processes combine.
-      direct::DirectWalkOutput output{std::move(into), std::nullopt, false};
+      dense_units::direct::DirectWalkOutput output{std::move(into), std::nullopt, false};
       DenseUnitsResult done = walk_direct_units(*in_.direct_space, in_.plan, in_.params.units, result_.backend_used,
                                                 output, progress, ranges, in_.gpu);
       into = std::move(output.map);
@@ -210,7 +210,7 @@ class ShareRunner {
   const WorkSplit& split_;
   const std::optional<CheckpointFolder>& folder_;
   std::uint64_t fingerprint_;
-  direct::DirectSubspaceMap& mine_;
+  dense_units::direct::DirectSubspaceMap& mine_;
   ClusterCoreReport& report_;
 };
 
@@ -355,7 +355,7 @@ CoreExecutor distributed_core_executor(const Communicator& comm, const std::opti
     if (checkpoint) folder.emplace(checkpoint->folder);
     const std::uint64_t fingerprint = CheckpointFolder::fingerprint(agreement.manifest);
     const std::uint32_t key_words = (in.plan.dimensions() + 63) / 64, point_words = (in.plan.points() + 63) / 64;
-    direct::DirectSubspaceMap mine(key_words, point_words);
+    dense_units::direct::DirectSubspaceMap mine(key_words, point_words);
     UnitCounts resumed;
     together(comm, [&] {
       const auto begin = Clock::now();

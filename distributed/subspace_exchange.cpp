@@ -88,7 +88,7 @@ int owner_of(const std::uint64_t* key, std::uint32_t key_words, int processes) {
   return static_cast<int>(h % static_cast<std::uint64_t>(processes));
 }
 
-OwnedSubspaces exchange_by_owner(const Communicator& comm, const direct::DirectSubspaceMap& mine) {
+OwnedSubspaces exchange_by_owner(const Communicator& comm, const dense_units::direct::DirectSubspaceMap& mine) {
   OwnedSubspaces owned;
   const std::uint32_t key_words = mine.key_words();
   auto start = Clock::now();

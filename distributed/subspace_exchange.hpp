@@ -8,7 +8,7 @@
 
 #include "common/subspace_cluster.hpp"
 #include "distributed/communicator.hpp"
-#include "stages/dense_units/direct_subspace_map.hpp"
+#include "stages/dense_units/direct/direct_subspace_map.hpp"
 
 namespace subscale::distributed {
 
@@ -21,7 +21,7 @@ struct OwnedSubspaces {
   double encode_seconds = 0, transfer_seconds = 0, combine_seconds = 0;
   std::uint64_t bytes_sent = 0, bytes_received = 0;  // to and from the other processes
 };
-OwnedSubspaces exchange_by_owner(const Communicator& comm, const direct::DirectSubspaceMap& mine);
+OwnedSubspaces exchange_by_owner(const Communicator& comm, const dense_units::direct::DirectSubspaceMap& mine);
 
 // Every process's owned subspaces (each process's list in the subspaces stage's order, |S|
 // descending, then S), on the root in that order; empty on the other processes.

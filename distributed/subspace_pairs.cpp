@@ -79,7 +79,7 @@ void write_pair(std::uint8_t* to, const std::uint64_t* key, const std::uint64_t*
 
 }  // namespace
 
-std::vector<Bytes> encode_pairs_in_groups(const direct::DirectSubspaceMap& map, std::size_t groups,
+std::vector<Bytes> encode_pairs_in_groups(const dense_units::direct::DirectSubspaceMap& map, std::size_t groups,
                                           const std::vector<std::uint32_t>& group) {
   const std::uint32_t entries = map.size(), key_words = map.key_words(), point_words = map.point_words();
   std::vector<std::uint64_t> ones(entries), at(entries);
@@ -102,7 +102,7 @@ std::vector<Bytes> encode_pairs_in_groups(const direct::DirectSubspaceMap& map, 
   return out;
 }
 
-Bytes encode_pairs(const direct::DirectSubspaceMap& map) {
+Bytes encode_pairs(const dense_units::direct::DirectSubspaceMap& map) {
   return encode_pairs_in_groups(map, 1, std::vector<std::uint32_t>(map.size(), 0)).front();
 }
 
@@ -187,7 +187,7 @@ void append_pair_point_ids(const std::uint8_t* entry, std::uint32_t key_words, s
       throw Error(ExitCode::input, what + ": point ids out of order or beyond the data");
 }
 
-void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::DirectSubspaceMap& into,
+void decode_pairs_into(const std::uint8_t* data, std::size_t size, dense_units::direct::DirectSubspaceMap& into,
                        const std::string& what) {
   const std::uint32_t key_words = into.key_words(), point_words = into.point_words();
   std::vector<std::uint64_t> key(key_words), bitmap(point_words);
@@ -199,7 +199,7 @@ void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::Direc
   }
 }
 
-void add_subspaces(const std::vector<SubspaceCluster>& subspaces, direct::DirectSubspaceMap& into) {
+void add_subspaces(const std::vector<SubspaceCluster>& subspaces, dense_units::direct::DirectSubspaceMap& into) {
   std::vector<std::uint64_t> key(into.key_words()), bitmap(into.point_words());
   for (const SubspaceCluster& subspace : subspaces) {
     std::fill(key.begin(), key.end(), 0);

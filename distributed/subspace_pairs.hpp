@@ -12,23 +12,24 @@
 
 #include "common/subspace_cluster.hpp"
 #include "distributed/communicator.hpp"
-#include "stages/dense_units/direct_subspace_map.hpp"
+#include "stages/dense_units/direct/direct_subspace_map.hpp"
 
 namespace subscale::distributed {
 
 // Every entry of `map`, with its count in front.
-Bytes encode_pairs(const direct::DirectSubspaceMap& map);
+Bytes encode_pairs(const dense_units::direct::DirectSubspaceMap& map);
 // For each of `groups` outputs: out[g] gets the entries e with group[e] == g, in entry order.
 // Encoded on all threads (millions of subspaces go to the all-to-all of a cluster run).
-std::vector<Bytes> encode_pairs_in_groups(const direct::DirectSubspaceMap& map, std::size_t groups,
+std::vector<Bytes> encode_pairs_in_groups(const dense_units::direct::DirectSubspaceMap& map, std::size_t groups,
                                           const std::vector<std::uint32_t>& group);
 // The same with each entry's group given by group_of(key).
 template <class GroupOf>
-std::vector<Bytes> encode_pairs_by_group(const direct::DirectSubspaceMap& map, std::size_t groups, GroupOf&& group_of);
+std::vector<Bytes> encode_pairs_by_group(const dense_units::direct::DirectSubspaceMap& map, std::size_t groups,
+                                         GroupOf&& group_of);
 
 // ORs the entries of an encode_pairs() buffer into `into`; throws Error naming `what` when the
 // bytes are not such a buffer for this map's widths.
-void decode_pairs_into(const std::uint8_t* data, std::size_t size, direct::DirectSubspaceMap& into,
+void decode_pairs_into(const std::uint8_t* data, std::size_t size, dense_units::direct::DirectSubspaceMap& into,
                        const std::string& what);
 
 // The same buffer read entry by entry: where each entry starts (checked against the buffer's end,
@@ -45,7 +46,7 @@ void append_pair_point_ids(const std::uint8_t* entry, std::uint32_t key_words, s
                            std::vector<std::uint32_t>& ids, const std::string& what);
 
 // ORs (S, P_S) lists (the signature path's output) into a map.
-void add_subspaces(const std::vector<SubspaceCluster>& subspaces, direct::DirectSubspaceMap& into);
+void add_subspaces(const std::vector<SubspaceCluster>& subspaces, dense_units::direct::DirectSubspaceMap& into);
 
 // Clusters (or subspaces) as bytes and back, on all threads: for gathering the subspaces and
 // merge's output on the root.
@@ -64,7 +65,8 @@ std::vector<SubspaceCluster> clusters_of(const std::vector<ClusterView>& views);
 // ----- template definition
 
 template <class GroupOf>
-std::vector<Bytes> encode_pairs_by_group(const direct::DirectSubspaceMap& map, std::size_t groups, GroupOf&& group_of) {
+std::vector<Bytes> encode_pairs_by_group(const dense_units::direct::DirectSubspaceMap& map, std::size_t groups,
+                                         GroupOf&& group_of) {
   std::vector<std::uint32_t> group(map.size());
   tbb::parallel_for(std::uint32_t{0}, map.size(),
                     [&](std::uint32_t e) { group[e] = static_cast<std::uint32_t>(group_of(map.key(e))); });

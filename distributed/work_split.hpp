@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "stages/dense_units/dense_units.hpp"
-#include "stages/dense_units/direct_units.hpp"
+#include "stages/dense_units/direct/direct_units.hpp"
 
 namespace subscale::distributed {
 

@@ -1,4 +1,4 @@
-// The run config (pipeline/config.hpp with the schema of `subscale run`): YAML text, then
+// The run config (pipeline/settings/config.hpp with the schema of `subscale run`): YAML text, then
 // key=value overrides, separated by NUL bytes. An accepted config is read the way the runner
 // reads it (every key by its kind, the sweeps expanded, the resolved YAML written), and a
 // filter.where predicate is compiled and applied to a small table.
@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "fuzz/fuzz_input.hpp"
-#include "pipeline/config.hpp"
-#include "pipeline/core_schema.hpp"
-#include "pipeline/filter_section.hpp"
+#include "pipeline/settings/config.hpp"
+#include "pipeline/settings/core_schema.hpp"
+#include "pipeline/settings/filter_section.hpp"
 
 namespace {
 

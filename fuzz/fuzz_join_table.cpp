@@ -1,7 +1,7 @@
-// The join table reader (pipeline/join_table_reader.hpp) on mutated HDF5 files, as the run's
+// The join table reader (pipeline/steps/join_table_reader.hpp) on mutated HDF5 files, as the run's
 // join: section reads it (ids must be non-negative, values finite) and as `subscale join` does.
 #include "fuzz/fuzz_input.hpp"
-#include "pipeline/join_table_reader.hpp"
+#include "pipeline/steps/join_table_reader.hpp"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   subscale::fuzz::limit_memory_for_fuzzing();

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Merge-like input for the consolidate stage at any size (bench/RESULTS.md, issue 14).
+"""Merge-like input for the consolidate stage at any size: K projections of each hidden cluster, as
+merge shows them (bench/RESULTS.md, "Consolidation at 10^3 to 10^5 clusters").
 
 Writes K projections of every hidden cluster of a ground-truth file as clusters in the SUBSCALE
 text form that consolidate_bench reads: each projection takes 2 or 3 of its hidden cluster's

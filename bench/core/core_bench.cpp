@@ -18,7 +18,7 @@
 #include "common/error.hpp"
 #include "common/held_values.hpp"
 #include "gpu/device_info.hpp"
-#include "pipeline/core_pipeline.hpp"
+#include "stages/core/core.hpp"
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
 
@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     }
     tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
     CoreResult result;
-    arena.execute([&] { held.visit([&](const auto& values) { result = pipeline::run_core(values, params); }); });
+    arena.execute([&] { held.visit([&](const auto& values) { result = core::run_core(values, params); }); });
     std::fprintf(stderr, "values held as %s (%zu bytes)\n", to_string(held.precision()), held.bytes());
     const auto& t = result.timings;
     const double core = t.density1d_seconds + t.plan_seconds + t.dense_units_seconds + t.subspaces_seconds;

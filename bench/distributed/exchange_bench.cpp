@@ -39,9 +39,9 @@ struct Shape {
 // Process `rank`'s map: subspace s (drawn from its own seed, so every process agrees on its mask)
 // is in the map with probability `share`, with points drawn from the process's seed. Masks: 2 to 6
 // dimensions, half of them among the first `dense_dimensions` (ties concentrate in few features).
-direct::DirectSubspaceMap make_map(const Shape& shape, int rank) {
+dense_units::direct::DirectSubspaceMap make_map(const Shape& shape, int rank) {
   const std::uint32_t key_words = (shape.dimensions + 63) / 64, point_words = (shape.points + 63) / 64;
-  direct::DirectSubspaceMap map(key_words, point_words);
+  dense_units::direct::DirectSubspaceMap map(key_words, point_words);
   map.reserve(static_cast<std::uint64_t>(static_cast<double>(shape.subspaces) * shape.share * 1.1));
   std::vector<std::uint64_t> key(key_words), bitmap(point_words);
   for (std::uint64_t s = 0; s < shape.subspaces; ++s) {
@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, comm.local_size()));
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
 
-  const direct::DirectSubspaceMap mine = make_map(shape, comm.rank());
+  const dense_units::direct::DirectSubspaceMap mine = make_map(shape, comm.rank());
   const std::uint64_t held = comm.sum(mine.size());
   if (comm.is_root())
     std::printf("%d process(es) x %d thread(s); %llu subspaces drawn, %llu held over all maps\n", comm.size(), threads,

@@ -16,7 +16,7 @@
 namespace {
 
 using namespace subscale;
-using namespace subscale::hash_stage;
+using namespace subscale::hash;
 
 const char* verdict(bool pass, bool skipped = false) { return skipped ? "skip" : pass ? "pass" : "FLAG"; }
 

@@ -28,7 +28,7 @@
 namespace {
 
 using namespace subscale;
-using namespace subscale::hash_stage;
+using namespace subscale::hash;
 #if defined(SUBSCALE_WITH_CUDA)
 using subscale::gpu::DeviceBuffer;
 using subscale::gpu::DeviceStream;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python call's overhead against the command line (bench/RESULTS.md, "Python package").
+"""The Python call's overhead against the command line (bench/RESULTS.md, "The Python call's overhead").
 
 For each case it times, best of --repeat:
 - cli:   `build/subscale run CONFIG --quiet` (a process: start, read the file, run, write the folder)

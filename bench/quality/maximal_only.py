@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a `maximal only` post-filter on merge's clusters would do to the measures (issue 4, task 4).
+"""What a `maximal only` post-filter on merge's clusters would do to the measures.
 
 The filter, proposed as an optional config key (merge.maximal_only, false by default): drop a
 cluster (S, O) when some other cluster (S', O') has S a strict subset of S' and O a subset of O'

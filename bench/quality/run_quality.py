@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Quality of subscale on the OpenSubspace suites (issue 4; bench/RESULTS.md).
+"""Quality of subscale on the OpenSubspace suites: each suite's best setting from its sweep, then
+every file of the suite with it (bench/RESULTS.md, "OpenSubspace suites, one config for all").
 
 For each suite (dbsizescale, dimscale, noisescale):
   1. runs the sweep of configs/opensubspace_<suite>.yaml on its representative file;

@@ -10,7 +10,7 @@
 #include "common/error.hpp"
 #include "gpu/hash/hash_functions.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 InputDistribution parse_input_distribution(std::string_view name, std::string_view where) {
   if (name == "normal") return InputDistribution::normal;
@@ -37,7 +37,7 @@ namespace {
 // A counter-based generator: the i-th 64-bit value of stream `seed` (splitmix64's output step
 // on seed-scrambled counters). Counter-based so any block of words can be produced on its own.
 std::uint64_t random64(std::uint64_t seed, std::uint64_t i) {
-  return hash::fmix64(hash::fmix64(seed ^ 0xD1B54A32D192ED03ULL) + (i + 1) * 0x9E3779B97F4A7C15ULL);
+  return fmix64(fmix64(seed ^ 0xD1B54A32D192ED03ULL) + (i + 1) * 0x9E3779B97F4A7C15ULL);
 }
 
 // A uniform double in (0, 1): 53 random bits, never 0 (log(0) in Box-Muller).
@@ -96,4 +96,4 @@ std::vector<std::uint32_t> generate_rows(const InputSpec& spec) {
   return out;
 }
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

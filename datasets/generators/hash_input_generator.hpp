@@ -11,7 +11,7 @@
 
 #include "stages/hash/row_table.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 enum class InputDistribution { normal, uniform, sequential };
 
@@ -30,4 +30,4 @@ std::string_view input_distribution_name(InputDistribution d);
 // rows * row_words words, row-major.
 std::vector<std::uint32_t> generate_rows(const InputSpec& spec);
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

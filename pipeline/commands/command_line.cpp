@@ -21,7 +21,7 @@
 #include "pipeline/commands/plan_command.hpp"
 #include "pipeline/commands/report_command.hpp"
 #include "pipeline/commands/run_command.hpp"
-#include "pipeline/core_schema.hpp"
+#include "pipeline/settings/core_schema.hpp"
 
 namespace subscale::pipeline {
 
@@ -33,7 +33,7 @@ std::string config_help() {
 
 // `run` and `plan` share their arguments: CONFIG [key=value ...].
 CLI::App* add_config_command(CLI::App& app, const std::string& name, const std::string& description,
-                             CommandOptions& options) {
+                             RunOptions& options) {
   CLI::App* command = app.add_subcommand(name, description);
   command->add_option("config", options.config_file, "YAML experiment config")->required()->check(CLI::ExistingFile);
   command->add_option("overrides", options.overrides, "key=value overrides, e.g. epsilon=0.01 merge.min_points=5");
@@ -89,7 +89,7 @@ int command_line_main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", SUBSCALE_VERSION);
 
-  CommandOptions run_options;
+  RunOptions run_options;
   std::string out;
   CLI::App* run = add_config_command(app, "run", "Run the pipeline and write a run folder", run_options);
   run->add_option("-o,--out", out,
@@ -102,7 +102,7 @@ int command_line_main(int argc, char** argv) {
                   "continue the checkpoint in this folder: the work units it records as finished are read back, "
                   "the others walked; refused when it was made for another config, input or version");
 
-  CommandOptions plan_options;
+  RunOptions plan_options;
   CLI::App* plan =
       add_config_command(app, "plan", "Print what a run will cost (dense units, partitions, memory)", plan_options);
   plan->add_option("--processes", plan_options.processes,

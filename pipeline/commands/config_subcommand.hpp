@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "pipeline/config.hpp"
+#include "pipeline/settings/config.hpp"
 
 namespace CLI {
 class App;

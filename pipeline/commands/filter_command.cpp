@@ -209,8 +209,7 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
                                                       config.source_name() + ": aggregate.expression");
 
   gpu::ExecutionStream gpu_stream;
-  const gpu::ExecutionContext gpu =
-      options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
+  const gpu::ExecutionContext gpu = options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
   const auto start = std::chrono::steady_clock::now();
   const filter::FilterResult result = filter::run_filter(input.table, predicate, aggregate, options, gpu);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

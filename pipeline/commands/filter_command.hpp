@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <ostream>
 
-#include "pipeline/config.hpp"
+#include "pipeline/settings/config.hpp"
 
 namespace CLI {
 class App;

@@ -166,13 +166,13 @@ Table make_table(const Config& config) {
   }
   if (config.has("input.file"))
     throw UsageError(config.source_name() + ": input.file and input.generate are both set; keep one");
-  hash_stage::InputSpec spec;
-  spec.distribution = hash_stage::parse_input_distribution(generate, "input.generate");
+  hash::InputSpec spec;
+  spec.distribution = hash::parse_input_distribution(generate, "input.generate");
   spec.rows = static_cast<std::size_t>(config.integer("input.rows"));
   spec.row_words = static_cast<int>(config.integer("input.row_words"));
   spec.seed = static_cast<std::uint64_t>(config.integer("input.seed"));
   Table t;
-  t.words = hash_stage::generate_rows(spec);
+  t.words = hash::generate_rows(spec);
   t.rows = spec.rows;
   t.row_words = spec.row_words;
   t.source = "generated " + generate + " (seed " + std::to_string(spec.seed) + ")";
@@ -181,11 +181,11 @@ Table make_table(const Config& config) {
 
 subscale::Backend choose_backend(const Config& config) {
   return gpu::choose_backend(config.string("hash.backend"),
-                             [](const std::string& name) { return hash_stage::parse_backend(name, "hash.backend"); });
+                             [](const std::string& name) { return hash::parse_backend(name, "hash.backend"); });
 }
 
-hash_stage::QualityOptions quality_options(const Config& config) {
-  hash_stage::QualityOptions o;
+hash::QualityOptions quality_options(const Config& config) {
+  hash::QualityOptions o;
   o.avalanche_samples = static_cast<std::size_t>(config.integer("quality.avalanche_samples"));
   o.z_limit = config.number("quality.z_limit");
   o.seed = static_cast<std::uint64_t>(config.integer("quality.seed"));
@@ -208,13 +208,12 @@ hash_stage::QualityOptions quality_options(const Config& config) {
 template <class H>
 HashCommandResult hash_and_report(const Config& config, const Table& table, const hash::HashSpec& spec,
                                   subscale::Backend backend, std::ostream& out) {
-  const hash_stage::RowTableView view{table.words.data(), table.rows, table.row_words};
+  const hash::RowTableView view{table.words.data(), table.rows, table.row_words};
   std::vector<H> hashes(table.rows);
   gpu::ExecutionStream gpu_stream;
-  const gpu::ExecutionContext gpu =
-      backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
+  const gpu::ExecutionContext gpu = backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
   const auto t0 = std::chrono::steady_clock::now();
-  hash_stage::hash_rows<H>(spec, view, hashes, backend, gpu);
+  hash::hash_rows<H>(spec, view, hashes, backend, gpu);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const int bits = static_cast<int>(sizeof(H) * 8);
@@ -239,11 +238,10 @@ HashCommandResult hash_and_report(const Config& config, const Table& table, cons
                          {"seconds", seconds}};
   HashCommandResult result;
   if (config.boolean("quality.enabled")) {
-    const auto report =
-        hash_stage::analyse_hash_quality<H>(spec, view, std::span<const H>(hashes), quality_options(config));
+    const auto report = hash::analyse_hash_quality<H>(spec, view, std::span<const H>(hashes), quality_options(config));
     out << "quality (over " << report.collisions.distinct_records << " distinct records):\n"
-        << hash_stage::format_quality_table(report);
-    json["quality"] = hash_stage::quality_to_json(report);
+        << hash::format_quality_table(report);
+    json["quality"] = hash::quality_to_json(report);
     result.quality_pass = report.pass();
   }
 

@@ -20,7 +20,7 @@
 #include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
-#include "pipeline/join_table_reader.hpp"
+#include "pipeline/steps/join_table_reader.hpp"
 #include "stages/join/hash_join.hpp"
 #include "stages/join/join_memory.hpp"
 
@@ -198,8 +198,7 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
 
   join::JoinTimings timings;
   gpu::ExecutionStream gpu_stream;
-  const gpu::ExecutionContext gpu =
-      options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
+  const gpu::ExecutionContext gpu = options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
   const auto start = std::chrono::steady_clock::now();
   const join::JoinPairs pairs = join::hash_join(r.keys, s.keys, options, &timings, gpu);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/config.hpp"
+#include "pipeline/settings/config.hpp"
 #include "stages/join/column_join.hpp"
 
 namespace CLI {

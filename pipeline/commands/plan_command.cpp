@@ -13,20 +13,20 @@
 #include "distributed/distributed_core.hpp"
 #include "distributed/work_split.hpp"
 #include "io/host_memory.hpp"
-#include "pipeline/automatic_parameters.hpp"
-#include "pipeline/config.hpp"
-#include "pipeline/core_pipeline.hpp"
-#include "pipeline/core_schema.hpp"
-#include "pipeline/input_loading.hpp"
-#include "pipeline/log_format.hpp"
-#include "pipeline/memory_advice.hpp"
-#include "pipeline/post_core_plan.hpp"
-#include "pipeline/run_log.hpp"
-#include "pipeline/run_settings.hpp"
-#include "pipeline/workload_warnings.hpp"
-#include "stages/dense_units/direct_memory_plan.hpp"
-#include "stages/dense_units/direct_units.hpp"
-#include "stages/dense_units/partition_plan.hpp"
+#include "pipeline/log/log_format.hpp"
+#include "pipeline/log/memory_advice.hpp"
+#include "pipeline/log/post_core_plan.hpp"
+#include "pipeline/log/run_log.hpp"
+#include "pipeline/log/workload_warnings.hpp"
+#include "pipeline/settings/config.hpp"
+#include "pipeline/settings/core_schema.hpp"
+#include "pipeline/settings/run_settings.hpp"
+#include "pipeline/steps/automatic_parameters.hpp"
+#include "pipeline/steps/input_loading.hpp"
+#include "stages/core/core.hpp"
+#include "stages/dense_units/direct/direct_memory_plan.hpp"
+#include "stages/dense_units/direct/direct_units.hpp"
+#include "stages/dense_units/table/partition_plan.hpp"
 #include "stages/significance/pooled_pairs.hpp"
 
 namespace subscale::pipeline {
@@ -138,7 +138,7 @@ void print_cluster_plan(const UnitPlan& plan, const RunSettings& settings, int p
 }  // namespace
 
 // The values the core reads: with the significance test, a copy without background ties where some
-// dimension has them (pipeline/significance_steps.hpp); otherwise the held values themselves.
+// dimension has them (pipeline/steps/significance_steps.hpp); otherwise the held values themselves.
 template <class T>
 std::optional<ColumnMatrix<T>> core_copy_for_plan(const ColumnMatrix<T>& values, const RunSettings& settings) {
   if (!settings.significance.enabled) return std::nullopt;
@@ -152,7 +152,7 @@ std::optional<ColumnMatrix<T>> core_copy_for_plan(const ColumnMatrix<T>& values,
   return copy;
 }
 
-void plan_command(const CommandOptions& options) {
+void plan_command(const RunOptions& options) {
   Config config = Config::load_file(options.config_file, options.overrides, core_config_schema());
   if (!config.sweep_keys().empty())
     throw UsageError("plan takes one configuration; the config has sweep lists (" + config.sweep_keys()[0] +
@@ -172,7 +172,7 @@ void plan_command(const CommandOptions& options) {
                 format_bytes(static_cast<double>(input.held.bytes())).c_str());
     for (const auto& line : resolve_automatic_parameters(input.held, settings, config))
       std::printf("%s\n", line.c_str());
-    validate_core_params(settings.core, input.held.points());
+    core::validate_core_params(settings.core, input.held.points());
     for (const auto& warning :
          workload_warnings(input.held, settings.core.epsilon, settings.normalization == load::Normalization::minmax,
                            settings.significance.enabled))
@@ -184,7 +184,7 @@ void plan_command(const CommandOptions& options) {
       const auto& values = copy ? *copy : held;
       densities = run_density1d(values, {settings.core.epsilon, settings.core.min_points});
       unit_plan.emplace(*densities, settings.core.min_points);
-      check_memory_budget(settings, unit_plan->total_units(), largest_window_units(*unit_plan));
+      check_memory_budget(settings, unit_plan->total_units(), core::largest_window_units(*unit_plan));
       print_units_per_dimension(*unit_plan);
       if (settings.core.units.mode == TableMode::direct) print_direct_plan(values, *unit_plan, *densities, settings);
     });

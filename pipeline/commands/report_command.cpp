@@ -8,7 +8,7 @@
 
 #include "io/atomic_output.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
-#include "pipeline/report_html.hpp"
+#include "pipeline/report/report_html.hpp"
 
 namespace subscale::pipeline {
 

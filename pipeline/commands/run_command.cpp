@@ -4,16 +4,16 @@
 
 #include "common/error.hpp"
 #include "distributed/communicator.hpp"
-#include "pipeline/claimed_folder.hpp"
-#include "pipeline/config.hpp"
-#include "pipeline/core_schema.hpp"
-#include "pipeline/run_folder.hpp"
-#include "pipeline/single_run.hpp"
-#include "pipeline/sweep.hpp"
+#include "pipeline/output/claimed_folder.hpp"
+#include "pipeline/run/run_folder.hpp"
+#include "pipeline/run/single_run.hpp"
+#include "pipeline/run/sweep.hpp"
+#include "pipeline/settings/config.hpp"
+#include "pipeline/settings/core_schema.hpp"
 
 namespace subscale::pipeline {
 
-std::filesystem::path run_command(const CommandOptions& options) {
+std::filesystem::path run_command(const RunOptions& options) {
   const distributed::Communicator comm = distributed::Communicator::world();
   std::optional<Config> loaded;
   // The root claims the folder for the whole run (and names it: a default name carries the root's

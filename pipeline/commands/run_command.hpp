@@ -3,11 +3,11 @@
 // folder, for one configuration or every combination of a sweep.
 #include <filesystem>
 
-#include "pipeline/commands/command_options.hpp"
+#include "pipeline/settings/run_options.hpp"
 
 namespace subscale::pipeline {
 
 // Runs one config (or every combination of a sweep). Returns the folder written.
-std::filesystem::path run_command(const CommandOptions& options);
+std::filesystem::path run_command(const RunOptions& options);
 
 }  // namespace subscale::pipeline

@@ -10,7 +10,7 @@
 #include "io/cluster_list_hdf5.hpp"
 #include "io/ground_truth.hpp"
 #include "io/hdf5_file.hpp"
-#include "pipeline/core_schema.hpp"
+#include "pipeline/settings/core_schema.hpp"
 #include "python/src/array_input.hpp"
 #include "python/src/cluster_arrays.hpp"
 #include "stages/evaluate/cluster_text.hpp"
@@ -20,26 +20,6 @@
 namespace subscale::python {
 namespace {
 
-const char* kind_name(pipeline::ValueKind kind) {
-  switch (kind) {
-    case pipeline::ValueKind::integer:
-      return "integer";
-    case pipeline::ValueKind::number:
-      return "number";
-    case pipeline::ValueKind::boolean:
-      return "boolean";
-    case pipeline::ValueKind::bytes:
-      return "bytes";
-    case pipeline::ValueKind::path:
-      return "path";
-    case pipeline::ValueKind::tree:
-      return "tree";
-    case pipeline::ValueKind::string:
-      break;
-  }
-  return "string";
-}
-
 // Every key of the command line's config, as plain dicts: the estimator's keywords come from here.
 py::list config_keys() {
   py::list keys;
@@ -47,7 +27,7 @@ py::list config_keys() {
   for (const auto& key : schema.keys()) {
     py::dict entry;
     entry["path"] = key.path;
-    entry["kind"] = kind_name(key.kind);
+    entry["kind"] = pipeline::value_kind_word(key.kind);
     entry["default"] = key.default_value;
     entry["help"] = key.help;
     entry["choices"] = key.choices;

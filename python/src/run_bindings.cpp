@@ -9,7 +9,7 @@
 
 #include "common/backend.hpp"
 #include "gpu/device_info.hpp"
-#include "pipeline/library_run.hpp"
+#include "pipeline/steps/library_run.hpp"
 #include "python/src/array_input.hpp"
 #include "python/src/cluster_arrays.hpp"
 

@@ -10,10 +10,10 @@
 
 #include "common/dataset.hpp"
 #include "common/stage_progress.hpp"
+#include "stages/consolidate/central_span.hpp"
 #include "stages/consolidate/column_sorter.hpp"
 #include "stages/consolidate/consolidate.hpp"
 #include "stages/consolidate/rank_set.hpp"
-#include "stages/consolidate/span_test.hpp"
 
 namespace subscale::consolidate {
 
@@ -30,14 +30,14 @@ struct WorkingCluster {
   // the dimensions change. Only the dimensions asked for: a slot for every dimension of the data
   // (500 on tie-heavy files) made each of tens of thousands of clusters tens of KiB.
   std::vector<std::pair<std::uint32_t, RankSet>> outside_columns;
-  T reference_span = 0;       // span_test.hpp: the widest central span where merge found it
+  T reference_span = 0;       // central_span.hpp: the widest central span where merge found it
   std::uint32_t sources = 1;  // input clusters joined into it
   // extend_dimensions found no dimension to add, and nothing (points, dimensions, reference
   // span) changed since: a later pass would find none again.
   bool extended = false;
 };
 
-// The central span (span_test.hpp) of the points whose ranks in `dimension` are `column`.
+// The central span (central_span.hpp) of the points whose ranks in `dimension` are `column`.
 template <class T>
 Interval<T> central_span_of(const ColumnSorter<T>& columns, const RankSet& column, std::uint32_t dimension,
                             double fraction);

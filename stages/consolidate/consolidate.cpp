@@ -8,10 +8,10 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "stages/consolidate/central_span.hpp"
 #include "stages/consolidate/cluster_join.hpp"
 #include "stages/consolidate/gather_join.hpp"
 #include "stages/consolidate/redundancy.hpp"
-#include "stages/consolidate/span_test.hpp"
 
 namespace subscale::consolidate {
 namespace {

@@ -7,7 +7,7 @@
 // 1. join: two clusters whose point sets overlap strongly,
 //      |O_a ∩ O_b| / min(|O_a|, |O_b|) >= overlap,
 //    become one cluster in the union of their subspaces when the joined points pass the span
-//    test (span_test.hpp) in every dimension of the union (cluster_union.hpp). Two parts:
+//    test (central_span.hpp) in every dimension of the union (cluster_union.hpp). Two parts:
 //    a. gather (gather_join.hpp): the input clusters, by interest descending, each join the
 //       gathered cluster they overlap most whose union passes the test, or found one of their
 //       own; one that brings a gathered cluster no dimension and no point inside its box is
@@ -18,8 +18,7 @@
 //       tried, strongest first, greedily, in rounds until a round joins nothing.
 //    Without gathering (ConsolidateParams::gather false) the rounds run on the input itself, as
 //    the stage did before. On the benchmark suites both find as many clusters with F1 and E4SC
-//    within 0.001 on 15 of 16 files; on D75 gathering finds 11 clusters against 10
-//    (bench/RESULTS.md).
+//    within 0.001 on 15 of 16 files; on D75 gathering finds 11 clusters against 10.
 // 2. extend (optional): a cluster takes every further dimension in which its points pass the
 //    same span test, so that it stands in its full subspace even where no projection was found
 //    in that dimension; then joining is tried again (at most kMaxPasses passes).

@@ -22,7 +22,7 @@ bool contains(const std::vector<std::uint32_t>& big, const std::vector<std::uint
   return std::includes(big.begin(), big.end(), small.begin(), small.end());
 }
 
-// The box (span_test.hpp) of each gathered cluster's points, computed when first asked and kept
+// The box (central_span.hpp) of each gathered cluster's points, computed when first asked and kept
 // until the cluster changes.
 template <class T>
 class GatheredBoxes {

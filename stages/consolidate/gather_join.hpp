@@ -17,7 +17,7 @@
 // strongest first (ties: the earlier gathered), and joins the first whose union passes the span
 // test (cluster_union.hpp, the same join as the pairwise rounds'); when none does, c becomes a
 // gathered cluster of its own. A c that brings g no dimension, and no point inside g's box (its
-// central spans doubled, span_test.hpp), is absorbed without computing the join: g keeps its
+// central spans doubled, central_span.hpp), is absorbed without computing the join: g keeps its
 // points and subspace, and takes the wider reference span (the exact join would trim c's other
 // points and g's box again, a few points at most). Sequential and in a fixed order: the result does not depend on
 // the number of threads.

@@ -1,6 +1,6 @@
 #pragma once
 // What the core's steps (density1d -> plan -> dense_units -> subspaces) take and give, shared by
-// pipeline/core_pipeline.hpp's run_core, which composes them, and by distributed/, whose executor
+// stages/core/core.hpp's run_core, which composes them, and by distributed/, whose executor
 // runs dense_units and subspaces over several processes in run_core's place.
 #include <cstdint>
 #include <functional>
@@ -14,8 +14,8 @@
 #include "common/subspace_cluster.hpp"
 #include "gpu/execution_context.hpp"
 #include "stages/dense_units/dense_units.hpp"
-#include "stages/dense_units/direct_memory_plan.hpp"
-#include "stages/dense_units/direct_units.hpp"
+#include "stages/dense_units/direct/direct_memory_plan.hpp"
+#include "stages/dense_units/direct/direct_units.hpp"
 #include "stages/density1d/density1d.hpp"
 
 namespace subscale {

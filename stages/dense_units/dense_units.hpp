@@ -1,8 +1,16 @@
 #pragma once
-// Stage dense_units (docs/method.md §4-§7): enumerates every dense unit, gives it a signature, and finds the
-// units that occur in two or more dimensions through a signature table cut into partitions of the
-// signature space. The result never depends on the number of partitions, the scheme, the backend
-// or the number of threads.
+// Stage dense_units (docs/method.md §4-§7): the dense units of the 1-D windows and the maximal
+// subspace D(U) of each, the set of dimensions in which the same points form a unit. Three modes
+// give the same subspaces:
+// - direct (direct/, the default of a run): no signatures and no table; each unit's D(U) is
+//   computed from the coordinates while a window's subsets are walked depth first
+//   (direct/direct_units.hpp);
+// - signature (table/): every unit gets a signature, the sum of its points' random keys, and the
+//   units that occur in two or more dimensions are found through a signature table cut into
+//   partitions of the signature space (the published method);
+// - exact (table/): the same table keyed by the sorted point ids, the slow reference.
+// The result never depends on the mode, the number of partitions, the scheme, the backend or the
+// number of threads. This header holds the parameters, the result and the table modes' entry.
 #include <cstdint>
 #include <functional>
 #include <ostream>
@@ -12,8 +20,8 @@
 
 #include "common/subspace_cluster.hpp"
 #include "stages/dense_units/maximal_units.hpp"
-#include "stages/dense_units/partition_plan.hpp"
-#include "stages/dense_units/signature_keys.hpp"
+#include "stages/dense_units/table/partition_plan.hpp"
+#include "stages/dense_units/table/signature_keys.hpp"
 #include "stages/dense_units/unit_plan.hpp"
 
 namespace subscale {

@@ -6,8 +6,8 @@
 #include "common/backend.hpp"
 #include "gpu/execution_context.hpp"
 #include "stages/dense_units/dense_units.hpp"
-#include "stages/dense_units/direct_units.hpp"
-#include "stages/dense_units/signature_keys.hpp"
+#include "stages/dense_units/direct/direct_units.hpp"
+#include "stages/dense_units/table/signature_keys.hpp"
 
 namespace subscale {
 
@@ -15,8 +15,9 @@ namespace subscale {
 // output.list_on_device and the device held every subspace, listed into output.listed). `gpu`:
 // the cuda backend's stream and budget (gpu/execution_context.hpp).
 DenseUnitsResult walk_direct_units(const DirectSpace& space, const UnitPlan& plan, const DenseUnitsParams& params,
-                                   Backend backend, direct::DirectWalkOutput& output, const UnitProgress& on_units,
-                                   std::span<const UnitRange> only, const gpu::ExecutionContext& gpu);
+                                   Backend backend, dense_units::direct::DirectWalkOutput& output,
+                                   const UnitProgress& on_units, std::span<const UnitRange> only,
+                                   const gpu::ExecutionContext& gpu);
 
 // The signature or exact path on the partitions `params` selects. Batches go to `sink`, subspaces
 // the device grouped to `subspace_sink`, single units found on the CPU to `concurrent_sink`.

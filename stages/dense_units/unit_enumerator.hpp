@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu/enumeration/combinadic.hpp"
+#include "stages/dense_units/enumeration/combinadic.hpp"
 #include "stages/dense_units/unit_plan.hpp"
 
 namespace subscale {

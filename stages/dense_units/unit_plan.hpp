@@ -7,7 +7,7 @@
 #include <ostream>
 #include <vector>
 
-#include "gpu/enumeration/combinadic.hpp"
+#include "stages/dense_units/enumeration/combinadic.hpp"
 #include "stages/density1d/density1d.hpp"
 
 namespace subscale {

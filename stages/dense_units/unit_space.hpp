@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu/enumeration/unit_walker.hpp"
-#include "stages/dense_units/signature_keys.hpp"
+#include "stages/dense_units/enumeration/unit_walker.hpp"
+#include "stages/dense_units/table/signature_keys.hpp"
 #include "stages/dense_units/unit_plan.hpp"
 
 namespace subscale {

@@ -1,4 +1,4 @@
-// Built instead of filter_cuda.cu without the CUDA backend (gpu/cuda_unavailable.hpp).
+// Built instead of the filter_*_cuda.cu files without the CUDA backend (gpu/cuda_unavailable.hpp).
 #include "gpu/cuda_unavailable.hpp"
 #include "stages/filter/filter_cuda.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "common/error.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 bool QualityReport::pass() const {
   bool ok = balance.pass && avalanche.pass && chi_square.pass && collisions.pass;
@@ -174,7 +174,7 @@ Avalanche avalanche(const RowTableView& table, const RecordHasher<H>& hasher, co
   const int input_bits = table.row_words * 32;
   // Which rows: evenly spaced with a seeded start, so a sorted table is sampled across its range.
   const std::size_t step = table.rows / samples;
-  const std::size_t start = static_cast<std::size_t>(hash::fmix64(options.seed) % std::max<std::size_t>(step, 1));
+  const std::size_t start = static_cast<std::size_t>(fmix64(options.seed) % std::max<std::size_t>(step, 1));
   using Counts = std::vector<std::uint32_t>;  // [input bit][output bit]: times the output bit flipped
   tbb::combinable<Counts> local([&] { return Counts(static_cast<std::size_t>(input_bits) * kBits); });
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, samples, 16), [&](const auto& r) {
@@ -245,10 +245,10 @@ QualityReport analyse_hash_quality(const RowTableView& table, std::span<const H>
 }
 
 template <class H>
-QualityReport analyse_hash_quality(const hash::HashSpec& spec, const RowTableView& table, std::span<const H> hashes,
+QualityReport analyse_hash_quality(const HashSpec& spec, const RowTableView& table, std::span<const H> hashes,
                                    const QualityOptions& options) {
   const RecordHasher<H> hasher = [spec](const std::uint32_t* words, int count) {
-    return hash::hash_words<H>(spec.function, words, count, spec.rounds);
+    return hash_words<H>(spec.function, words, count, spec.rounds);
   };
   return analyse_hash_quality<H>(table, hashes, hasher, options);
 }
@@ -308,9 +308,9 @@ template QualityReport analyse_hash_quality<std::uint32_t>(const RowTableView&, 
                                                            const RecordHasher<std::uint32_t>&, const QualityOptions&);
 template QualityReport analyse_hash_quality<std::uint64_t>(const RowTableView&, std::span<const std::uint64_t>,
                                                            const RecordHasher<std::uint64_t>&, const QualityOptions&);
-template QualityReport analyse_hash_quality<std::uint32_t>(const hash::HashSpec&, const RowTableView&,
+template QualityReport analyse_hash_quality<std::uint32_t>(const HashSpec&, const RowTableView&,
                                                            std::span<const std::uint32_t>, const QualityOptions&);
-template QualityReport analyse_hash_quality<std::uint64_t>(const hash::HashSpec&, const RowTableView&,
+template QualityReport analyse_hash_quality<std::uint64_t>(const HashSpec&, const RowTableView&,
                                                            std::span<const std::uint64_t>, const QualityOptions&);
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

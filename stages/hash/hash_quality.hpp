@@ -18,7 +18,7 @@
 #include "gpu/hash/hash_function_id.hpp"
 #include "stages/hash/row_table.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 struct QualityOptions {
   std::size_t avalanche_samples = 4096;          // records whose input bits are flipped one at a time
@@ -96,10 +96,10 @@ QualityReport analyse_hash_quality(const RowTableView& table, std::span<const H>
 
 // The same for one of the project's functions.
 template <class H>
-QualityReport analyse_hash_quality(const hash::HashSpec& spec, const RowTableView& table, std::span<const H> hashes,
+QualityReport analyse_hash_quality(const HashSpec& spec, const RowTableView& table, std::span<const H> hashes,
                                    const QualityOptions& options = {});
 
 // A plain-text table: one line per measure, value, limit and PASS / FLAG.
 std::string format_quality_table(const QualityReport& report);
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -1,6 +1,6 @@
 #include "stages/hash/hash_quality_json.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 namespace {
 
@@ -52,4 +52,4 @@ nlohmann::json quality_to_json(const QualityReport& r) {
   return j;
 }
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

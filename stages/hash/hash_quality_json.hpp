@@ -4,8 +4,8 @@
 
 #include "stages/hash/hash_quality.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 nlohmann::json quality_to_json(const QualityReport& report);
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -9,9 +9,9 @@
 #include "gpu/device_info.hpp"
 #include "stages/hash/hash_rows_cuda.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
-void check_hash_arguments(const hash::HashSpec& spec, const RowTableView& table, std::size_t out_size) {
+void check_hash_arguments(const HashSpec& spec, const RowTableView& table, std::size_t out_size) {
   if (table.row_words < 1)
     throw UsageError("hash: a row must have at least one 32-bit word, got row_words = " +
                      std::to_string(table.row_words));
@@ -26,13 +26,13 @@ namespace {
 
 // Rows hashed with a compile-time function F and width K (K = 0: the width known only at run
 // time). Fixing K lets the compiler unroll the word loop and keep the row in registers.
-template <hash::HashFunction F, int K, class H>
+template <HashFunction F, int K, class H>
 void hash_block(const RowTableView& table, std::span<H> out, int rounds, std::size_t begin, std::size_t end) {
   const int k = K > 0 ? K : table.row_words;
-  for (std::size_t r = begin; r < end; ++r) out[r] = hash::hash_words<F, H>(table.row(r), k, rounds);
+  for (std::size_t r = begin; r < end; ++r) out[r] = hash_words<F, H>(table.row(r), k, rounds);
 }
 
-template <hash::HashFunction F, class H>
+template <HashFunction F, class H>
 void hash_range(const RowTableView& table, std::span<H> out, int rounds, std::size_t begin, std::size_t end) {
   switch (table.row_words) {
     case 1:
@@ -53,11 +53,11 @@ void hash_range(const RowTableView& table, std::span<H> out, int rounds, std::si
 }  // namespace
 
 template <class H>
-void hash_rows_cpu(const hash::HashSpec& spec, const RowTableView& table, std::span<H> out) {
+void hash_rows_cpu(const HashSpec& spec, const RowTableView& table, std::span<H> out) {
   check_hash_arguments(spec, table, out.size());
   // Blocks of a few thousand rows: large enough that scheduling costs nothing next to hashing.
   constexpr std::size_t kGrain = 4096;
-  hash::with_hash_function(spec.function, [&](auto id) {
+  with_hash_function(spec.function, [&](auto id) {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, table.rows, kGrain), [&](const auto& range) {
       hash_range<decltype(id)::value, H>(table, out, spec.rounds, range.begin(), range.end());
     });
@@ -65,7 +65,7 @@ void hash_rows_cpu(const hash::HashSpec& spec, const RowTableView& table, std::s
 }
 
 template <class H>
-void hash_rows(const hash::HashSpec& spec, const RowTableView& table, std::span<H> out, Backend backend,
+void hash_rows(const HashSpec& spec, const RowTableView& table, std::span<H> out, Backend backend,
                const gpu::ExecutionContext& context) {
   if (backend == Backend::cpu) return hash_rows_cpu(spec, table, out);
   if (!gpu::cuda_backend_built())
@@ -80,11 +80,11 @@ void hash_rows(const hash::HashSpec& spec, const RowTableView& table, std::span<
   hash_rows_cuda(spec, table, out, context);
 }
 
-template void hash_rows_cpu<std::uint32_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint32_t>);
-template void hash_rows_cpu<std::uint64_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint64_t>);
-template void hash_rows<std::uint32_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint32_t>, Backend,
+template void hash_rows_cpu<std::uint32_t>(const HashSpec&, const RowTableView&, std::span<std::uint32_t>);
+template void hash_rows_cpu<std::uint64_t>(const HashSpec&, const RowTableView&, std::span<std::uint64_t>);
+template void hash_rows<std::uint32_t>(const HashSpec&, const RowTableView&, std::span<std::uint32_t>, Backend,
                                        const gpu::ExecutionContext&);
-template void hash_rows<std::uint64_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint64_t>, Backend,
+template void hash_rows<std::uint64_t>(const HashSpec&, const RowTableView&, std::span<std::uint64_t>, Backend,
                                        const gpu::ExecutionContext&);
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -12,7 +12,7 @@
 #include "stages/hash/hash_rows_cuda.cuh"
 #include "stages/hash/hash_rows_cuda.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 using gpu::DeviceBuffer;
 
@@ -63,7 +63,7 @@ __device__ __forceinline__ void unpack(const uint2& v, std::uint32_t* w) {
 // instruction of a warp reads contiguous bytes. The vector is chosen so that a thread's hashes
 // are at most 16 bytes: then every store instruction of a warp writes contiguous bytes too (a
 // uint4 of 1-word rows would make 32 bytes of 64-bit hashes a thread, two half-filled stores).
-template <hash::HashFunction F, class H, int K, class Vector = uint4>
+template <HashFunction F, class H, int K, class Vector = uint4>
 __global__ void hash_narrow_rows(const Vector* __restrict__ vectors, std::size_t vector_count, int rounds,
                                  H* __restrict__ out) {
   constexpr int kRowsPerVector = static_cast<int>(sizeof(Vector) / 4) / K;
@@ -80,7 +80,7 @@ __global__ void hash_narrow_rows(const Vector* __restrict__ vectors, std::size_t
       unpack(loaded[j], w);
       H h[kRowsPerVector];
 #pragma unroll
-      for (int r = 0; r < kRowsPerVector; ++r) h[r] = hash::hash_words<F, H>(w + r * K, K, rounds);
+      for (int r = 0; r < kRowsPerVector; ++r) h[r] = hash_words<F, H>(w + r * K, K, rounds);
       store_hashes(out + (v + j * stride) * kRowsPerVector, h);
     }
   }
@@ -89,14 +89,14 @@ __global__ void hash_narrow_rows(const Vector* __restrict__ vectors, std::size_t
     unpack(vectors[v], w);
     H h[kRowsPerVector];
 #pragma unroll
-    for (int r = 0; r < kRowsPerVector; ++r) h[r] = hash::hash_words<F, H>(w + r * K, K, rounds);
+    for (int r = 0; r < kRowsPerVector; ++r) h[r] = hash_words<F, H>(w + r * K, K, rounds);
     store_hashes(out + v * kRowsPerVector, h);
   }
 }
 
 // Rows of K = 8 or 16 words: one row per thread, K/4 uint4 loads; with K = 8 two rows per step
 // so that four loads are in flight.
-template <hash::HashFunction F, class H, int K>
+template <HashFunction F, class H, int K>
 __global__ void hash_wide_rows(const uint4* __restrict__ vectors, std::size_t rows, int rounds, H* __restrict__ out) {
   constexpr int kVectors = K / 4;
   constexpr int kRowsPerStep = std::max(1, kLoadsPerStep / kVectors);
@@ -109,25 +109,25 @@ __global__ void hash_wide_rows(const uint4* __restrict__ vectors, std::size_t ro
 #pragma unroll
       for (int j = 0; j < kVectors; ++j) unpack(vectors[(r + s * stride) * kVectors + j], w[s] + 4 * j);
 #pragma unroll
-    for (int s = 0; s < kRowsPerStep; ++s) out[r + s * stride] = hash::hash_words<F, H>(w[s], K, rounds);
+    for (int s = 0; s < kRowsPerStep; ++s) out[r + s * stride] = hash_words<F, H>(w[s], K, rounds);
   }
   for (; r < rows; r += stride) {
     std::uint32_t w[K];
 #pragma unroll
     for (int j = 0; j < kVectors; ++j) unpack(vectors[r * kVectors + j], w + 4 * j);
-    out[r] = hash::hash_words<F, H>(w, K, rounds);
+    out[r] = hash_words<F, H>(w, K, rounds);
   }
 }
 
 // Any width and alignment: one row per thread, word by word from global memory. Also used for
 // the few rows of a K = 1 or 2 table that do not fill the last uint4.
-template <hash::HashFunction F, class H>
+template <HashFunction F, class H>
 __global__ void hash_any_rows(const std::uint32_t* __restrict__ words, std::size_t first_row, std::size_t rows,
                               int row_words, int rounds, H* __restrict__ out) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t r = first_row + static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < rows;
        r += stride)
-    out[r] = hash::hash_words<F, H>(words + r * static_cast<std::size_t>(row_words), row_words, rounds);
+    out[r] = hash_words<F, H>(words + r * static_cast<std::size_t>(row_words), row_words, rounds);
 }
 
 unsigned grid_for(std::size_t work_items) {
@@ -144,7 +144,7 @@ unsigned grid_for(std::size_t work_items) {
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-template <hash::HashFunction F, class H>
+template <HashFunction F, class H>
 void launch(const std::uint32_t* d_words, std::size_t rows, int k, int rounds, H* d_out, cudaStream_t stream) {
   if (rows == 0) return;
   const bool vector_path = aligned16(d_words) && aligned16(d_out) && (k == 1 || k == 2 || k == 4 || k == 8 || k == 16);
@@ -194,17 +194,17 @@ void launch(const std::uint32_t* d_words, std::size_t rows, int k, int rounds, H
 constexpr std::size_t kPieceBytes = std::size_t{32} << 20;
 
 template <class H>
-void hash_rows_device(const hash::HashSpec& spec, const std::uint32_t* d_words, std::size_t rows, int row_words,
-                      H* d_out, cudaStream_t stream) {
+void hash_rows_device(const HashSpec& spec, const std::uint32_t* d_words, std::size_t rows, int row_words, H* d_out,
+                      cudaStream_t stream) {
   if (row_words < 1) throw UsageError("hash: row_words must be >= 1, got " + std::to_string(row_words));
   if (spec.rounds < 1) throw UsageError("hash: rounds must be >= 1, got " + std::to_string(spec.rounds));
-  hash::with_hash_function(spec.function, [&](auto id) {
+  with_hash_function(spec.function, [&](auto id) {
     launch<decltype(id)::value, H>(d_words, rows, row_words, spec.rounds, d_out, stream);
   });
 }
 
 template <class H>
-void hash_rows_cuda(const hash::HashSpec& spec, const RowTableView& table, std::span<H> out,
+void hash_rows_cuda(const HashSpec& spec, const RowTableView& table, std::span<H> out,
                     const gpu::ExecutionContext& context) {
   if (table.rows == 0) return;
   const std::size_t row_bytes = static_cast<std::size_t>(table.row_words) * sizeof(std::uint32_t) + sizeof(H);
@@ -243,13 +243,13 @@ void hash_rows_cuda(const hash::HashSpec& spec, const RowTableView& table, std::
   }
 }
 
-template void hash_rows_device<std::uint32_t>(const hash::HashSpec&, const std::uint32_t*, std::size_t, int,
-                                              std::uint32_t*, cudaStream_t);
-template void hash_rows_device<std::uint64_t>(const hash::HashSpec&, const std::uint32_t*, std::size_t, int,
-                                              std::uint64_t*, cudaStream_t);
-template void hash_rows_cuda<std::uint32_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint32_t>,
+template void hash_rows_device<std::uint32_t>(const HashSpec&, const std::uint32_t*, std::size_t, int, std::uint32_t*,
+                                              cudaStream_t);
+template void hash_rows_device<std::uint64_t>(const HashSpec&, const std::uint32_t*, std::size_t, int, std::uint64_t*,
+                                              cudaStream_t);
+template void hash_rows_cuda<std::uint32_t>(const HashSpec&, const RowTableView&, std::span<std::uint32_t>,
                                             const gpu::ExecutionContext&);
-template void hash_rows_cuda<std::uint64_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint64_t>,
+template void hash_rows_cuda<std::uint64_t>(const HashSpec&, const RowTableView&, std::span<std::uint64_t>,
                                             const gpu::ExecutionContext&);
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -10,10 +10,10 @@
 
 #include "gpu/hash/hash_function_id.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 template <class H>
-void hash_rows_device(const hash::HashSpec& spec, const std::uint32_t* d_words, std::size_t rows, int row_words,
-                      H* d_out, cudaStream_t stream);
+void hash_rows_device(const HashSpec& spec, const std::uint32_t* d_words, std::size_t rows, int row_words, H* d_out,
+                      cudaStream_t stream);
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -10,10 +10,10 @@
 #include "gpu/hash/hash_function_id.hpp"
 #include "stages/hash/row_table.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 template <class H>
-void hash_rows_cuda(const hash::HashSpec& spec, const RowTableView& table, std::span<H> out,
+void hash_rows_cuda(const HashSpec& spec, const RowTableView& table, std::span<H> out,
                     const gpu::ExecutionContext& context);
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -2,16 +2,16 @@
 #include "gpu/cuda_unavailable.hpp"
 #include "stages/hash/hash_rows_cuda.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 template <class H>
-void hash_rows_cuda(const hash::HashSpec&, const RowTableView&, std::span<H>, const gpu::ExecutionContext&) {
+void hash_rows_cuda(const HashSpec&, const RowTableView&, std::span<H>, const gpu::ExecutionContext&) {
   gpu::throw_cuda_unavailable("hash", "hash.backend=cpu");
 }
 
-template void hash_rows_cuda<std::uint32_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint32_t>,
+template void hash_rows_cuda<std::uint32_t>(const HashSpec&, const RowTableView&, std::span<std::uint32_t>,
                                             const gpu::ExecutionContext&);
-template void hash_rows_cuda<std::uint64_t>(const hash::HashSpec&, const RowTableView&, std::span<std::uint64_t>,
+template void hash_rows_cuda<std::uint64_t>(const HashSpec&, const RowTableView&, std::span<std::uint64_t>,
                                             const gpu::ExecutionContext&);
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

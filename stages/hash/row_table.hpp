@@ -10,7 +10,7 @@
 #include "common/backend.hpp"
 #include "common/error.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 struct RowTableView {
   const std::uint32_t* words = nullptr;
@@ -28,4 +28,4 @@ inline Backend parse_backend(std::string_view name, std::string_view where = "ba
   throw UsageError(std::string(where) + ": unknown backend '" + std::string(name) + "'; valid: cpu, cuda");
 }
 
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -55,7 +55,7 @@ void hash_join_batches(std::span<const std::uint64_t> r_keys, std::span<const st
   JoinTimings& t = timings ? *timings : local;
   t = JoinTimings{};
   if (options.backend == Backend::cuda)
-    cuda::hash_join(r_keys, s_keys, settings, sink, t, context);
+    hash_join_cuda(r_keys, s_keys, settings, sink, t, context);
   else
     hash_join_cpu(r_keys, s_keys, settings, sink, t);
 }

@@ -21,13 +21,7 @@
 #include "stages/join/probe_plan.hpp"
 #include "stages/join/radix_partition_cuda.cuh"
 
-namespace subscale::join::cuda {
-
-using subscale::join::ChainedTableView;
-using subscale::join::JoinHash;
-using subscale::join::kEndOfChain;
-using subscale::join::ProbeWorkItem;
-using subscale::join::TableToBuild;
+namespace subscale::join {
 
 namespace {
 
@@ -56,10 +50,9 @@ __global__ void build_tables_kernel(const TableToBuild* __restrict__ tables, std
     const std::uint32_t m = table.r_end - table.r_begin;
     for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
          i += std::uint64_t{gridDim.x} * blockDim.x) {
-      const std::uint64_t h = subscale::join::join_hash(r_keys[table.r_begin + i], hash);
-      next[table.next_base + i] =
-          atomicExch(&heads[table.heads_base + subscale::join::bucket_of(h, total_bits, table.bucket_bits)],
-                     static_cast<std::uint32_t>(i));
+      const std::uint64_t h = join_hash(r_keys[table.r_begin + i], hash);
+      next[table.next_base + i] = atomicExch(&heads[table.heads_base + bucket_of(h, total_bits, table.bucket_bits)],
+                                             static_cast<std::uint32_t>(i));
     }
   }
 }
@@ -97,8 +90,8 @@ __global__ void __launch_bounds__(kProbeThreads)
     for (std::uint32_t i = threadIdx.x; i < m; i += blockDim.x) fast_keys[i] = in.r_keys[item.r_begin + i];
     __syncthreads();
     for (std::uint32_t i = threadIdx.x; i < m; i += blockDim.x) {
-      const std::uint64_t h = subscale::join::join_hash(fast_keys[i], in.hash);
-      fast_next[i] = atomicExch(&fast_heads[subscale::join::bucket_of(h, in.total_bits, item.bucket_bits)], i);
+      const std::uint64_t h = join_hash(fast_keys[i], in.hash);
+      fast_next[i] = atomicExch(&fast_heads[bucket_of(h, in.total_bits, item.bucket_bits)], i);
     }
     __syncthreads();
     table.keys = fast_keys;
@@ -110,7 +103,7 @@ __global__ void __launch_bounds__(kProbeThreads)
     unsigned long long count = 0;
     for (std::uint64_t j = item.s_begin + threadIdx.x; j < item.s_end; j += blockDim.x) {
       const std::uint64_t key = in.s_keys[j];
-      count += subscale::join::probe_chain(table, key, subscale::join::join_hash(key, in.hash), [](std::uint32_t) {});
+      count += probe_chain(table, key, join_hash(key, in.hash), [](std::uint32_t) {});
     }
     count = BlockReduce(temp.reduce).Sum(count);
     if (threadIdx.x == 0) counts[item_index] = count;
@@ -122,8 +115,8 @@ __global__ void __launch_bounds__(kProbeThreads)
       std::uint32_t matches = 0, first = kEndOfChain;
       if (j < item.s_end) {
         key = in.s_keys[j];
-        h = subscale::join::join_hash(key, in.hash);
-        matches = subscale::join::probe_chain(table, key, h, [&](std::uint32_t i) {
+        h = join_hash(key, in.hash);
+        matches = probe_chain(table, key, h, [&](std::uint32_t i) {
           if (first == kEndOfChain) first = i;
         });
       }
@@ -136,7 +129,7 @@ __global__ void __launch_bounds__(kProbeThreads)
         out_s[position] = in.s_rows[j];
       } else if (matches > 1) {
         const std::uint32_t s_row = in.s_rows[j];
-        subscale::join::probe_chain(table, key, h, [&](std::uint32_t i) {
+        probe_chain(table, key, h, [&](std::uint32_t i) {
           out_r[position] = in.r_rows[item.r_begin + i];
           out_s[position] = s_row;
           ++position;
@@ -197,7 +190,7 @@ class PairDownloader {
 
   // `ready`: recorded after the kernel that wrote the pairs.
   void download(const std::uint32_t* r, const std::uint32_t* s, std::uint64_t size, cudaEvent_t ready,
-                const subscale::join::PairSink& sink) {
+                const PairSink& sink) {
     SUBSCALE_CUDA_CHECK(cudaStreamWaitEvent(stream_.get(), ready, 0));
     const std::uint64_t chunks = (size + chunk_ - 1) / chunk_;
     if (chunks > 0) queue(r, s, size, 0);
@@ -227,19 +220,17 @@ class PairDownloader {
 
 }  // namespace
 
-void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint64_t> s_keys,
-               const subscale::join::JoinSettings& settings, const subscale::join::PairSink& sink,
-               subscale::join::JoinTimings& timings, const gpu::ExecutionContext& context) {
-  namespace sj = subscale::join;
+void hash_join_cuda(std::span<const std::uint64_t> r_keys, std::span<const std::uint64_t> s_keys,
+                    const JoinSettings& settings, const PairSink& sink, JoinTimings& timings,
+                    const gpu::ExecutionContext& context) {
   for (const auto size : {r_keys.size(), s_keys.size()})
-    if (size > sj::kMaxJoinRows)
+    if (size > kMaxJoinRows)
       throw UsageError("a join relation has " + std::to_string(size) + " rows; at most " +
-                       std::to_string(sj::kMaxJoinRows) + " are supported: join smaller pieces");
-  sj::validate(settings.layout);
+                       std::to_string(kMaxJoinRows) + " are supported: join smaller pieces");
+  validate(settings.layout);
   // Memory planning comes first: nothing is allocated for a join that cannot fit.
-  const sj::JoinMemoryPlan memory =
-      sj::plan_join_memory(r_keys.size(), s_keys.size(), settings, subscale::Backend::cuda);
-  sj::require_fits(memory, r_keys.size(), s_keys.size(), settings.memory_budget_bytes, subscale::Backend::cuda);
+  const JoinMemoryPlan memory = plan_join_memory(r_keys.size(), s_keys.size(), settings, subscale::Backend::cuda);
+  require_fits(memory, r_keys.size(), s_keys.size(), settings.memory_budget_bytes, subscale::Backend::cuda);
   const auto n_r = static_cast<std::uint32_t>(r_keys.size());
   const auto n_s = static_cast<std::uint32_t>(s_keys.size());
   const std::uint32_t partitions = settings.layout.partitions();
@@ -298,8 +289,7 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
   timings.partition_seconds = seconds_since(start) + r_partition_ms / 1e3;
 
   start = Clock::now();
-  const sj::ProbePlan plan =
-      sj::make_probe_plan(host_r_offsets, host_s_offsets, settings.probe_chunk, kFastTableTuples);
+  const ProbePlan plan = make_probe_plan(host_r_offsets, host_s_offsets, settings.probe_chunk, kFastTableTuples);
   timings.work_items = plan.items.size();
   timings.prebuilt_tables = plan.tables.size();
   if (plan.items.empty()) {
@@ -345,9 +335,9 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
   if (sink.on_total) sink.on_total(total);
   if (total == 0) return;
 
-  const std::uint64_t capacity = sj::output_batch_pairs(memory, settings.memory_budget_bytes, total);
+  const std::uint64_t capacity = output_batch_pairs(memory, settings.memory_budget_bytes, total);
   const std::vector<std::uint64_t> offsets64(host_item_offsets.begin(), host_item_offsets.end());
-  const auto batches = sj::split_into_batches(offsets64, capacity);
+  const auto batches = split_into_batches(offsets64, capacity);
   DeviceBuffer<std::uint32_t> out_r(capacity), out_s(capacity);
   start = Clock::now();
   PairDownloader downloader(capacity);
@@ -378,4 +368,4 @@ void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint6
   cudaEventDestroy(written);
 }
 
-}  // namespace subscale::join::cuda
+}  // namespace subscale::join

@@ -10,18 +10,17 @@
 #include "stages/join/join_settings.hpp"
 #include "stages/join/partitioned_keys.hpp"
 
-namespace subscale::join::cuda {
+namespace subscale::join {
 
 // Copies the keys to the device, partitions them there, and copies the result back (used to
 // compare the device passes with the CPU ones bit for bit).
-subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t> keys,
-                                                const subscale::join::RadixLayout& layout,
-                                                subscale::join::JoinHash hash, const gpu::ExecutionContext& context);
+PartitionedKeys radix_partition_cuda(std::span<const std::uint64_t> keys, const RadixLayout& layout, JoinHash hash,
+                                     const gpu::ExecutionContext& context);
 
 // The whole join on the device; the pairs come back to the host batch by batch through the sink.
 // Refuses (ResourceError) before allocating anything when the plan does not fit the budget.
-void hash_join(std::span<const std::uint64_t> r_keys, std::span<const std::uint64_t> s_keys,
-               const subscale::join::JoinSettings& settings, const subscale::join::PairSink& sink,
-               subscale::join::JoinTimings& timings, const gpu::ExecutionContext& context);
+void hash_join_cuda(std::span<const std::uint64_t> r_keys, std::span<const std::uint64_t> s_keys,
+                    const JoinSettings& settings, const PairSink& sink, JoinTimings& timings,
+                    const gpu::ExecutionContext& context);
 
-}  // namespace subscale::join::cuda
+}  // namespace subscale::join

@@ -3,16 +3,16 @@
 #include "gpu/cuda_unavailable.hpp"
 #include "stages/join/join_cuda.hpp"
 
-namespace subscale::join::cuda {
+namespace subscale::join {
 
-subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t>, const subscale::join::RadixLayout&,
-                                                subscale::join::JoinHash, const gpu::ExecutionContext&) {
+PartitionedKeys radix_partition_cuda(std::span<const std::uint64_t>, const RadixLayout&, JoinHash,
+                                     const gpu::ExecutionContext&) {
   gpu::throw_cuda_unavailable("the join's radix partitioning", "join.backend=cpu");
 }
 
-void hash_join(std::span<const std::uint64_t>, std::span<const std::uint64_t>, const subscale::join::JoinSettings&,
-               const subscale::join::PairSink&, subscale::join::JoinTimings&, const gpu::ExecutionContext&) {
+void hash_join_cuda(std::span<const std::uint64_t>, std::span<const std::uint64_t>, const JoinSettings&,
+                    const PairSink&, JoinTimings&, const gpu::ExecutionContext&) {
   gpu::throw_cuda_unavailable("the join", "join.backend=cpu");
 }
 
-}  // namespace subscale::join::cuda
+}  // namespace subscale::join

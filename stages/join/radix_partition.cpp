@@ -13,7 +13,7 @@ PartitionedKeys radix_partition(std::span<const std::uint64_t> keys, const Radix
     throw ResourceError("radix_partition: the cuda backend is not available (" +
                         (gpu::cuda_backend_built() ? gpu::query_device().reason : std::string("not built")) +
                         "): use the cpu backend");
-  return cuda::radix_partition(keys, layout, hash, context);
+  return radix_partition_cuda(keys, layout, hash, context);
 }
 
 }  // namespace subscale::join

@@ -13,10 +13,7 @@
 #include "stages/join/join_cuda.hpp"
 #include "stages/join/radix_partition_cuda.cuh"
 
-namespace subscale::join::cuda {
-
-using subscale::join::JoinHash;
-using subscale::join::RadixLayout;
+namespace subscale::join {
 
 namespace {
 
@@ -54,7 +51,7 @@ __global__ void __launch_bounds__(kThreads)
   const std::uint64_t end = std::min<std::uint64_t>(n, begin + chunk);
 #pragma unroll 4
   for (std::uint64_t i = begin + threadIdx.x; i < end; i += blockDim.x)
-    atomicAdd(&histogram[subscale::join::radix_digit(subscale::join::join_hash(keys[i], hash), shift, bits)], 1U);
+    atomicAdd(&histogram[radix_digit(join_hash(keys[i], hash), shift, bits)], 1U);
   __syncthreads();
   for (std::uint32_t d = threadIdx.x; d < digits; d += blockDim.x) counts[d * gridDim.x + blockIdx.x] = histogram[d];
 }
@@ -98,7 +95,7 @@ __global__ void __launch_bounds__(kThreads)
       if (i < end) {
         key[r] = keys_in[i];
         row[r] = kFirstPass ? static_cast<std::uint32_t>(i) : rows_in[i];
-        digit[r] = subscale::join::radix_digit(subscale::join::join_hash(key[r], hash), shift, bits);
+        digit[r] = radix_digit(join_hash(key[r], hash), shift, bits);
       }
     }
     // Rank within the warp, in input order: earlier rounds first, then lower lanes.
@@ -143,8 +140,7 @@ __global__ void __launch_bounds__(kThreads)
 __global__ void bounds_kernel(const std::uint64_t* __restrict__ keys, std::uint32_t n, std::uint32_t partitions,
                               int total_bits, JoinHash hash, std::uint32_t* __restrict__ offsets) {
   const std::uint64_t p = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (p <= partitions)
-    offsets[p] = subscale::join::partition_lower_bound(keys, n, static_cast<std::uint32_t>(p), total_bits, hash);
+  if (p <= partitions) offsets[p] = partition_lower_bound(keys, n, static_cast<std::uint32_t>(p), total_bits, hash);
 }
 
 int multiprocessor_count() {
@@ -222,12 +218,12 @@ DevicePartitioned partition_on_device(const std::uint64_t* keys_in, std::uint32_
   return {keys_a, rows_a};
 }
 
-subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t> keys, const RadixLayout& layout,
-                                                JoinHash hash, const gpu::ExecutionContext& context) {
-  if (keys.size() > subscale::join::kMaxJoinRows)
+PartitionedKeys radix_partition_cuda(std::span<const std::uint64_t> keys, const RadixLayout& layout, JoinHash hash,
+                                     const gpu::ExecutionContext& context) {
+  if (keys.size() > kMaxJoinRows)
     throw UsageError("a join relation has " + std::to_string(keys.size()) + " rows; at most " +
-                     std::to_string(subscale::join::kMaxJoinRows) + " are supported: join smaller pieces");
-  subscale::join::validate(layout);
+                     std::to_string(kMaxJoinRows) + " are supported: join smaller pieces");
+  validate(layout);
   const auto n = static_cast<std::uint32_t>(keys.size());
   const std::size_t partitions = layout.partitions();
   DeviceBuffer<std::uint64_t> input(n), keys_a(n), keys_b(layout.passes() > 1 ? n : 0);
@@ -238,7 +234,7 @@ subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t> k
     SUBSCALE_CUDA_CHECK(cudaMemcpyAsync(input.data(), keys.data(), input.bytes(), cudaMemcpyHostToDevice, stream));
   partition_on_device(input.data(), n, layout, hash, keys_a.data(), rows_a.data(), keys_b.data(), rows_b.data(),
                       offsets.data(), scratch, stream);
-  subscale::join::PartitionedKeys out;
+  PartitionedKeys out;
   out.keys.resize(n);
   out.rows.resize(n);
   out.offsets.resize(partitions + 1);
@@ -254,4 +250,4 @@ subscale::join::PartitionedKeys radix_partition(std::span<const std::uint64_t> k
   return out;
 }
 
-}  // namespace subscale::join::cuda
+}  // namespace subscale::join

@@ -30,9 +30,9 @@ SubspaceCluster drop_weak_dimensions(const ColumnMatrix<T>& values, const Margin
 // it. Its points stay and the box narrows to their interval in the new dimension, or, where that
 // scores higher, the box takes their central 90% there and keeps the points inside (a point or two
 // of the data that a filled box took in would otherwise stretch every further interval over the
-// whole range). An interval holding more than `background_share` of all points is never taken: there the cluster does not
-// gather but only avoids a part of the range (another cluster's levels, a tail), which raises the
-// score under independent marginals without being a dimension of the cluster.
+// whole range). An interval holding more than `background_share` of all points is never taken: there the cluster does
+// not gather but only avoids a part of the range (another cluster's levels, a tail), which raises the score under
+// independent marginals without being a dimension of the cluster.
 template <class T>
 SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Marginals& marginals,
                                       SubspaceCluster cluster, double background_share);

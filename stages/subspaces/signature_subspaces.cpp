@@ -4,7 +4,7 @@
 
 #include "common/phase_timer.hpp"
 #include "stages/dense_units/dense_units_backend.hpp"
-#include "stages/dense_units/signature_keys.hpp"
+#include "stages/dense_units/table/signature_keys.hpp"
 
 namespace subscale {
 

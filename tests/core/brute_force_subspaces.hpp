@@ -10,7 +10,7 @@
 
 #include "common/dataset.hpp"
 #include "common/subspace_cluster.hpp"
-#include "gpu/enumeration/combinadic.hpp"
+#include "stages/dense_units/enumeration/combinadic.hpp"
 
 namespace subscale::testing {
 

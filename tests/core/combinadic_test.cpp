@@ -1,4 +1,4 @@
-#include "gpu/enumeration/combinadic.hpp"
+#include "stages/dense_units/enumeration/combinadic.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <tbb/task_arena.h>
 
 #include "common/error.hpp"
-#include "pipeline/core_pipeline.hpp"
+#include "stages/core/core.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/brute_force_subspaces.hpp"
 #include "tests/core/core_params.hpp"
@@ -22,7 +22,7 @@ TEST(CoreEquivalence, ExactModeMatchesBruteForce) {
     for (std::uint32_t m : {2u, 3u, 4u}) {
       for (double eps : {0.04, 0.12}) {
         const auto exact =
-            pipeline::run_core(values, testing::core_params(eps, m, TableMode::exact, kEquivalenceSeed)).subspaces;
+            core::run_core(values, testing::core_params(eps, m, TableMode::exact, kEquivalenceSeed)).subspaces;
         const auto expected = testing::brute_force_subspaces(values, eps, m).subspaces;
         EXPECT_EQ(subspaces_text(exact), subspaces_text(expected)) << "seed=" << seed << " m=" << m << " eps=" << eps;
       }
@@ -62,7 +62,7 @@ TEST(CoreEquivalence, SignatureModeMatchesExactModeUnderEveryVariant) {
     for (std::uint32_t m : {3u, 4u, 5u}) {
       const double eps = m == 5 ? 0.03 : 0.02;
       const std::string exact = subspaces_text(
-          pipeline::run_core(values, testing::core_params(eps, m, TableMode::exact, kEquivalenceSeed)).subspaces);
+          core::run_core(values, testing::core_params(eps, m, TableMode::exact, kEquivalenceSeed)).subspaces);
       ASSERT_FALSE(exact.empty());
       for (const auto& v : variants) {
         CoreParams params = testing::core_params(eps, m, TableMode::signature, kEquivalenceSeed);
@@ -72,7 +72,7 @@ TEST(CoreEquivalence, SignatureModeMatchesExactModeUnderEveryVariant) {
         params.units.partitions = v.partitions;
         tbb::task_arena arena(v.threads);
         CoreResult result;
-        arena.execute([&] { result = pipeline::run_core(values, params); });
+        arena.execute([&] { result = core::run_core(values, params); });
         EXPECT_EQ(subspaces_text(result.subspaces), exact)
             << "seed=" << seed << " m=" << m << " bits=" << v.bits << " keys=" << to_string(v.keys)
             << " scheme=" << to_string(v.scheme) << " partitions=" << v.partitions << " threads=" << v.threads;
@@ -84,13 +84,13 @@ TEST(CoreEquivalence, SignatureModeMatchesExactModeUnderEveryVariant) {
 
 TEST(CoreEquivalence, BadParametersAreRefusedBeforeWork) {
   const Matrix values = testing::tied_data(10, 2, 1);
-  EXPECT_THROW(pipeline::run_core(values, testing::core_params(0.0, 3, TableMode::signature, kEquivalenceSeed)),
+  EXPECT_THROW(core::run_core(values, testing::core_params(0.0, 3, TableMode::signature, kEquivalenceSeed)),
                UsageError);
-  EXPECT_THROW(pipeline::run_core(values, testing::core_params(-1.0, 3, TableMode::signature, kEquivalenceSeed)),
+  EXPECT_THROW(core::run_core(values, testing::core_params(-1.0, 3, TableMode::signature, kEquivalenceSeed)),
                UsageError);
-  EXPECT_THROW(pipeline::run_core(values, testing::core_params(0.1, 1, TableMode::signature, kEquivalenceSeed)),
+  EXPECT_THROW(core::run_core(values, testing::core_params(0.1, 1, TableMode::signature, kEquivalenceSeed)),
                UsageError);
-  EXPECT_THROW(pipeline::run_core(values, testing::core_params(0.1, 11, TableMode::signature, kEquivalenceSeed)),
+  EXPECT_THROW(core::run_core(values, testing::core_params(0.1, 11, TableMode::signature, kEquivalenceSeed)),
                UsageError);
 }
 
@@ -99,7 +99,7 @@ TEST(CoreEquivalence, BadParametersAreRefusedBeforeWork) {
 TEST(CoreEquivalence, UnitsKeptInTheResultGroupLikeTheStreamedOnes) {
   const Matrix values = testing::tied_data(400, 6, 8, 150);
   const CoreParams params = testing::core_params(0.03, 4, TableMode::signature, kEquivalenceSeed);
-  const auto streamed = pipeline::run_core(values, params);
+  const auto streamed = core::run_core(values, params);
   const Density1dResult density = run_density1d(values, {params.epsilon, params.min_points});
   const UnitPlan plan(density, params.min_points);
   const SignatureKeys keys = make_signature_keys(plan.points(), params.units.keys, params.units.seed);

@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "stages/dense_units/direct_pair_table.hpp"
-#include "stages/dense_units/direct_units.hpp"
+#include "stages/dense_units/direct/direct_pair_table.hpp"
+#include "stages/dense_units/direct/direct_units.hpp"
 #include "stages/density1d/density1d.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
@@ -28,7 +28,7 @@ CoverOutcome walk(const ColumnMatrix<T>& values, double eps, std::uint32_t m, st
   const Density1dResult density = run_density1d(values, {eps, m});
   const UnitPlan plan(density, m);
   const DirectSpace space(values, plan, density, eps);
-  direct::DirectSubspaceMap map(space.key_words(), space.point_words());
+  dense_units::direct::DirectSubspaceMap map(space.key_words(), space.point_words());
   DenseUnitsResult result;
   tbb::task_arena(threads).execute(
       [&] { result = run_direct_units_cpu(space, plan, map, {}, {}, table_bytes, skip_covered); });

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "pipeline/core_pipeline.hpp"
-#include "stages/dense_units/direct_units.hpp"
+#include "stages/core/core.hpp"
+#include "stages/dense_units/direct/direct_units.hpp"
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
@@ -26,7 +26,7 @@ constexpr std::uint64_t kDirectModeSeed = 11;  // the signature keys' seed
 CoreResult run_with_threads(const Matrix& values, const CoreParams& params, int threads) {
   tbb::task_arena arena(threads);
   CoreResult result;
-  arena.execute([&] { result = pipeline::run_core(values, params); });
+  arena.execute([&] { result = core::run_core(values, params); });
   return result;
 }
 
@@ -40,8 +40,8 @@ TEST(DirectMode, MatchesBruteForceOnTinyData) {
       for (double eps : {0.05, 0.15}) {
         const auto [expected, multi] = testing::brute_force_subspaces(values, eps, m);
         const CoreParams params = testing::core_params(eps, m, TableMode::direct, kDirectModeSeed);
-        const CoreResult direct = pipeline::run_core(values, params);
-        const CoreResult counted = pipeline::run_core(values, testing::counting(params));
+        const CoreResult direct = core::run_core(values, params);
+        const CoreResult counted = core::run_core(values, testing::counting(params));
         EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(expected))
             << "seed=" << seed << " m=" << m << " eps=" << eps;
         EXPECT_EQ(subspaces_text(counted.subspaces), subspaces_text(expected))
@@ -140,7 +140,7 @@ TEST(DirectMode, LargeTiedWindowsCutIntoItemsGiveTheSameResult) {
   std::string reference;
   std::uint64_t reference_multi = 0, reference_nodes = 0;
   for (std::uint64_t per_item : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1000}, std::uint64_t{1} << 40}) {
-    direct::DirectSubspaceMap subspaces(space.key_words(), space.point_words());
+    dense_units::direct::DirectSubspaceMap subspaces(space.key_words(), space.point_words());
     std::uint64_t multi = 0, nodes = 0;
     const auto items = make_direct_work_items(plan, per_item);
     std::uint64_t units = 0;
@@ -162,7 +162,7 @@ TEST(DirectMode, LargeTiedWindowsCutIntoItemsGiveTheSameResult) {
     EXPECT_EQ(multi, reference_multi) << "units per item " << per_item;
     EXPECT_GE(reference_nodes, nodes) << "one-unit items revisit their prefixes, so they walk the most nodes";
   }
-  const CoreResult exact = pipeline::run_core(values, testing::core_params(eps, m, TableMode::exact, kDirectModeSeed));
+  const CoreResult exact = core::run_core(values, testing::core_params(eps, m, TableMode::exact, kDirectModeSeed));
   EXPECT_EQ(reference, subspaces_text(exact.subspaces));
   EXPECT_GT(plan.largest_window(), 24u);
 }
@@ -176,7 +176,7 @@ TEST(DirectMode, PlanEstimateIsExactWhenTheSampleCoversEverything) {
   const DirectSpace space(values, plan, density, eps);
   const DirectWalkEstimate estimate = estimate_direct_walk(space, plan, 1u << 20);
   ASSERT_TRUE(estimate.exact);
-  direct::DirectSubspaceMap subspaces(space.key_words(), space.point_words());
+  dense_units::direct::DirectSubspaceMap subspaces(space.key_words(), space.point_words());
   const DenseUnitsResult walked = run_direct_units_cpu(space, plan, subspaces);
   EXPECT_EQ(static_cast<std::uint64_t>(estimate.multi_units), walked.distinct_multi_units);
   EXPECT_GT(estimate.nodes, 0);
@@ -204,10 +204,10 @@ TEST(DirectMode, OpenSubspaceFilesAgreeWithSignatureMode) {
     Dataset data = load::load_dataset(options);
     load::normalize(data, load::Normalization::minmax);
     const CoreResult signature =
-        pipeline::run_core(data.values, testing::core_params(c.eps, c.m, TableMode::signature, kDirectModeSeed));
+        core::run_core(data.values, testing::core_params(c.eps, c.m, TableMode::signature, kDirectModeSeed));
     const CoreParams direct_params = testing::core_params(c.eps, c.m, TableMode::direct, kDirectModeSeed);
-    const CoreResult direct = pipeline::run_core(data.values, direct_params);
-    const CoreResult counted = pipeline::run_core(data.values, testing::counting(direct_params));
+    const CoreResult direct = core::run_core(data.values, direct_params);
+    const CoreResult counted = core::run_core(data.values, testing::counting(direct_params));
     EXPECT_EQ(subspaces_text(direct.subspaces), subspaces_text(signature.subspaces)) << c.file;
     EXPECT_EQ(subspaces_text(counted.subspaces), subspaces_text(signature.subspaces)) << c.file;
     EXPECT_EQ(counted.dense_units.distinct_multi_units, signature.dense_units.distinct_multi_units) << c.file;

@@ -2,7 +2,7 @@
 // with the table against the walk without it (value ranges): the same subspaces, units and nodes,
 // in float64 and float32, with masks of one and of several words, tie dimensions beside others,
 // and spans within rounding of epsilon.
-#include "stages/dense_units/direct_pair_table.hpp"
+#include "stages/dense_units/direct/direct_pair_table.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <cmath>
 #include <string>
 
-#include "stages/dense_units/direct_units.hpp"
+#include "stages/dense_units/direct/direct_units.hpp"
 #include "stages/density1d/density1d.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
@@ -130,7 +130,7 @@ WalkOutcome walk_cpu(const ColumnMatrix<T>& values, double eps, std::uint32_t m,
   const Density1dResult density = run_density1d(values, {eps, m});
   const UnitPlan plan(density, m);
   const DirectSpace space(values, plan, density, eps);
-  direct::DirectSubspaceMap map(space.key_words(), space.point_words());
+  dense_units::direct::DirectSubspaceMap map(space.key_words(), space.point_words());
   const DenseUnitsResult result = run_direct_units_cpu(space, plan, map, {}, {}, table_bytes);
   const bool table = std::any_of(result.phase_seconds.begin(), result.phase_seconds.end(),
                                  [](const auto& phase) { return phase.first == "direct: pair table"; });

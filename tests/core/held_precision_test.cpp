@@ -10,7 +10,7 @@
 
 #include "common/error.hpp"
 #include "common/held_values.hpp"
-#include "pipeline/core_pipeline.hpp"
+#include "stages/core/core.hpp"
 #include "stages/density1d/density1d.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/core_params.hpp"
@@ -26,8 +26,7 @@ template <class T>
 std::string subspaces_of(const ColumnMatrix<T>& values, TableMode mode, int threads) {
   tbb::task_arena arena(threads);
   return arena.execute([&] {
-    return subspaces_text(
-        pipeline::run_core(values, testing::core_params(kEps, 3, mode, kHeldPrecisionSeed)).subspaces);
+    return subspaces_text(core::run_core(values, testing::core_params(kEps, 3, mode, kHeldPrecisionSeed)).subspaces);
   });
 }
 
@@ -102,8 +101,8 @@ TEST(HeldPrecision, FloatAndDoubleDifferAndEachIsSelfConsistent) {
   EXPECT_GT(differing_windows, 0u);
 
   // ... so do the dense units and the subspaces ...
-  const auto core64 = pipeline::run_core(wide, testing::core_params(kEps, 3, TableMode::direct, kHeldPrecisionSeed));
-  const auto core32 = pipeline::run_core(narrow, testing::core_params(kEps, 3, TableMode::direct, kHeldPrecisionSeed));
+  const auto core64 = core::run_core(wide, testing::core_params(kEps, 3, TableMode::direct, kHeldPrecisionSeed));
+  const auto core32 = core::run_core(narrow, testing::core_params(kEps, 3, TableMode::direct, kHeldPrecisionSeed));
   EXPECT_NE(core64.total_units, core32.total_units);
 
   // ... and within each precision every mode and thread count agrees.

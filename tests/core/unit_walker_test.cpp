@@ -1,6 +1,6 @@
 // The GPU's unit walker, run on the CPU: it must visit exactly the units, flat indices and
 // signatures of the CPU enumerator, from any starting point, across window and dimension ends.
-#include "gpu/enumeration/unit_walker.hpp"
+#include "stages/dense_units/enumeration/unit_walker.hpp"
 
 #include <gtest/gtest.h>
 

@@ -28,8 +28,8 @@ class Checkpoint : public ::testing::Test {
 };
 
 // Three subspaces over 70 dimensions and 200 points: one dense bitmap, two sparse.
-direct::DirectSubspaceMap sample_map() {
-  direct::DirectSubspaceMap map(2, 4);
+dense_units::direct::DirectSubspaceMap sample_map() {
+  dense_units::direct::DirectSubspaceMap map(2, 4);
   std::vector<SubspaceCluster> subspaces = {{{0, 65}, {1, 2, 199}}, {{3, 4, 5}, {}}, {{1, 69}, {}}};
   for (std::uint32_t p = 0; p < 200; p += 2) subspaces[1].points.push_back(p);
   subspaces[2].points = {0};
@@ -42,10 +42,10 @@ TEST_F(Checkpoint, UnitRoundTripsAndIsCheckedOnTheWayBack) {
   distributed::CheckpointManifest manifest{{{"epsilon", "0.01"}}, distributed::direct_split(1000, 4)};
   folder.create(manifest);
   const std::uint64_t fingerprint = distributed::CheckpointFolder::fingerprint(manifest);
-  const direct::DirectSubspaceMap map = sample_map();
+  const dense_units::direct::DirectSubspaceMap map = sample_map();
   folder.record_unit(2, fingerprint, map, {17, 5});
   EXPECT_EQ(folder.finished_units(4), std::vector<std::uint32_t>{2});
-  direct::DirectSubspaceMap back(2, 4);
+  dense_units::direct::DirectSubspaceMap back(2, 4);
   const distributed::UnitCounts counts = folder.load_unit(2, fingerprint, back);
   EXPECT_EQ(counts.walk_nodes, 17u);
   EXPECT_EQ(counts.multi_units, 5u);
@@ -77,7 +77,7 @@ TEST_F(Checkpoint, DamagedManifestIsRefused) {
 }
 
 TEST_F(Checkpoint, AMissingManifestBesideUnitFilesIsADamagedCheckpoint) {
-  // Issue 27, defect 13: a deleted manifest.json gave exit 2 (usage), where the README says a
+  // Regression: a deleted manifest.json gave exit 2 (usage), where the README says a
   // damaged checkpoint is exit 3.
   const distributed::CheckpointFolder folder(folder_);
   fs::create_directories(folder_);
@@ -100,9 +100,9 @@ TEST(CheckpointIdentity, DifferencesAreNamed) {
 }
 
 TEST(SubspacePairs, EncodeDecodeKeepsEverySubspace) {
-  const direct::DirectSubspaceMap map = sample_map();
+  const dense_units::direct::DirectSubspaceMap map = sample_map();
   const distributed::Bytes bytes = distributed::encode_pairs(map);
-  direct::DirectSubspaceMap back(2, 4);
+  dense_units::direct::DirectSubspaceMap back(2, 4);
   distributed::decode_pairs_into(bytes.data(), bytes.size(), back, "test");
   EXPECT_EQ(back.to_subspaces(), map.to_subspaces());
   EXPECT_THROW(distributed::decode_pairs_into(bytes.data(), bytes.size() - 1, back, "test"), Error);
@@ -113,14 +113,14 @@ TEST(SubspacePairs, EncodeDecodeKeepsEverySubspace) {
 // The groups of an all-to-all: every entry in exactly its group's bytes, which decode to the same
 // subspaces as the whole map's.
 TEST(SubspacePairs, GroupsSplitTheEntries) {
-  const direct::DirectSubspaceMap map = sample_map();
+  const dense_units::direct::DirectSubspaceMap map = sample_map();
   std::vector<std::uint32_t> group(map.size());
   for (std::uint32_t e = 0; e < map.size(); ++e) group[e] = e % 3;
   const std::vector<distributed::Bytes> parts = distributed::encode_pairs_in_groups(map, 3, group);
   ASSERT_EQ(parts.size(), 3u);
-  direct::DirectSubspaceMap back(2, 4);
+  dense_units::direct::DirectSubspaceMap back(2, 4);
   for (const distributed::Bytes& part : parts) {
-    direct::DirectSubspaceMap alone(2, 4);
+    dense_units::direct::DirectSubspaceMap alone(2, 4);
     distributed::decode_pairs_into(part.data(), part.size(), alone, "test");
     EXPECT_EQ(alone.size(), (map.size() + 2 - (&part - parts.data())) / 3);
     distributed::decode_pairs_into(part.data(), part.size(), back, "test");

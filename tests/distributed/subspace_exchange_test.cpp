@@ -22,9 +22,10 @@ constexpr std::uint32_t kKeyWords = (kDimensions + 63) / 64, kPointWords = (kPoi
 
 // `processes` maps over a pool of subspaces, each drawn into some of the maps with its own points
 // there: sizes 1 to 6 (so many share |S| and their first mask word), points sparse or dense.
-std::vector<direct::DirectSubspaceMap> sample_maps(int processes, std::size_t pool, std::uint32_t seed) {
+std::vector<dense_units::direct::DirectSubspaceMap> sample_maps(int processes, std::size_t pool, std::uint32_t seed) {
   std::mt19937 random(seed);
-  std::vector<direct::DirectSubspaceMap> maps(processes, direct::DirectSubspaceMap(kKeyWords, kPointWords));
+  std::vector<dense_units::direct::DirectSubspaceMap> maps(
+      processes, dense_units::direct::DirectSubspaceMap(kKeyWords, kPointWords));
   for (std::size_t s = 0; s < pool; ++s) {
     SubspaceCluster subspace;
     const std::uint32_t size = 1 + random() % 6;
@@ -66,7 +67,7 @@ std::vector<std::string> names(std::size_t count) {
 TEST(SubspaceCombining, EqualsOneMapOfEveryPair) {
   for (const int processes : {1, 2, 3, 5}) {
     const auto maps = sample_maps(processes, 3000, 7 + processes);
-    direct::DirectSubspaceMap whole(kKeyWords, kPointWords);
+    dense_units::direct::DirectSubspaceMap whole(kKeyWords, kPointWords);
     std::vector<distributed::Bytes> parts;
     for (const auto& map : maps) {
       whole.merge(map);
@@ -93,7 +94,7 @@ TEST(SubspaceCombining, DamagedPartIsRefusedByName) {
 
 // A lone pair's ids are used as they came, so ids out of order or past the points are refused.
 TEST(SubspaceCombining, PointIdsOutOfOrderOrRangeAreRefused) {
-  direct::DirectSubspaceMap map(kKeyWords, kPointWords);
+  dense_units::direct::DirectSubspaceMap map(kKeyWords, kPointWords);
   distributed::add_subspaces({{{1, 2}, {5, 9, 40}}}, map);
   const distributed::Bytes good = distributed::encode_pairs(map);
   constexpr std::size_t kIds = 8 + kKeyWords * 8 + 4;  // count, key, id count

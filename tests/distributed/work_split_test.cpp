@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <random>
 
-#include "stages/dense_units/direct_units.hpp"
+#include "stages/dense_units/direct/direct_units.hpp"
 #include "stages/density1d/density1d.hpp"
 
 namespace {

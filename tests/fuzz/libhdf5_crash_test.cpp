@@ -15,7 +15,7 @@
 
 #include "common/error.hpp"
 #include "io/hdf5_dataset_reader.hpp"
-#include "pipeline/join_table_reader.hpp"
+#include "pipeline/steps/join_table_reader.hpp"
 #include "stages/filter/table_hdf5.hpp"
 #include "tests/source_root.hpp"
 

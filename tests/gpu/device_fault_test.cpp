@@ -14,7 +14,7 @@
 #include "common/error.hpp"
 #include "gpu/allocation_faults.hpp"
 #include "gpu/device_info.hpp"
-#include "pipeline/core_pipeline.hpp"
+#include "stages/core/core.hpp"
 #include "stages/density1d/density1d_cuda.hpp"
 #include "stages/filter/filter.hpp"
 #include "stages/join/hash_join.hpp"
@@ -103,7 +103,7 @@ std::string core_on_gpu(const Matrix& values, TableMode mode, std::vector<std::s
   params.min_points = 3;
   params.units.mode = mode;
   params.backend = subscale::Backend::cuda;
-  const CoreResult result = pipeline::run_core(values, params);
+  const CoreResult result = core::run_core(values, params);
   if (notes) notes->insert(notes->end(), result.dense_units.notes.begin(), result.dense_units.notes.end());
   return subspaces_text(result.subspaces);
 }

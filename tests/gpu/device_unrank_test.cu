@@ -7,7 +7,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
-#include "gpu/enumeration/combinadic.hpp"
+#include "stages/dense_units/enumeration/combinadic.hpp"
 
 namespace subscale {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
-#include "pipeline/core_pipeline.hpp"
-#include "stages/dense_units/direct_units.hpp"
+#include "stages/core/core.hpp"
+#include "stages/dense_units/direct/direct_units.hpp"
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
@@ -30,15 +30,15 @@ void expect_gpu_equals_cpu(const ColumnMatrix<T>& values, CoreParams params, con
   // Both walk every unit (direct.count_units), so that counts and nodes compare too; walks that
   // pass over covered subtrees must give the same subspaces.
   params.backend = Backend::cpu;
-  const CoreResult cpu = pipeline::run_core(values, testing::counting(params));
-  const CoreResult cpu_skipping = pipeline::run_core(values, params);
+  const CoreResult cpu = core::run_core(values, testing::counting(params));
+  const CoreResult cpu_skipping = core::run_core(values, params);
   params.backend = Backend::cuda;
   // Counting, the GPU cuts the windows into the CPU's items (its own are larger), so that nodes compare.
   CoreParams same_items = testing::counting(params);
   if (same_items.units.device_units_per_run == 0)
     same_items.units.device_units_per_run = static_cast<std::uint32_t>(kDirectUnitsPerItem);
-  const CoreResult gpu = pipeline::run_core(values, same_items);
-  const CoreResult gpu_skipping = pipeline::run_core(values, params);
+  const CoreResult gpu = core::run_core(values, same_items);
+  const CoreResult gpu_skipping = core::run_core(values, params);
   if (expect_subspaces) {
     EXPECT_FALSE(cpu.subspaces.empty()) << what;
   }
@@ -138,11 +138,11 @@ TEST(DirectGpu, SmallDeviceTableSpillsAndRedoes) {
     params.units.device_subspace_capacity = knobs.capacity;
     params.units.device_units_per_run = knobs.per_item;
     params.backend = Backend::cuda;
-    const CoreResult gpu = pipeline::run_core(values, testing::counting(params));
-    const CoreResult gpu_skipping = pipeline::run_core(values, params);
+    const CoreResult gpu = core::run_core(values, testing::counting(params));
+    const CoreResult gpu_skipping = core::run_core(values, params);
     params.backend = Backend::cpu;
     params.units.device_units_per_run = 0;
-    const CoreResult cpu = pipeline::run_core(values, testing::counting(params));
+    const CoreResult cpu = core::run_core(values, testing::counting(params));
     const std::string what =
         "capacity=" + std::to_string(knobs.capacity) + " per_item=" + std::to_string(knobs.per_item);
     ASSERT_GT(cpu.subspaces.size(), 2 * knobs.capacity) << what;
@@ -163,7 +163,7 @@ TEST(DirectGpu, SpillBeyondHostMemoryIsAResourceError) {
   params.units.device_subspace_capacity = 64;  // spills early and often
   params.units.host_map_bytes = 4096;          // room for a few dozen bitmaps
   try {
-    pipeline::run_core(values, params);
+    core::run_core(values, params);
     FAIL() << "no error";
   } catch (const ResourceError& error) {
     EXPECT_NE(std::string(error.what()).find("more distinct subspaces than one machine's memory holds"),
@@ -190,10 +190,10 @@ TEST(DirectGpu, PassesOverCoveredSubtrees) {
                         Case{testing::mixed_tie_data(180, 70, 5), 0.02, 4, "two words"}}) {
     CoreParams params = testing::core_params(c.eps, c.m, TableMode::direct);
     params.backend = Backend::cpu;
-    const CoreResult cpu = pipeline::run_core(c.values, testing::counting(params));
+    const CoreResult cpu = core::run_core(c.values, testing::counting(params));
     params.backend = Backend::cuda;
-    const CoreResult skipping = pipeline::run_core(c.values, params);
-    const CoreResult counting = pipeline::run_core(c.values, testing::counting(params));
+    const CoreResult skipping = core::run_core(c.values, params);
+    const CoreResult counting = core::run_core(c.values, testing::counting(params));
     EXPECT_EQ(subspaces_text(skipping.subspaces), subspaces_text(cpu.subspaces)) << c.what;
     EXPECT_GT(skipping.dense_units.walk_covered, 0u) << c.what;
     EXPECT_FALSE(skipping.dense_units.multi_units_counted) << c.what;
@@ -242,7 +242,7 @@ TEST(DirectGpu, PairTableGivesTheSameWalk) {
     for (const std::uint64_t bytes : {std::uint64_t{1} << 30, std::uint64_t{1}}) {
       params.units.device_pair_table_bytes = bytes;
       const std::string what = "m=" + std::to_string(m) + (bytes == 1 ? ", values" : ", pair table");
-      const CoreResult gpu = pipeline::run_core(values, params);
+      const CoreResult gpu = core::run_core(values, params);
       EXPECT_EQ(gpu.dense_units.device_pair_table_bytes, bytes == 1 ? 0u : 90u * 90u * 4u) << what;  // 20 dimensions
       expect_gpu_equals_cpu(values, params, what, m > 2);
     }

@@ -71,7 +71,7 @@ TEST(NoCudaRule, EveryStageEntryPointThrowsTheSameWay) {
         run_density1d_gpu(Matrix{}, Density1dParams{0.1, 2}, {}, context);
       },
       "density1d", "backend: cpu");
-  expect_unavailable([&] { join::cuda::radix_partition({}, join::RadixLayout{{2}}, join::JoinHash::fmix64, context); },
+  expect_unavailable([&] { join::radix_partition_cuda({}, join::RadixLayout{{2}}, join::JoinHash::fmix64, context); },
                      "radix partitioning", "join.backend=cpu");
   expect_unavailable(
       [&] {
@@ -82,8 +82,7 @@ TEST(NoCudaRule, EveryStageEntryPointThrowsTheSameWay) {
   expect_unavailable(
       [&] {
         std::vector<std::uint32_t> out;
-        hash_stage::hash_rows_cuda<std::uint32_t>(hash::HashSpec{}, hash_stage::RowTableView{}, std::span(out),
-                                                  context);
+        hash::hash_rows_cuda<std::uint32_t>(hash::HashSpec{}, hash::RowTableView{}, std::span(out), context);
       },
       "hash", "hash.backend=cpu");
 }

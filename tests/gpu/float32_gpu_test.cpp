@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "pipeline/core_pipeline.hpp"
+#include "stages/core/core.hpp"
 #include "stages/density1d/density1d_cuda.hpp"
 #include "stages/subspaces/subspaces.hpp"
 #include "tests/core/core_test_data.hpp"
@@ -39,7 +39,7 @@ TEST(Float32Gpu, Density1dEqualsCpu) {
 
 std::string subspaces_with(const Matrix32& values, CoreParams params, Backend backend) {
   params.backend = backend;
-  return subspaces_text(pipeline::run_core(values, params).subspaces);
+  return subspaces_text(core::run_core(values, params).subspaces);
 }
 
 TEST(Float32Gpu, CoreModesEqualCpu) {

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "gpu/device_info.hpp"
-#include "pipeline/core_pipeline.hpp"
+#include "stages/core/core.hpp"
 #include "stages/load/load.hpp"
 #include "stages/load/normalize.hpp"
 #include "stages/subspaces/subspaces.hpp"
@@ -22,7 +22,7 @@ constexpr std::uint64_t kGpuEquivalenceSeed = 7;  // the signature keys' seed
 
 std::string subspaces_with(const Matrix& values, CoreParams params, Backend backend) {
   params.backend = backend;
-  return subspaces_text(pipeline::run_core(values, params).subspaces);
+  return subspaces_text(core::run_core(values, params).subspaces);
 }
 
 TEST(GpuEquivalence, GeneratedDataWithTiesUnderEveryVariant) {
@@ -66,7 +66,7 @@ TEST(GpuEquivalence, OverflowingPartitionIsSplitAndRedone) {
   params.backend = Backend::cuda;
   params.units.partitions = 1;
   params.device_bytes = 72ull << 20;  // a table far smaller than the units of one partition
-  const auto result = pipeline::run_core(values, params);
+  const auto result = core::run_core(values, params);
   EXPECT_GT(result.total_units, 4ull << 20) << "the test needs more units than the small table holds";
   EXPECT_GT(result.dense_units.partition_splits, 0u);
   EXPECT_EQ(subspaces_text(result.subspaces), cpu);
@@ -94,7 +94,7 @@ TEST(GpuEquivalence, ChunksOverflowAndRunLengths) {
     params.units.device_walk_lanes = k.lanes;
     params.units.partitions = k.partitions;
     params.backend = Backend::cuda;
-    const auto result = pipeline::run_core(values, params);
+    const auto result = core::run_core(values, params);
     EXPECT_EQ(subspaces_text(result.subspaces), cpu)
         << "chunk=" << k.chunk << " capacity=" << k.subspace_capacity << " run=" << k.run << " lanes=" << k.lanes
         << " partitions=" << k.partitions;
@@ -109,13 +109,13 @@ TEST(GpuEquivalence, ChunksOverflowAndRunLengths) {
 TEST(GpuEquivalence, LargeDataTakesDensity1dOnTheGpu) {
   SKIP_WITHOUT_GPU();
   const Matrix values = testing::tied_data(200000, 24, 17, 100000);
-  ASSERT_GE(static_cast<std::uint64_t>(values.size()), pipeline::kGpuDensityValues);
+  ASSERT_GE(static_cast<std::uint64_t>(values.size()), core::kGpuDensityValues);
   CoreParams params = testing::core_params(0.00002, 3, TableMode::signature, kGpuEquivalenceSeed);
   params.backend = Backend::cpu;
-  const auto cpu = pipeline::run_core(values, params);
+  const auto cpu = core::run_core(values, params);
   EXPECT_FALSE(cpu.density1d_on_gpu);
   params.backend = Backend::cuda;
-  const auto gpu = pipeline::run_core(values, params);
+  const auto gpu = core::run_core(values, params);
   EXPECT_TRUE(gpu.density1d_on_gpu);
   EXPECT_GT(gpu.total_units, 0u);
   EXPECT_EQ(gpu.total_units, cpu.total_units);
@@ -144,7 +144,7 @@ TEST(GpuEquivalence, SanitizerSized) {
   params.units.partitions = 1;
   params.units.device_table_slots = 65536;
   params.backend = Backend::cuda;
-  const auto result = pipeline::run_core(values, params);
+  const auto result = core::run_core(values, params);
   EXPECT_GT(result.total_units, 65536u);
   EXPECT_GT(result.dense_units.partition_splits, 0u);
   EXPECT_EQ(subspaces_text(result.subspaces), cpu);

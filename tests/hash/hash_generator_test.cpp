@@ -6,7 +6,7 @@
 
 #include "datasets/generators/hash_input_generator.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 namespace {
 
 TEST(HashInputs, SameSeedSameWordsOtherSeedOtherWords) {
@@ -61,4 +61,4 @@ TEST(HashInputs, BadSpecsAndNames) {
 }
 
 }  // namespace
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

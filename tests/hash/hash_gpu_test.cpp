@@ -15,7 +15,7 @@
 #include "stages/hash/hash_rows_cuda.cuh"
 #endif
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 
 #if defined(SUBSCALE_WITH_CUDA)
 using gpu::DeviceBuffer;
@@ -25,7 +25,7 @@ using gpu::DeviceStream;
 namespace {
 
 template <class H>
-void expect_gpu_equals_cpu(const hash::HashSpec& spec, const RowTableView& table, const std::string& what) {
+void expect_gpu_equals_cpu(const HashSpec& spec, const RowTableView& table, const std::string& what) {
   std::vector<H> cpu(table.rows);
   std::vector<H> gpu(table.rows, 0xABABABABu);
   hash_rows<H>(spec, table, cpu, Backend::cpu);
@@ -41,8 +41,8 @@ TEST(HashRowsGpu, EqualsCpuForEveryFunction) {
     for (std::size_t rows : {std::size_t{1}, std::size_t{4099}, std::size_t{k == 1 ? 3u << 20 : 1}}) {
       const auto words = generate_rows({InputDistribution::normal, rows, k, 9});
       const RowTableView table{words.data(), rows, k};
-      for (const auto& name : hash::hash_function_names()) {
-        const auto spec = hash::parse_hash_spec(name, 3);
+      for (const auto& name : hash_function_names()) {
+        const auto spec = parse_hash_spec(name, 3);
         const std::string what = name + " k=" + std::to_string(k) + " rows=" + std::to_string(rows);
         expect_gpu_equals_cpu<std::uint32_t>(spec, table, what);
         expect_gpu_equals_cpu<std::uint64_t>(spec, table, what);
@@ -57,7 +57,7 @@ TEST(HashRowsGpu, UnalignedDevicePointersTakeTheWordPath) {
   const std::size_t rows = 1000;
   const int k = 4;
   const auto words = generate_rows({InputDistribution::uniform, rows + 1, k, 3});
-  const hash::HashSpec spec{hash::HashFunction::xor_hw, 1};
+  const HashSpec spec{HashFunction::xor_hw, 1};
   std::vector<std::uint64_t> cpu(rows);
   hash_rows<std::uint64_t>(spec, RowTableView{words.data() + 1, rows, k}, cpu, Backend::cpu);
   DeviceBuffer<std::uint32_t> d_words(words.size());
@@ -72,4 +72,4 @@ TEST(HashRowsGpu, UnalignedDevicePointersTakeTheWordPath) {
 #endif
 
 }  // namespace
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -12,7 +12,7 @@
 #include "stages/hash/hash_quality_json.hpp"
 #include "stages/hash/hash_rows.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 namespace {
 
 template <class H>
@@ -25,7 +25,7 @@ QualityReport analyse(const std::vector<std::uint32_t>& words, int k, const Reco
   return analyse_hash_quality<H>(table, hashes, hasher, options);
 }
 
-const RecordHasher<std::uint64_t> kFmix = [](const std::uint32_t* w, int n) { return hash::fmix64_words(w, n); };
+const RecordHasher<std::uint64_t> kFmix = [](const std::uint32_t* w, int n) { return fmix64_words(w, n); };
 
 TEST(HashQuality, StrongMixerPasses) {
   for (int k : {1, 2, 4}) {
@@ -33,7 +33,7 @@ TEST(HashQuality, StrongMixerPasses) {
     const auto report = analyse<std::uint64_t>(words, k, kFmix);
     EXPECT_TRUE(report.pass()) << "k=" << k << "\n" << format_quality_table(report);
     const auto report32 = analyse<std::uint32_t>(
-        words, k, [](const std::uint32_t* w, int n) { return static_cast<std::uint32_t>(hash::fmix64_words(w, n)); });
+        words, k, [](const std::uint32_t* w, int n) { return static_cast<std::uint32_t>(fmix64_words(w, n)); });
     EXPECT_TRUE(report32.pass()) << "k=" << k << "\n" << format_quality_table(report32);
   }
 }
@@ -53,8 +53,8 @@ TEST(HashQuality, IdentityOnLowEntropyInputIsFlagged) {
 
 TEST(HashQuality, ConstantLowBitsAreFlagged) {
   const auto words = generate_rows({InputDistribution::normal, 40000, 2, 2});
-  const auto report = analyse<std::uint64_t>(
-      words, 2, [](const std::uint32_t* w, int n) { return hash::fmix64_words(w, n) & ~0xFFull; });
+  const auto report =
+      analyse<std::uint64_t>(words, 2, [](const std::uint32_t* w, int n) { return fmix64_words(w, n) & ~0xFFull; });
   EXPECT_FALSE(report.pass());
   EXPECT_FALSE(report.balance.pass);
   EXPECT_LT(report.balance.worst_bit, 8);
@@ -74,7 +74,7 @@ TEST(HashQuality, ConstantLowBitsAreFlagged) {
 TEST(HashQuality, NarrowFunctionHasTooManyCollisions) {
   const auto words = generate_rows({InputDistribution::uniform, 20000, 2, 8});
   const auto report =
-      analyse<std::uint64_t>(words, 2, [](const std::uint32_t* w, int n) { return hash::fmix64_words(w, n) >> 48; });
+      analyse<std::uint64_t>(words, 2, [](const std::uint32_t* w, int n) { return fmix64_words(w, n) >> 48; });
   EXPECT_FALSE(report.collisions.pass);
   EXPECT_GT(report.collisions.colliding_records, 1000u);
 }
@@ -111,14 +111,14 @@ TEST(HashQuality, ExpectedCollisionsFollowTheBirthdayBound) {
   // 2^16 distinct records into 32 bits: about m^2 / 2^33 = 0.5 expected.
   const auto words = generate_rows({InputDistribution::sequential, 65536, 1, 1});
   const auto report = analyse<std::uint32_t>(
-      words, 1, [](const std::uint32_t* w, int n) { return static_cast<std::uint32_t>(hash::fmix64_words(w, n)); });
+      words, 1, [](const std::uint32_t* w, int n) { return static_cast<std::uint32_t>(fmix64_words(w, n)); });
   EXPECT_NEAR(report.collisions.expected, 65536.0 * 65535.0 / 2.0 / 4294967296.0, 0.01);
 }
 
 TEST(HashQuality, ProjectFunctionOverloadAndJson) {
   const auto words = generate_rows({InputDistribution::normal, 20000, 1, 3});
   const RowTableView table{words.data(), 20000, 1};
-  const hash::HashSpec spec{hash::HashFunction::fnv1a, 1};
+  const HashSpec spec{HashFunction::fnv1a, 1};
   std::vector<std::uint64_t> hashes(table.rows);
   hash_rows<std::uint64_t>(spec, table, hashes, Backend::cpu);
   QualityOptions options;
@@ -131,7 +131,7 @@ TEST(HashQuality, ProjectFunctionOverloadAndJson) {
   EXPECT_EQ(json["low_bits"].size(), 4u);
   EXPECT_EQ(json["verdict"], report.pass() ? "pass" : "flag");
   // The seed's plain Add is a poor function on this data: its avalanche is flagged.
-  const hash::HashSpec add{hash::HashFunction::add, 1};
+  const HashSpec add{HashFunction::add, 1};
   hash_rows<std::uint64_t>(add, table, hashes, Backend::cpu);
   EXPECT_FALSE(analyse_hash_quality<std::uint64_t>(add, table, hashes, options).avalanche.pass);
 }
@@ -155,4 +155,4 @@ TEST(HashQuality, SmallTablesSkipBucketTests) {
 }
 
 }  // namespace
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -8,23 +8,23 @@
 #include "datasets/generators/hash_input_generator.hpp"
 #include "gpu/device_info.hpp"
 
-namespace subscale::hash_stage {
+namespace subscale::hash {
 namespace {
 
 TEST(HashRowsCpu, EqualsRowByRowForEveryFunctionAndWidth) {
   for (int k : {1, 2, 3, 4, 5, 8, 16}) {
     const auto words = generate_rows({InputDistribution::uniform, 5003, k, 42});
     const RowTableView table{words.data(), 5003, k};
-    for (const auto& name : hash::hash_function_names()) {
-      const auto spec = hash::parse_hash_spec(name, 3);
+    for (const auto& name : hash_function_names()) {
+      const auto spec = parse_hash_spec(name, 3);
       std::vector<std::uint32_t> out32(table.rows);
       std::vector<std::uint64_t> out64(table.rows);
       hash_rows<std::uint32_t>(spec, table, out32, Backend::cpu);
       hash_rows<std::uint64_t>(spec, table, out64, Backend::cpu);
       for (std::size_t r = 0; r < table.rows; r += 97) {
-        ASSERT_EQ(out32[r], hash::hash_words<std::uint32_t>(spec.function, table.row(r), k, spec.rounds))
+        ASSERT_EQ(out32[r], hash_words<std::uint32_t>(spec.function, table.row(r), k, spec.rounds))
             << name << " k=" << k << " row " << r;
-        ASSERT_EQ(out64[r], hash::hash_words<std::uint64_t>(spec.function, table.row(r), k, spec.rounds))
+        ASSERT_EQ(out64[r], hash_words<std::uint64_t>(spec.function, table.row(r), k, spec.rounds))
             << name << " k=" << k << " row " << r;
       }
     }
@@ -43,9 +43,8 @@ TEST(HashRowsCpu, BadArgumentsAreRefused) {
   EXPECT_THROW(hash_rows<std::uint64_t>({}, RowTableView{words.data(), 4, 0}, out, Backend::cpu), UsageError);
   EXPECT_THROW(hash_rows<std::uint64_t>({}, RowTableView{words.data(), 3, 2}, out, Backend::cpu), UsageError);
   EXPECT_THROW(hash_rows<std::uint64_t>({}, RowTableView{nullptr, 4, 2}, out, Backend::cpu), UsageError);
-  EXPECT_THROW(
-      hash_rows<std::uint64_t>({hash::HashFunction::xor_, 0}, RowTableView{words.data(), 4, 2}, out, Backend::cpu),
-      UsageError);
+  EXPECT_THROW(hash_rows<std::uint64_t>({HashFunction::xor_, 0}, RowTableView{words.data(), 4, 2}, out, Backend::cpu),
+               UsageError);
 }
 
 TEST(HashRows, CudaWithoutDeviceIsAClearResourceError) {
@@ -68,4 +67,4 @@ TEST(Backend, ParsesNames) {
 }
 
 }  // namespace
-}  // namespace subscale::hash_stage
+}  // namespace subscale::hash

@@ -49,7 +49,7 @@ TEST(WriteTextFileInBlocks, AFailedProducerLeavesNothing) {
 }
 
 TEST(AtomicOutput, APlantedLinkAtThePredictableTemporaryNameIsNotFollowed) {
-  // Issue 27, defect 6: the temporary was FINAL.tmp-<pid>, opened without O_EXCL or O_NOFOLLOW, so
+  // Regression: the temporary was FINAL.tmp-<pid>, opened without O_EXCL or O_NOFOLLOW, so
   // a link planted there made the writer overwrite the file it pointed to, outside the folder.
   const auto folder = fresh_folder();
   const auto outside = folder.parent_path() / ("subscale-atomic-victim-" + std::to_string(::getpid()));

@@ -88,7 +88,7 @@ TEST(ClusterListHdf5Errors, DamagedOffsetsAreRefused) {
 }
 
 TEST(ClusterListHdf5Errors, AListCountBeyondMemoryIsRefusedBeforeTheListsAreMade) {
-  // Issue 27, defect 9: the number of lists is read from the file (compressed, a billion empty
+  // Regression: the number of lists is read from the file (compressed, a billion empty
   // lists take a few kilobytes); the lists' memory is checked before they are made.
   const auto path = temporary_file("many");
   {

@@ -1,5 +1,5 @@
 // Valid but unusual HDF5 files, and files that cannot be read, are told apart from damaged ones
-// (issue 27, defect 13): a file without read permission is "permission denied", not "not an HDF5
+//: a file without read permission is "permission denied", not "not an HDF5
 // file"; a dataset of variable-length strings is "strings", and data behind an external link is
 // read, not called damaged.
 #include <gmock/gmock.h>

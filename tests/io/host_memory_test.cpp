@@ -1,5 +1,5 @@
 // SUBSCALE_AVAILABLE_MEMORY stands in for the machine's free memory; a value it cannot read is an
-// error, not a silent fallback (issue 27, defect 14: "abc" was ignored and "2G" read as 2 bytes).
+// error, not a silent fallback (a regression: "abc" was ignored and "2G" read as 2 bytes).
 #include "io/host_memory.hpp"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// The run folder's life (pipeline/claimed_folder.hpp): claimed and locked, written beside, swapped in
+// The run folder's life (pipeline/output/claimed_folder.hpp): claimed and locked, written beside, swapped in
 // whole; refused when another run holds it or when it holds files no run wrote.
-#include "pipeline/claimed_folder.hpp"
+#include "pipeline/output/claimed_folder.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -51,7 +51,7 @@ TEST_F(ClaimedFolderTest, ANewFolderIsWrittenInPlace) {
 }
 
 TEST_F(ClaimedFolderTest, ARerunReplacesTheEarlierRunAsAWhole) {
-  // Issue 27, defect 2: the second run's files were mixed with the first's.
+  // Regression: the second run's files were mixed with the first's.
   const fs::path out = folder_ / "run";
   fs::create_directories(out);
   write_run(out, "old");
@@ -89,7 +89,7 @@ TEST_F(ClaimedFolderTest, AWorkFolderOfAKilledRerunIsRemovedByTheNextRun) {
 }
 
 TEST_F(ClaimedFolderTest, AFailedRerunLeavesTheEarlierRunIntact) {
-  // Issue 27, defect 3: a rerun that failed (a full disk) left its files beside the old summary.
+  // Regression: a rerun that failed (a full disk) left its files beside the old summary.
   const fs::path out = folder_ / "run";
   fs::create_directories(out);
   write_run(out, "old");
@@ -125,7 +125,7 @@ TEST_F(ClaimedFolderTest, InputRefusedBeforeTheRunBeganLeavesNoFolder) {
 }
 
 TEST_F(ClaimedFolderTest, AFolderOfOtherFilesIsRefusedUnlessOverwrite) {
-  // Issue 27, defect 1: --out . replaced the user's config.yaml and an input named results.h5.
+  // Regression: --out . replaced the user's config.yaml and an input named results.h5.
   const fs::path out = folder_ / "mine";
   fs::create_directories(out);
   std::ofstream(out / "config.yaml") << "the user's config";
@@ -149,7 +149,7 @@ TEST_F(ClaimedFolderTest, AFolderOfOtherFilesIsRefusedUnlessOverwrite) {
 }
 
 TEST_F(ClaimedFolderTest, ASecondRunIntoTheSameFolderIsRefusedWhileTheFirstHoldsIt) {
-  // Issue 27, defect 4: two runs into one --out interleaved their files.
+  // Regression: two runs into one --out interleaved their files.
   const fs::path out = folder_ / "run";
   ClaimedFolder first = ClaimedFolder::claim(out, false);
   // The lock is per open file; a child process stands for the second run.
@@ -171,7 +171,7 @@ TEST_F(ClaimedFolderTest, ASecondRunIntoTheSameFolderIsRefusedWhileTheFirstHolds
 }
 
 TEST_F(ClaimedFolderTest, DefaultNamesAreUniqueAndSortByTime) {
-  // Issue 27, defect 5: three runs started in the same second wrote one folder.
+  // Regression: three runs started in the same second wrote one folder.
   std::vector<ClaimedFolder> runs;
   for (int i = 0; i < 3; ++i) runs.push_back(ClaimedFolder::claim_new(folder_ / "runs", "quickstart"));
   std::set<fs::path> paths;

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
-#include "pipeline/config.hpp"
-#include "pipeline/core_schema.hpp"
+#include "pipeline/settings/config.hpp"
+#include "pipeline/settings/core_schema.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -62,7 +62,7 @@ std::string usage_error_of(const std::string& yaml, const std::vector<std::strin
 }
 
 TEST(ConfigLimits, AnAliasBombIsRefusedNamingTheKeyBeforeItExpands) {
-  // Issue 27, defect 10: 700 bytes of anchors and aliases under filter.where grew to 2.2 GB and
+  // Regression: 700 bytes of anchors and aliases under filter.where grew to 2.2 GB and
   // ended with exit 4 and a message about memory.host_bytes.
   // Level k is a list of ten aliases of level k - 1: 10^10 values in all.
   std::string yaml = "input: {path: a.h5}\nfilter:\n  where:\n    a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
@@ -87,7 +87,7 @@ TEST(ConfigLimits, DeepNestingIsRefused) {
 }
 
 TEST(ConfigLimits, AListLongerThanTheSweepLimitIsRefusedWhileParsing) {
-  // Issue 27, defect 11: a 10-million-value list took 7.8 GB for 37 s before the sweep limit
+  // Regression: a 10-million-value list took 7.8 GB for 37 s before the sweep limit
   // refused it; now the list is refused at its 100001st value, before nodes are built.
   const std::string yaml = "input: {path: a.h5}\nepsilon: " + list_of(100001, 0.01) + "\n";
   EXPECT_THAT(usage_error_of(yaml),
@@ -97,7 +97,7 @@ TEST(ConfigLimits, AListLongerThanTheSweepLimitIsRefusedWhileParsing) {
 }
 
 TEST(ConfigLimits, ADuplicateKeyIsRefusedNamingBothLines) {
-  // Issue 27, defect 14: yaml-cpp keeps both; the second silently won.
+  // Regression: yaml-cpp keeps both; the second silently won.
   EXPECT_THAT(usage_error_of("input: {path: a.h5}\nepsilon: 0.1\nmerge:\n  epsilon: 0.2\nepsilon: 0.3\n"),
               AllOf(HasSubstr("hostile.yaml: line 5"), HasSubstr("'epsilon' is given twice (lines 2 and 5)")));
   EXPECT_THAT(usage_error_of("input: {path: a.h5}\nmerge:\n  epsilon: 0.1\n  min_points: 3\n  epsilon: 0.2\n"),
@@ -107,7 +107,7 @@ TEST(ConfigLimits, ADuplicateKeyIsRefusedNamingBothLines) {
 }
 
 TEST(ConfigLimits, AThreadCountFarBeyondAnyMachineIsRefused) {
-  // Issue 27, defect 14: threads=1000000 was accepted and recorded.
+  // Regression: threads=1000000 was accepted and recorded.
   EXPECT_THAT(usage_error_of("input: {path: a.h5}\n", {"threads=1000000"}),
               AllOf(HasSubstr("'threads'"), HasSubstr("must be <= 4096")));
   EXPECT_EQ(usage_error_of("input: {path: a.h5}\nepsilon: 0.1\nmin_points: 4\n", {"threads=64"}), "(accepted)");

@@ -1,11 +1,11 @@
-#include "pipeline/config.hpp"
+#include "pipeline/settings/config.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "common/error.hpp"
-#include "pipeline/core_schema.hpp"
+#include "pipeline/settings/core_schema.hpp"
 
 namespace subscale::pipeline {
 namespace {

@@ -1,4 +1,4 @@
-// The pipeline config's `filter:` section end to end (issue 12): `subscale run` keeps only the
+// The pipeline config's `filter:` section end to end: `subscale run` keeps only the
 // rows a predicate selects before normalising, refuses a dropping filter with ground truth, and
 // refuses a bad predicate before any run folder exists.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
-// Results read back by `evaluate` and `report` from files a user may have damaged or made up
-// (issue 27): an unfinished run folder is not scored (defect 8), a point id read from a file does
-// not decide gigabytes of memory (defect 9), and a summary.json that is valid JSON but not a run's
-// summary is refused naming the file (defect 13).
+// Results read back by `evaluate` and `report` from files a user may have damaged or made up:
+// an unfinished run folder is not scored, a point id read from a file does
+// not decide gigabytes of memory, and a summary.json that is valid JSON but not a run's
+// summary is refused naming the file.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

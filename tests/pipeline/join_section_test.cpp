@@ -1,4 +1,4 @@
-// The pipeline config's `join:` section end to end (issue 7): `subscale run` attaches the columns
+// The pipeline config's `join:` section end to end: `subscale run` attaches the columns
 // of a second HDF5 table by id before clustering, drops or refuses unmatched rows, and refuses
 // bad keys and missing tables before any run folder exists.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// The run as a library call (pipeline/library_run.hpp): the same clusters for every layout of the
+// The run as a library call (pipeline/steps/library_run.hpp): the same clusters for every layout of the
 // caller's matrix, the keys that name files refused, and a cancelled run stopping with RunCancelled.
-#include "pipeline/library_run.hpp"
+#include "pipeline/steps/library_run.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "stages/dense_units/dense_units.hpp"
-#include "stages/dense_units/direct_memory_plan.hpp"
+#include "stages/dense_units/direct/direct_memory_plan.hpp"
 #include "tests/pipeline/cli_test_fixture.hpp"
 
 namespace subscale::testing {

@@ -1,6 +1,6 @@
 // A stage's parameter error reaches the user worded for the config, byte for byte as the stages
 // used to word it themselves.
-#include "pipeline/parameter_advice.hpp"
+#include "pipeline/settings/parameter_advice.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "common/error.hpp"
 #include "stages/dense_units/dense_units.hpp"
-#include "stages/dense_units/signature_keys.hpp"
+#include "stages/dense_units/table/signature_keys.hpp"
 
 namespace subscale::pipeline {
 namespace {

@@ -3,7 +3,7 @@
 // dimensions) with their dimensions by name, the map has one filled cell per (cluster, dimension),
 // and each scatter marks exactly the cluster's members. A run without clusters, and one whose
 // input has gone, still get a report.
-#include "pipeline/report_clusters.hpp"
+#include "pipeline/report/report_clusters.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@
 
 #include "io/cluster_list_hdf5.hpp"
 #include "io/hdf5_file.hpp"
-#include "pipeline/report_html.hpp"
+#include "pipeline/report/report_html.hpp"
 #include "tests/pipeline/report_test_fixture.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <regex>
 #include <string>
 
-#include "pipeline/report_html.hpp"
+#include "pipeline/report/report_html.hpp"
 #include "tests/pipeline/report_test_fixture.hpp"
 
 namespace {

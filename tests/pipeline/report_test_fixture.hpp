@@ -14,8 +14,7 @@ class ReportTest : public CliTest {
   std::filesystem::path run_quickstart(const std::string& extra) {
     const std::filesystem::path out = folder_ / "run";
     const auto outcome = run("run " + (source_root() / "configs" / "quickstart.yaml").string() +
-                                 " report=true significance.enabled=false " +
-                                 extra + " --out " + out.string() + " -q",
+                                 " report=true significance.enabled=false " + extra + " --out " + out.string() + " -q",
                              "run.log");
     EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
     return out;

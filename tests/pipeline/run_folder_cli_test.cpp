@@ -1,9 +1,8 @@
-// Run folders as a user meets them on the command line (issue 27): a folder of the user's files is
-// not written into (defect 1), a rerun replaces a run as a whole (2) or, when it fails, leaves it
-// intact (3), a folder another run holds is refused (4), default names never collide (5),
-// summary.json comes last and log.txt grows while the run goes (7), a run folder's own
-// config.yaml repeats the run from anywhere (12), work that cannot finish is warned of (15), and
-// refused sweeps and resumes leave no folder (16).
+// Run folders as a user meets them on the command line: a folder of the user's files is not
+// written into, a rerun replaces a run as a whole or, when it fails, leaves it intact, a folder
+// another run holds is refused, default names never collide, summary.json comes last and log.txt
+// grows while the run goes, a run folder's own config.yaml repeats the run from anywhere, work
+// that cannot finish is warned of, and refused sweeps and resumes leave no folder.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
@@ -51,7 +50,7 @@ class RunFolderCli : public subscale::testing::CliTest {
 };
 
 TEST_F(RunFolderCli, AFolderOfTheUsersFilesIsNotWrittenInto) {
-  // Defect 1: --out . replaced the user's config.yaml and an input named results.h5.
+  // Regression: --out . replaced the user's config.yaml and an input named results.h5.
   const fs::path mine = folder_ / "mine";
   fs::create_directories(mine);
   fs::copy_file(subscale::testing::source_root() / "datasets" / "quickstart.h5", mine / "results.h5");
@@ -72,7 +71,7 @@ TEST_F(RunFolderCli, AFolderOfTheUsersFilesIsNotWrittenInto) {
 }
 
 TEST_F(RunFolderCli, ARerunReplacesTheEarlierRunAsAWhole) {
-  // Defect 2: the first run's clusters.txt stayed beside the second run's summary (text off).
+  // Regression: the first run's clusters.txt stayed beside the second run's summary (text off).
   const fs::path out = folder_ / "run";
   ASSERT_EQ(run_into(out, "", "first.log").exit_code, 0);
   ASSERT_TRUE(fs::exists(out / "clusters.txt"));
@@ -86,7 +85,7 @@ TEST_F(RunFolderCli, ARerunReplacesTheEarlierRunAsAWhole) {
 }
 
 TEST_F(RunFolderCli, AFailedRerunLeavesTheEarlierRunIntact) {
-  // Defect 3: a rerun on a full disk left the old summary.json and results.h5 beside its own files.
+  // Regression: a rerun on a full disk left the old summary.json and results.h5 beside its own files.
   const fs::path out = folder_ / "run";
   ASSERT_EQ(run_into(out, "", "first.log").exit_code, 0);
   std::map<std::string, std::string> before;
@@ -105,7 +104,7 @@ TEST_F(RunFolderCli, AFailedRerunLeavesTheEarlierRunIntact) {
 }
 
 TEST_F(RunFolderCli, ASecondRunIntoAFolderInUseIsRefused) {
-  // Defect 4: two runs into one --out interleaved their files, both exit 0. A lock held here
+  // Regression: two runs into one --out interleaved their files, both exit 0. A lock held here
   // stands for the first run.
   const fs::path out = folder_ / "run";
   fs::create_directories(out);
@@ -120,7 +119,7 @@ TEST_F(RunFolderCli, ASecondRunIntoAFolderInUseIsRefused) {
 }
 
 TEST_F(RunFolderCli, RunsStartedTogetherGetTheirOwnFolders) {
-  // Defect 5: three runs of one config started in the same second all wrote one folder.
+  // Regression: three runs of one config started in the same second all wrote one folder.
   std::string command = "cd '" + folder_.string() + "' && (";
   for (int i = 0; i < 3; ++i)
     command += binary() + " run " + config().string() + " -q > run" + std::to_string(i) + ".log 2>&1 & ";
@@ -132,7 +131,7 @@ TEST_F(RunFolderCli, RunsStartedTogetherGetTheirOwnFolders) {
 }
 
 TEST_F(RunFolderCli, LogGrowsWhileTheRunGoesAndSummaryComesLast) {
-  // Defect 7: log.txt appeared only at the end, after summary.json.
+  // Regression: log.txt appeared only at the end, after summary.json.
   const fs::path out = folder_ / "run";
   const std::string command = binary() + " run " + config().string() + " epsilon=0.006 -q --out " + out.string() +
                               " > " + (folder_ / "run.log").string() + " 2>&1; touch " + (folder_ / "done").string();
@@ -167,7 +166,7 @@ TEST_F(RunFolderCli, ARunFoldersConfigRepeatsTheRunFromAnywhere) {
 }
 
 TEST_F(RunFolderCli, ASweepOverRefusedInputLeavesNoFolder) {
-  // Defect 16: each refused combination left its folder.
+  // Regression: each refused combination left its folder.
   const fs::path out = folder_ / "sweep";
   const auto refused =
       run_into(out, "input.path=" + (folder_ / "missing.h5").string() + " epsilon=[0.004,0.005]", "sweep.log");
@@ -176,7 +175,7 @@ TEST_F(RunFolderCli, ASweepOverRefusedInputLeavesNoFolder) {
 }
 
 TEST_F(RunFolderCli, ARefusedResumeIsDecidedBeforeTheDataAndLeavesNoFolder) {
-  // Defect 16: a resume refused for its settings first loaded all the data, then left a folder
+  // Regression: a resume refused for its settings first loaded all the data, then left a folder
   // holding only log.txt. Here the data cannot even be read: the checkpoint's settings decide.
   const fs::path checkpoint = folder_ / "checkpoint";
   ASSERT_EQ(run_into(folder_ / "first", "checkpoint.dir=" + checkpoint.string(), "first.log").exit_code, 0);
@@ -202,7 +201,7 @@ TEST_F(RunFolderCli, ARefusedResumeIsDecidedBeforeTheDataAndLeavesNoFolder) {
 }
 
 TEST_F(RunFolderCli, WorkThatCannotFinishIsWarnedOfEvenWhenQuiet) {
-  // Defect 15: a constant column and epsilon >= 1 passed silently; plan gave no time. (With
+  // Regression: a constant column and epsilon >= 1 passed silently; plan gave no time. (With
   // significance on, a value most points share is kept out of the core's work: no warning then.)
   std::string csv;
   for (int i = 0; i < 300; ++i)

@@ -1,6 +1,6 @@
-// log.txt grows while the run goes (issue 27, defect 7): once attached, every line is in the file
+// log.txt grows while the run goes: once attached, every line is in the file
 // as soon as it is logged; the file is created exclusively, never through a planted link.
-#include "pipeline/run_log.hpp"
+#include "pipeline/log/run_log.hpp"
 
 #include <gtest/gtest.h>
 

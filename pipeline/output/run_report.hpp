@@ -1,0 +1,42 @@
+#pragma once
+// Everything one run produced, as plain values: what the writers (results.h5, summary.json, the
+// text files) and the sweep table read.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/subspace_cluster.hpp"
+#include "pipeline/output/significance_report.hpp"
+#include "stages/consolidate/consolidate.hpp"
+#include "stages/core/core.hpp"
+#include "stages/evaluate/quality_measures.hpp"
+#include "stages/merge/merge.hpp"
+
+namespace subscale::pipeline {
+
+struct RunReport {
+  std::string config_source;
+  std::string input_path;
+  std::size_t points = 0, dimensions = 0;
+  std::vector<std::string> column_names;  // the input's, when it had them (CSV header, ARFF attributes)
+  std::uint64_t seed = 0;
+  std::string backend;  // the one that ran: cpu or cuda
+  int threads = 0;
+  int processes = 1;                       // of the job (mpirun/srun)
+  bool checkpointed = false;               // checkpoint.dir or --resume
+  bool resumed = false;                    // --resume: some work units were read back
+  std::uint32_t work_units = 0;            // checkpointed: the work units of the core
+  std::uint32_t work_units_read_back = 0;  // of them, read back from the checkpoint
+  CoreResult core;
+  std::optional<merge::MergeResult> merge;
+  std::optional<consolidate::ConsolidateResult> consolidated;  // set: the run's clusters; merge's stay as raw
+  std::optional<SignificanceReport> significance;              // set when significance.enabled
+  std::optional<evaluate::QualityMeasures> quality;            // of the run's clusters (consolidated when set)
+  std::optional<evaluate::QualityMeasures> raw_quality;        // of merge's clusters, when consolidated is set
+  std::vector<std::pair<std::string, double>> stage_seconds;   // in run order
+  std::uint64_t peak_memory_bytes = 0;
+};
+
+}  // namespace subscale::pipeline

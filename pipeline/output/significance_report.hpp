@@ -1,0 +1,32 @@
+#pragma once
+// What the significance test did at each step of a run (pipeline/steps/significance_steps.hpp),
+// for the log, summary.json and results.h5.
+#include <cstdint>
+#include <vector>
+
+#include "stages/significance/cluster_score.hpp"
+
+namespace subscale::pipeline {
+
+// What the test did at each step, for the log and summary.json.
+struct SignificanceReport {
+  std::uint32_t background_dimensions = 0;  // dimensions with a background value kept from the core
+  std::uint64_t background_values = 0;      // (point, dimension) values kept from the core
+  double chance_dimensions = 0;             // dimensions a dense unit holds by chance, from the core's count
+  bool pooled = false;                      // chance_dimensions over the limit: pooling tried
+  bool pooling_over_budget = false;
+  std::uint64_t pooling_memberships = 0, pooled_pairs = 0;
+  std::uint64_t subspaces_tested = 0, subspaces_skipped = 0;  // before merge: could any cluster pass?
+  std::uint64_t merge_tested = 0, merge_kept = 0;
+  std::uint64_t merge_candidates = 0;  // not significant alone, passed to consolidation as possible parts
+  std::uint64_t consolidated_tested = 0, consolidated_kept = 0;
+  std::uint64_t repeated = 0;  // significant consolidated clusters dropped as pieces of stronger ones
+  std::vector<significance::ClusterScore> raw_scores;  // merge's kept clusters, in their (score) order
+  std::vector<significance::ClusterScore> scores;      // the run's clusters, in their (score) order
+  double seconds = 0;                                  // time spent in the test, all steps
+  // ... of which: the marginals and the core's copy, the bound before merge, merge's clusters, the
+  // consolidated clusters (their dimensions checked, tested, pieces dropped).
+  double seconds_prepare = 0, seconds_subspaces = 0, seconds_merge = 0, seconds_consolidated = 0;
+};
+
+}  // namespace subscale::pipeline

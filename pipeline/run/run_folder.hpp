@@ -1,0 +1,33 @@
+#pragma once
+// The run folder: where a run writes (the root's claimed folder, see claimed_folder.hpp), and
+// everything written into it, summary.json last.
+#include <filesystem>
+#include <string>
+
+#include "pipeline/log/run_log.hpp"
+#include "pipeline/output/claimed_folder.hpp"
+#include "pipeline/output/run_report.hpp"
+#include "pipeline/settings/config.hpp"
+#include "pipeline/settings/run_settings.hpp"
+
+namespace subscale::pipeline {
+
+// Where one run writes: on the root the claimed folder itself, or for a sweep's run its folder
+// `name` inside the sweep's claimed folder; nothing on the other processes of a cluster run.
+struct RunDestination {
+  ClaimedFolder* claimed = nullptr;
+  std::string name;
+
+  // The folder as the user finds it once the run is finished (for messages and the sweep's table).
+  std::filesystem::path shown() const;
+  // Begins the claimed folder (once the input is accepted) and returns where this run writes.
+  std::filesystem::path begin() const;
+};
+
+void create_folder(const std::filesystem::path& folder);
+// Writes the run's files into `folder` (the work folder), summary.json last; `shown` is the
+// folder's name once it is in place, for the log.
+void write_run_folder(const std::filesystem::path& folder, const std::filesystem::path& shown, const Config& config,
+                      const RunSettings& settings, RunReport& report, RunLog& log);
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,25 @@
+#pragma once
+// A run's input: loaded, joined with a second table and filtered when the config says so,
+// normalised and held in the configured precision, with its ground truth; all checked before
+// anything is written.
+#include <optional>
+
+#include "common/dataset.hpp"
+#include "common/held_values.hpp"
+#include "io/ground_truth.hpp"
+#include "pipeline/log/run_log.hpp"
+#include "pipeline/output/run_report.hpp"
+#include "pipeline/settings/run_settings.hpp"
+
+namespace subscale::pipeline {
+
+struct LoadedInput {
+  Dataset data;     // ids, labels and names; its values moved into `held` after normalisation
+  HeldValues held;  // what the stages read, in the held precision
+  std::optional<io::GroundTruth> truth;
+};
+
+// Reads and checks everything the run needs before anything is written.
+LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& report);
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,158 @@
+#include "pipeline/steps/run_stages.hpp"
+
+#include <chrono>
+#include <iomanip>
+#include <sstream>
+
+#include "common/phase_timer.hpp"
+#include "distributed/distributed_core.hpp"
+#include "distributed/distributed_merge.hpp"
+#include "pipeline/log/stage_progress_log.hpp"
+#include "pipeline/steps/core_log.hpp"
+#include "pipeline/steps/significance_steps.hpp"
+#include "stages/significance/pooled_pairs.hpp"
+
+namespace subscale::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The progress a stage reports goes to the log's bar and to the caller's observer: a library run
+// shows it (Python's progress callback) and may stop there (Ctrl-C), as in the core.
+StageProgress shown_and_observed(StageProgress shown, const RunObserver& observer, const std::string& stage) {
+  if (!observer.on_stage && !observer.on_units) return shown;
+  return {[shown, &observer, stage](const std::string& phase, std::uint64_t total, const std::string& unit) {
+            shown.begin(phase, total, unit);
+            observer.stage(stage, total);
+          },
+          [shown, &observer](std::uint64_t done) {
+            shown.advance(done);
+            observer.units(done);
+          }};
+}
+
+// Runs the stages after load; with several processes (or a checkpoint) the core goes through the
+// cluster executor and merge is spread over the processes. Returns false on the processes that
+// only helped (everything after merge is the root's).
+template <class T>
+bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings, const LoadedInput& input, RunLog& log,
+                     RunReport& report, const distributed::Communicator& comm, const RunObserver& observer) {
+  distributed::ClusterCoreReport cluster_report;
+  const bool use_cluster = comm.distributed() || settings.checkpoint.has_value();
+  CoreStepLog core_log(settings, static_cast<std::size_t>(values.cols()), log, report);
+  const auto& sig = settings.significance;
+  std::optional<significance::Marginals> marginals;
+  std::optional<ColumnMatrix<T>> core_copy;
+  if (sig.enabled) {
+    report.significance.emplace();
+    const auto sig_start = Clock::now();
+    marginals = significance::Marginals::of(values);
+    report.significance->seconds += seconds_since(sig_start);
+    report.significance->seconds_prepare += seconds_since(sig_start);
+    core_copy = core_values(values, settings.core.epsilon, sig, *report.significance);
+  }
+  observer.stage("density1d");
+  report.core = core::run_core(
+      core_copy ? *core_copy : values, settings.core,
+      [&](const std::string& step, const CoreResult& so_far) {
+        core_log.step(step, so_far);
+        observer.stage(step, step == "dense_units" ? so_far.total_units : 0);
+      },
+      [&](std::uint64_t done) {
+        core_log.advance(done);
+        observer.units(done);
+      },
+      use_cluster ? distributed::distributed_core_executor(comm, settings.checkpoint, cluster_report) : CoreExecutor{});
+  report.stage_seconds.emplace_back("subspaces", core_log.seconds_in_step());
+  for (const auto& line : cluster_report.log_lines) log.line(line);
+  report.processes = comm.size();
+  report.checkpointed = settings.checkpoint.has_value();
+  report.resumed = settings.checkpoint && settings.checkpoint->resume;
+  report.work_units = cluster_report.units;
+  report.work_units_read_back = cluster_report.resumed;
+  // Units stream into the subspace accumulator while dense_units runs: the core's own timings
+  // split that time correctly, the listener's intervals cannot.
+  for (auto& [stage, seconds] : report.stage_seconds) {
+    if (stage == "dense_units") seconds = report.core.timings.dense_units_seconds;
+    if (stage == "subspaces") seconds = report.core.timings.subspaces_seconds;
+  }
+  report.backend = backend_name(report.core.backend_used);
+  log.line("subspaces   " + std::to_string(report.core.subspaces.size()) + " subspaces");
+  core_copy.reset();
+  std::optional<std::vector<SubspaceCluster>> to_merge;
+  if (sig.enabled && settings.merge && !comm.distributed())
+    to_merge = subspaces_to_merge(
+        *marginals, report.core.subspaces, std::max<std::uint32_t>(settings.merge_min_points, 2),
+        significance::chance_dimensions(static_cast<double>(report.core.total_units),
+                                        static_cast<std::uint32_t>(values.rows()), settings.core.min_points),
+        sig, *report.significance);
+
+  auto start = Clock::now();
+  if (settings.merge) {
+    observer.stage("merge");
+    const merge::MergeParams params{settings.merge_epsilon, settings.merge_min_points};
+    if (comm.distributed())
+      report.merge = distributed::merge_across_processes(comm, values, cluster_report.owned, params);
+    else
+      report.merge = merge::merge_subspaces(
+          values, to_merge ? *to_merge : report.core.subspaces, params,
+          shown_and_observed(StageProgressLog("merge", log, settings.progress_seconds).progress(), observer, "merge"));
+    report.stage_seconds.emplace_back("merge", seconds_since(start));
+    if (!comm.is_root()) return false;
+    log.line("merge       " + std::to_string(report.merge->clusters.size()) + " clusters" +
+             (comm.distributed() ? " (subspaces spread over " + std::to_string(comm.size()) + " processes)" : ""));
+    if (sig.enabled) keep_significant_merge(values, *marginals, *report.merge, sig, *report.significance);
+  } else {
+    if (!comm.is_root()) return false;
+    log.line("merge       skipped (merge.enabled: false)");
+  }
+  if (report.merge && settings.consolidate) {
+    observer.stage("consolidate");
+    start = Clock::now();
+    StageProgressLog progress("consolidate", log, settings.progress_seconds);
+    report.consolidated =
+        consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params,
+                                          shown_and_observed(progress.progress(), observer, "consolidate"));
+    report.stage_seconds.emplace_back("consolidate", seconds_since(start));
+    if (sig.enabled) keep_significant_consolidated(values, *marginals, *report.consolidated, sig, *report.significance);
+    const auto& c = report.consolidated->stats;
+    log.line("consolidate " + std::to_string(c.clusters) + " clusters from " + std::to_string(c.input_clusters) + " (" +
+             std::to_string(c.joins) + " joins, " + std::to_string(c.rejected_joins) + " refused by the span test, " +
+             std::to_string(c.extended_dimensions) + " dimensions added, " + std::to_string(c.redundant) +
+             " redundant" + (c.over_top_k ? ", " + std::to_string(c.over_top_k) + " over top_k" : std::string()) + ")");
+  }
+  if (report.significance) {
+    report.stage_seconds.emplace_back("significance", report.significance->seconds);
+    for (const auto& line : significance_log_lines(*report.significance, sig)) log.line(line);
+  }
+  if (input.truth) {
+    observer.stage("evaluate");
+    start = Clock::now();
+    const auto& found = report.consolidated ? report.consolidated->clusters
+                        : report.merge      ? report.merge->clusters
+                                            : report.core.subspaces;
+    report.quality = evaluate::evaluate(found, input.truth->clusters, input.held.points(), input.held.dimensions());
+    if (report.consolidated)
+      report.raw_quality = evaluate::evaluate(report.merge->clusters, input.truth->clusters, input.held.points(),
+                                              input.held.dimensions());
+    report.stage_seconds.emplace_back("evaluate", seconds_since(start));
+    std::ostringstream line;
+    line << std::setprecision(3) << "evaluate    F1 " << report.quality->f1 << ", E4SC " << report.quality->e4sc
+         << ", RNIA " << report.quality->rnia << ", CE " << report.quality->ce << ", coverage "
+         << report.quality->coverage;
+    if (report.raw_quality)
+      line << " (merge's raw clusters: F1 " << report.raw_quality->f1 << ", E4SC " << report.raw_quality->e4sc << ")";
+    log.line(line.str());
+  }
+  return true;
+}
+
+}  // namespace
+
+bool run_stages(const RunSettings& settings, const LoadedInput& input, RunLog& log, RunReport& report,
+                const distributed::Communicator& comm, const RunObserver& observer) {
+  return input.held.visit(
+      [&](const auto& values) { return run_held_stages(values, settings, input, log, report, comm, observer); });
+}
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,191 @@
+#include "pipeline/steps/significance_steps.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <sstream>
+
+#include "common/phase_timer.hpp"
+#include "stages/significance/distinct_clusters.hpp"
+#include "stages/significance/heavy_ties.hpp"
+#include "stages/significance/keep_significant.hpp"
+#include "stages/significance/pooled_pairs.hpp"
+#include "stages/significance/weak_dimensions.hpp"
+
+namespace subscale::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+template <class T>
+std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double epsilon,
+                                           const SignificanceSettings& settings, SignificanceReport& report) {
+  const auto start = Clock::now();
+  std::optional<ColumnMatrix<T>> copy;
+  if (significance::has_heavy_ties(values, settings.test.background_share)) {
+    copy = values;
+    const auto moved = significance::spread_heavy_ties(*copy, settings.test.background_share, epsilon);
+    report.background_dimensions = moved.dimensions;
+    report.background_values = moved.points;
+  }
+  report.seconds_prepare += seconds_since(start);
+  report.seconds += seconds_since(start);
+  return copy;
+}
+
+namespace {
+
+// With pooling: every subspace of three or more dimensions as it is, and the pairs of dimensions
+// with the points of every subspace holding them (the core's own pairs among them); nothing when
+// the pooling would be over its budget.
+std::optional<std::vector<SubspaceCluster>> with_pooled_pairs(const significance::Marginals& marginals,
+                                                              const std::vector<SubspaceCluster>& subspaces,
+                                                              const SignificanceSettings& settings,
+                                                              SignificanceReport& report) {
+  auto pooled =
+      significance::pool_into_pairs(subspaces, marginals.points(), marginals.dimensions(), settings.pooling_budget);
+  report.pooling_memberships = pooled.memberships;
+  report.pooling_over_budget = pooled.over_budget;
+  if (pooled.over_budget) return std::nullopt;
+  std::vector<SubspaceCluster> out;
+  for (const auto& s : subspaces)
+    if (s.dimensions.size() > 2) out.push_back(s);
+  report.pooled_pairs = pooled.pairs.size();
+  for (auto& pair : pooled.pairs) out.push_back(std::move(pair));
+  return out;
+}
+
+}  // namespace
+
+std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& marginals,
+                                                const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
+                                                double chance_dimensions, const SignificanceSettings& settings,
+                                                SignificanceReport& report) {
+  const auto start = Clock::now();
+  report.chance_dimensions = chance_dimensions;
+  report.pooled = chance_dimensions > settings.pooling_chance_dimensions;
+  const auto pooled = report.pooled ? with_pooled_pairs(marginals, subspaces, settings, report) : std::nullopt;
+  const auto& candidates = pooled ? *pooled : subspaces;  // the core's list itself is not copied
+  const auto can = significance::subspaces_that_can_pass(marginals, candidates, min_size, settings.test);
+  std::vector<SubspaceCluster> kept;
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (can[i]) kept.push_back(candidates[i]);
+  report.subspaces_tested = candidates.size();
+  report.subspaces_skipped = candidates.size() - kept.size();
+  report.seconds_subspaces += seconds_since(start);
+  report.seconds += seconds_since(start);
+  return kept;
+}
+
+template <class T>
+void keep_significant_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
+                            merge::MergeResult& merge, const SignificanceSettings& settings,
+                            SignificanceReport& report) {
+  const auto start = Clock::now();
+  auto candidates = significance::consolidation_candidates(values, marginals, merge.clusters, settings.test,
+                                                           settings.consolidation_budget);
+  auto& kept = candidates.kept;
+  report.merge_tested = merge.clusters.size();
+  report.merge_kept = candidates.significant;
+  report.merge_candidates = kept.indices.size() - candidates.significant;
+  merge.clusters = significance::take(merge.clusters, kept.indices);
+  merge.sizes = significance::take(merge.sizes, kept.indices);
+  report.raw_scores = std::move(kept.scores);
+  report.seconds_merge += seconds_since(start);
+  report.seconds += seconds_since(start);
+}
+
+template <class T>
+void keep_significant_consolidated(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
+                                   consolidate::ConsolidateResult& consolidated, const SignificanceSettings& settings,
+                                   SignificanceReport& report) {
+  const auto start = Clock::now();
+  tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
+    auto& cluster = consolidated.clusters[i];
+    cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
+    if (cluster.dimensions.size() >= 2) {  // fewer: it gathered in no subspace, and fails the test
+      cluster =
+          significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
+      const std::size_t before = cluster.points.size();
+      cluster = significance::widen_while_stronger(values, marginals, std::move(cluster));
+      // Widening can turn a few points of a cluster into all of them, whose dimensions the first
+      // look, at the few, did not find strong.
+      if (cluster.points.size() != before)
+        cluster =
+            significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
+    }
+    consolidated.sizes[i] = cluster.points.size();
+  });
+  auto kept = significance::keep_significant(values, marginals, consolidated.clusters, settings.test);
+  report.consolidated_tested = consolidated.clusters.size();
+  report.consolidated_kept = kept.indices.size();
+  std::vector<SubspaceCluster> strongest_first;
+  for (const auto i : kept.indices) strongest_first.push_back(consolidated.clusters[i]);
+  const auto distinct = significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap,
+                                                        -std::log10(settings.test.alpha));
+  report.repeated = kept.indices.size() - distinct.size();
+  kept.indices = significance::take(kept.indices, distinct);
+  kept.scores = significance::take(kept.scores, distinct);
+  consolidated.clusters = significance::take(consolidated.clusters, kept.indices);
+  consolidated.sizes = significance::take(consolidated.sizes, kept.indices);
+  consolidated.sources = significance::take(consolidated.sources, kept.indices);
+  consolidated.stats.clusters = consolidated.clusters.size();
+  report.scores = std::move(kept.scores);
+  report.seconds_consolidated += seconds_since(start);
+  report.seconds += seconds_since(start);
+}
+
+std::vector<std::string> significance_log_lines(const SignificanceReport& report,
+                                                const SignificanceSettings& settings) {
+  std::vector<std::string> lines;
+  const std::string test = std::string(significance::to_string(settings.test.correction)) + " at alpha " +
+                           std::to_string(settings.test.alpha).substr(0, 6);
+  if (report.background_dimensions > 0)
+    lines.push_back("significance " + std::to_string(report.background_values) + " values in " +
+                    std::to_string(report.background_dimensions) +
+                    " dimensions share a value with more than half of the points: kept out of the core's work");
+  if (report.pooled) {
+    std::ostringstream line;
+    line.precision(3);
+    line << "significance a dense unit holds " << report.chance_dimensions
+         << " dimensions by chance (ties): each hidden cluster's units scatter over many subspaces; ";
+    if (report.pooling_over_budget)
+      line << "pooling them into pairs of dimensions would take " << report.pooling_memberships
+           << " additions, over the budget of " << settings.pooling_budget << ": not pooled";
+    else
+      line << "pooled into " << report.pooled_pairs << " pairs of dimensions (" << report.pooling_memberships
+           << " additions)";
+    lines.push_back(line.str());
+  }
+  if (report.subspaces_tested > 0)
+    lines.push_back("significance " + std::to_string(report.subspaces_skipped) + " of " +
+                    std::to_string(report.subspaces_tested) +
+                    " subspaces skipped before merge: no cluster of theirs could pass (" + test + ")");
+  if (report.merge_tested > 0)
+    lines.push_back("significance " + std::to_string(report.merge_kept) + " of " + std::to_string(report.merge_tested) +
+                    " merge clusters significant, " + std::to_string(report.merge_candidates) +
+                    " more passed to consolidation as parts of possible clusters");
+  if (report.consolidated_tested > 0)
+    lines.push_back("significance " + std::to_string(report.consolidated_kept) + " of " +
+                    std::to_string(report.consolidated_tested) + " consolidated clusters significant, " +
+                    std::to_string(report.repeated) + " of them repeating a stronger one");
+  return lines;
+}
+
+#define SUBSCALE_SIGNIFICANCE_STEPS(T)                                                                              \
+  template std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>&, double, const SignificanceSettings&,  \
+                                                      SignificanceReport&);                                         \
+  template void keep_significant_merge(const ColumnMatrix<T>&, const significance::Marginals&, merge::MergeResult&, \
+                                       const SignificanceSettings&, SignificanceReport&);                           \
+  template void keep_significant_consolidated(const ColumnMatrix<T>&, const significance::Marginals&,               \
+                                              consolidate::ConsolidateResult&, const SignificanceSettings&,         \
+                                              SignificanceReport&);
+SUBSCALE_SIGNIFICANCE_STEPS(float)
+SUBSCALE_SIGNIFICANCE_STEPS(double)
+#undef SUBSCALE_SIGNIFICANCE_STEPS
+
+}  // namespace subscale::pipeline

@@ -1,0 +1,50 @@
+#pragma once
+// The significance test between the run's stages (stages/significance): the core's copy without
+// background ties, the subspaces that can hold a significant cluster, and the significant clusters
+// of merge and consolidation, strongest first. With significance.enabled false none of this runs.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/dataset.hpp"
+#include "common/subspace_cluster.hpp"
+#include "pipeline/output/significance_report.hpp"
+#include "pipeline/settings/significance_settings.hpp"
+#include "stages/consolidate/consolidate.hpp"
+#include "stages/merge/merge.hpp"
+#include "stages/significance/cluster_score.hpp"
+#include "stages/significance/marginals.hpp"
+#include "stages/significance/selection.hpp"
+
+namespace subscale::pipeline {
+
+// The core's copy of the values when some dimension has a background value (none otherwise).
+template <class T>
+std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double epsilon,
+                                           const SignificanceSettings& settings, SignificanceReport& report);
+
+// The subspaces worth merging (those where a cluster of at least min_size points could pass);
+// where a dense unit holds more than settings.pooling_chance_dimensions dimensions by chance, the
+// subspaces pooled into their pairs of dimensions first.
+std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& marginals,
+                                                const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
+                                                double chance_dimensions, const SignificanceSettings& settings,
+                                                SignificanceReport& report);
+
+// Keeps merge's significant clusters, strongest first.
+template <class T>
+void keep_significant_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
+                            merge::MergeResult& merge, const SignificanceSettings& settings,
+                            SignificanceReport& report);
+
+// Keeps the significant consolidated clusters, strongest first.
+template <class T>
+void keep_significant_consolidated(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
+                                   consolidate::ConsolidateResult& consolidated, const SignificanceSettings& settings,
+                                   SignificanceReport& report);
+
+// The log's lines for what the test did.
+std::vector<std::string> significance_log_lines(const SignificanceReport& report, const SignificanceSettings& settings);
+
+}  // namespace subscale::pipeline
