@@ -57,6 +57,18 @@ std::optional<merge::MergeResult> merge_across_processes(const Communicator& com
   return all;
 }
 
+std::vector<SubspaceCluster> deal_out_from_root(const Communicator& comm, const std::vector<SubspaceCluster>& on_root) {
+  const auto processes = static_cast<std::size_t>(comm.size());
+  std::vector<Bytes> to_each(processes);
+  if (comm.is_root()) {
+    std::vector<std::vector<SubspaceCluster>> shares(processes);
+    for (std::size_t i = 0; i < on_root.size(); ++i) shares[i % processes].push_back(on_root[i]);
+    for (std::size_t r = 0; r < processes; ++r) to_each[r] = encode_clusters(shares[r]);
+  }
+  std::vector<Bytes> received = comm.all_to_all(std::move(to_each));
+  return decode_clusters(received.at(0));
+}
+
 template std::optional<merge::MergeResult> merge_across_processes(const Communicator&, const Matrix32&,
                                                                   const std::vector<SubspaceCluster>&,
                                                                   const merge::MergeParams&);

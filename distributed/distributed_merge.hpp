@@ -16,4 +16,9 @@ std::optional<merge::MergeResult> merge_across_processes(const Communicator& com
                                                          const std::vector<SubspaceCluster>& owned,
                                                          const merge::MergeParams& params);
 
+// The root's list dealt out to the processes: process r receives the entries i with
+// i % processes == r, in their order (nothing is read from `on_root` elsewhere). Merging the shares
+// with merge_across_processes gives the merge of the whole list, as one process would.
+std::vector<SubspaceCluster> deal_out_from_root(const Communicator& comm, const std::vector<SubspaceCluster>& on_root);
+
 }  // namespace subscale::distributed

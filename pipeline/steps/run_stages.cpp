@@ -1,6 +1,7 @@
 #include "pipeline/steps/run_stages.hpp"
 
 #include <chrono>
+#include <exception>
 #include <iomanip>
 #include <sstream>
 
@@ -79,20 +80,39 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
   report.backend = backend_name(report.core.backend_used);
   log.line("subspaces   " + std::to_string(report.core.subspaces.size()) + " subspaces");
   core_copy.reset();
+  // The subspaces that can hold a significant cluster (pooled into pairs of dimensions where
+  // chance fills the units with dimensions): on the root of a cluster run, which holds every
+  // subspace, so that the list is the one a single process makes; merge then takes it in shares.
   std::optional<std::vector<SubspaceCluster>> to_merge;
-  if (sig.enabled && settings.merge && !comm.distributed())
-    to_merge = subspaces_to_merge(
-        *marginals, report.core.subspaces, std::max<std::uint32_t>(settings.merge_min_points, 2),
-        significance::chance_dimensions(static_cast<double>(report.core.total_units),
-                                        static_cast<std::uint32_t>(values.rows()), settings.core.min_points),
-        sig, *report.significance);
+  if (sig.enabled && settings.merge) {
+    std::exception_ptr failure;
+    if (comm.is_root()) {
+      try {
+        to_merge = subspaces_to_merge(
+            *marginals, report.core.subspaces, std::max<std::uint32_t>(settings.merge_min_points, 2),
+            significance::chance_dimensions(static_cast<double>(report.core.total_units),
+                                            static_cast<std::uint32_t>(values.rows()), settings.core.min_points),
+            sig, *report.significance);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    }
+    if (comm.distributed())
+      comm.agree(failure);
+    else if (failure)
+      std::rethrow_exception(failure);
+  }
 
   auto start = Clock::now();
   if (settings.merge) {
     observer.stage("merge");
     const merge::MergeParams params{settings.merge_epsilon, settings.merge_min_points};
     if (comm.distributed())
-      report.merge = distributed::merge_across_processes(comm, values, cluster_report.owned, params);
+      report.merge = distributed::merge_across_processes(
+          comm, values,
+          sig.enabled ? distributed::deal_out_from_root(comm, to_merge ? *to_merge : std::vector<SubspaceCluster>{})
+                      : cluster_report.owned,
+          params);
     else
       report.merge = merge::merge_subspaces(
           values, to_merge ? *to_merge : report.core.subspaces, params,

@@ -113,6 +113,34 @@ TEST_F(ClusterRun, OneTwoThreeProcessesEqualAPlainRunInBothModes) {
   expect_same_outputs(folder_ / "plain-signature", drawn, "signature.seed: auto on 2 processes");
 }
 
+// Every default (epsilon and min_points chosen from the data, the significance test skipping
+// subspaces before merge and pooling them where it must): two, three and four processes give one
+// process's subspaces, merge's clusters and the run's clusters, in the text files and in
+// results.h5. The file is one on which the skipping decides which clusters consolidation sees.
+TEST_F(ClusterRun, EveryDefaultOnTwoThreeFourProcessesEqualsAPlainRun) {
+  const fs::path config = generated("defaults", "-n 180 -d 17 -c 'random:9:3-9:10-20:0.03-0.1' -s 1", "");
+  const fs::path plain = folder_ / "plain";
+  ASSERT_EQ(run("run " + config.string() + " -q --out " + plain.string()).exit_code, 0);
+  const auto results = [&](const fs::path& run_folder) {
+    const fs::path dump = folder_ / "dump.txt";
+    const std::string command = "h5dump -g /clusters -g /raw_clusters -g /subspaces -g /dense_units -g /density1d " +
+                                (run_folder / "results.h5").string() + " | tail -n +2 > " + dump.string();
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    return read_text(dump);
+  };
+  const std::string expected = results(plain);
+  ASSERT_NE(expected.find("/clusters"), std::string::npos) << expected.substr(0, 200);
+  for (int processes = 2; processes <= 4; ++processes) {
+    const fs::path out = folder_ / ("spread-" + std::to_string(processes));
+    const auto outcome = mpirun(processes, "run " + config.string() + " --out " + out.string(), "log.txt");
+    ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+    const std::string what = "every default on " + std::to_string(processes) + " processes";
+    expect_same_outputs(plain, out, what);
+    EXPECT_TRUE(read_text(plain / "clusters_raw.txt") == read_text(out / "clusters_raw.txt")) << what;
+    EXPECT_TRUE(expected == results(out)) << what << ": results.h5 differs";
+  }
+}
+
 // input.precision: float32 over two processes: the walk, the merge and the checkpoint read the
 // float32 values, so the result equals a plain float32 run; a checkpoint made from them is refused
 // by a float64 resume (its content hash is of the held values).
