@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -50,11 +51,17 @@ std::uint64_t checksum(const std::uint8_t* data, std::size_t size, std::uint64_t
 }
 
 // Written under a temporary name, flushed to the disk, then renamed: a reader sees the whole file
-// or none.
+// or none. The temporary is created exclusively, without following a link, under a name no one can
+// guess: a link planted at a predictable name would send the bytes to a file elsewhere.
 void write_file_atomically(const std::filesystem::path& path, const std::uint8_t* data, std::size_t size) {
-  const std::filesystem::path temporary = path.string() + ".tmp-" + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) write_failed(temporary, "create", errno);
+  std::random_device entropy;
+  std::filesystem::path temporary;
+  int fd = -1;
+  for (int attempt = 0; fd < 0; ++attempt) {
+    temporary = path.string() + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(entropy());
+    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && (errno != EEXIST || attempt == 100)) write_failed(temporary, "create", errno);
+  }
   for (std::size_t at = 0; at < size;) {
     const ssize_t written = ::write(fd, data + at, size - at);
     if (written < 0) {

@@ -69,6 +69,46 @@ std::size_t label_by_number(const std::string& label_column, std::size_t width, 
   return static_cast<std::size_t>(number - 1);
 }
 
+bool is_missing_mark(std::string_view cell) { return cell.empty() || cell == "?"; }
+
+// The first line's verdict: header or data, and the sentence that tells the user why.
+struct HeaderChoice {
+  bool header = false;
+  std::string reason;
+};
+
+std::string quoted_cell(std::string_view cell) {
+  std::string shown(cell.substr(0, 40));
+  if (cell.size() > 40) shown += "...";
+  return "'" + shown + "'";
+}
+
+HeaderChoice choose_header(const std::vector<std::string_view>& cells, std::size_t label_index,
+                           const CsvOptions& options) {
+  if (options.header == CsvHeader::present) return {true, "input.header: true"};
+  if (options.header == CsvHeader::absent) return {false, "input.header: false"};
+  for (std::size_t j = 0; j < cells.size(); ++j) {
+    // A label column given by name can only be found in a header.
+    if (label_index == no_column && !options.label_column.empty() && cells[j] == options.label_column)
+      return {true, "it holds the label column's name " + quoted_cell(cells[j])};
+    double ignored = 0.0;
+    if (j != label_index && !is_missing_mark(cells[j]) && !parse_number(cells[j], ignored))
+      return {true, "cell " + std::to_string(j + 1) + ", " + quoted_cell(cells[j]) + ", is not a number"};
+  }
+  return {false, "its cells are all numbers or missing values"};
+}
+
+std::string header_note(const HeaderChoice& choice, std::uint64_t line_number, bool byte_order_mark) {
+  const std::string line = "line " + std::to_string(line_number);
+  std::string note = choice.header ? "header: " + line + " names the columns (" + choice.reason + ")"
+                                   : "header: none, " + line + " is data (" + choice.reason + ")";
+  if (choice.reason.rfind("input.header", 0) != 0)
+    note +=
+        choice.header ? "; set input.header: false if it is data" : "; set input.header: true if it names the columns";
+  if (byte_order_mark) note += "; a UTF-8 byte-order mark at the start was skipped";
+  return note;
+}
+
 }  // namespace
 
 CsvSeparator detect_csv_separator(std::string_view line) {
@@ -103,10 +143,22 @@ Dataset read_csv(std::istream& input, const std::string& source, const CsvOption
   std::vector<double> values;  // row-major, label column left out
   std::vector<std::string> label_cells;
   std::uint64_t rows = 0;
+  bool byte_order_mark = false;
+  std::string note;
 
   while (std::getline(input, line)) {
     ++line_number;
+    // Spreadsheets save "CSV UTF-8" with a byte-order mark, which would make the first cell text.
+    if (line_number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) {
+      line.erase(0, 3);
+      byte_order_mark = true;
+    }
     const std::string_view text = trim(line);
+    // CR-only line ends (classic Mac OS) make the whole file one line, every row in it.
+    if (layout_line == 0 && text.find('\r') != std::string_view::npos)
+      fail_input(source, CellLocation::line(line_number),
+                 "the lines end in a carriage return (CR) alone, so the whole file reads as one line",
+                 "convert the line ends to LF (e.g. tr '\\r' '\\n' < in.csv > out.csv) or CRLF");
     if (text.empty() || text.front() == '#') continue;
 
     if (layout_line == 0) {
@@ -116,15 +168,9 @@ Dataset read_csv(std::istream& input, const std::string& source, const CsvOption
       width = cells.size();
       if (!options.label_column.empty())
         label_index = label_by_number(options.label_column, width, source, line_number);
-      bool is_header = false;
-      for (std::size_t j = 0; j < width; ++j) {
-        double ignored = 0.0;
-        if (j != label_index && !parse_number(cells[j], ignored)) is_header = true;
-        // A label column given by name can only be found in a header.
-        if (label_index == no_column && !options.label_column.empty() && cells[j] == options.label_column)
-          is_header = true;
-      }
-      if (is_header) {
+      const HeaderChoice choice = choose_header(cells, label_index, options);
+      note = header_note(choice, line_number, byte_order_mark);
+      if (choice.header) {
         header.assign(cells.begin(), cells.end());
         if (!options.label_column.empty()) {
           std::size_t by_name = no_column;
@@ -145,7 +191,8 @@ Dataset read_csv(std::istream& input, const std::string& source, const CsvOption
       }
       if (!options.label_column.empty() && label_index == no_column)
         fail_input(source, CellLocation::line(line_number),
-                   "label column '" + options.label_column + "' was given by name but the file has no header line",
+                   "label column '" + options.label_column + "' was given by name but the file has no header line (" +
+                       note + ")",
                    "give the label column as a 1-based column number instead");
     } else {
       split(text, separator, cells);
@@ -179,6 +226,7 @@ Dataset read_csv(std::istream& input, const std::string& source, const CsvOption
 
   Dataset dataset;
   dataset.source = source;
+  dataset.reader_note = note;
   dataset.values.resize(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(dimensions));
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t j = 0; j < dimensions; ++j)

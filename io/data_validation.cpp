@@ -15,10 +15,43 @@ void fail_file_not_found(const std::string& path) {
                    "file's folder; on the command line, from the current folder)");
 }
 
+void check_input_file(const std::string& path, const std::string& kind) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);  // follows links: a link to a file is a file
+  if (status.type() == fs::file_type::not_found) fail_file_not_found(path);
+  if (error && status.type() == fs::file_type::none)
+    throw InputError(path + ": cannot look up the file (" + error.message() + "); check the path and its folders' " +
+                     "permissions");
+  const char* what = nullptr;
+  switch (status.type()) {
+    case fs::file_type::regular:
+      return;
+    case fs::file_type::directory:
+      throw InputError(path + ": is a folder, not a file; give the " + kind + " file itself");
+    case fs::file_type::fifo:
+      what = "a FIFO (named pipe)";
+      break;
+    case fs::file_type::character:
+      what = "a character device";
+      break;
+    case fs::file_type::block:
+      what = "a block device";
+      break;
+    case fs::file_type::socket:
+      what = "a socket";
+      break;
+    default:
+      what = "not a regular file";
+      break;
+  }
+  throw InputError(path + ": is " + std::string(what) + ", and " + kind +
+                   " input is read from a regular file only (a pipe or a device may never end); save the data to "
+                   "a file and give its path");
+}
+
 std::ifstream open_input_file(const std::string& path, const std::string& kind) {
-  if (!std::filesystem::exists(path)) fail_file_not_found(path);
-  if (std::filesystem::is_directory(path))
-    throw InputError(path + ": is a folder, not a file; give the " + kind + " file itself");
+  check_input_file(path, kind);
   std::ifstream input(path, std::ios::binary);
   if (!input) throw InputError(path + ": cannot open the file for reading; check its permissions");
   return input;

@@ -32,7 +32,13 @@ struct CellLocation {
   }
 };
 
-// Opens a text input file; an InputError names the file when it is missing, a folder, or
+// Refuses an input path that is not a regular file (or a link to one): missing, a folder, a FIFO,
+// a device or a socket, each by name. Readers call it before they open the path: a FIFO blocks the
+// opening until something writes to it, and a device such as /dev/zero never ends, so either
+// would hang the run or fill its memory instead of failing. `kind` ("CSV", "HDF5", "ground
+// truth") completes the message.
+void check_input_file(const std::string& path, const std::string& kind);
+// Opens a text input file; an InputError names the file when it is missing, not a regular file, or
 // unreadable. `kind` ("CSV", "ARFF") completes the message.
 std::ifstream open_input_file(const std::string& path, const std::string& kind);
 // The InputError for an input path that names nothing, with where relative paths start.

@@ -45,21 +45,28 @@ InputFormat detect_input_format(const std::string& path) {
   if (extension == ".arff") return InputFormat::arff;
 
   // An unknown extension: look at the first bytes. HDF5 files start with a fixed 8-byte signature
-  // (unless a user block precedes it; such files need input.format: hdf5).
-  if (!std::filesystem::exists(path)) fail_file_not_found(path);
+  // (unless a user block precedes it; such files need input.format: hdf5). Only the first 4 KiB
+  // are read: the lines an ARFF header may start with fit in them, and a file of one endless line
+  // must not be read whole to find out that it is neither format.
+  check_input_file(path, "data");
+  constexpr std::size_t sniff_bytes = 4096;
   std::ifstream input(path, std::ios::binary);
-  char signature[8] = {};
-  input.read(signature, sizeof signature);
-  if (input.gcount() == 8 && std::string_view(signature, 8) == std::string_view("\211HDF\r\n\032\n", 8))
+  std::string head(sniff_bytes, '\0');
+  input.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(input.gcount()));
+  if (head.size() >= 8 && std::string_view(head).substr(0, 8) == std::string_view("\211HDF\r\n\032\n", 8))
     return InputFormat::hdf5;
-  input.clear();
-  input.seekg(0);
-  std::string line;
-  while (std::getline(input, line)) {
-    const std::string_view text = trim(line);
-    if (text.empty() || text.front() == '%') continue;
-    if (to_lower(text.substr(0, 9)) == "@relation") return InputFormat::arff;
-    break;
+  std::string_view rest = head;
+  if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);  // a UTF-8 byte-order mark
+  while (!rest.empty()) {
+    const std::size_t end = rest.find('\n');
+    const std::string_view text = trim(rest.substr(0, end));
+    if (!text.empty() && text.front() != '%') {
+      if (to_lower(text.substr(0, 9)) == "@relation") return InputFormat::arff;
+      break;
+    }
+    if (end == std::string_view::npos) break;
+    rest.remove_prefix(end + 1);
   }
   throw InputError(path + ": cannot tell the format from the extension '" + extension +
                    "'; set input.format to hdf5, csv or arff (or rename the file to .h5, .csv or .arff)");
@@ -75,7 +82,7 @@ Dataset read_dataset(const ReadOptions& options) {
       return read_hdf5_dataset(options.path, hdf5);
     }
     case InputFormat::csv:
-      return read_csv(options.path, CsvOptions{options.label_column});
+      return read_csv(options.path, CsvOptions{options.label_column, options.header});
     case InputFormat::arff:
       return read_arff(options.path, ArffOptions{options.label_column});
     case InputFormat::auto_detect:

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/dataset.hpp"
+#include "io/csv_reader.hpp"
 
 namespace subscale::io {
 
@@ -22,8 +23,9 @@ InputFormat detect_input_format(const std::string& path);
 struct ReadOptions {
   std::string path;
   InputFormat format = InputFormat::auto_detect;
-  std::string dataset_path = "/data";  // HDF5 only
-  std::string label_column;            // CSV: header name or 1-based number; ARFF: attribute name
+  std::string dataset_path = "/data";       // HDF5 only
+  std::string label_column;                 // CSV: header name or 1-based number; ARFF: attribute name
+  CsvHeader header = CsvHeader::automatic;  // CSV only: whether the first line is a header
 };
 
 // Reads the file with the reader its format names. The result has passed the reader's checks

@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "io/atomic_output.hpp"
+#include "io/data_validation.hpp"
 
 namespace subscale::io {
 namespace {
@@ -144,6 +145,7 @@ GroundTruth parse_ground_truth(std::istream& in, const std::string& source, cons
 }
 
 GroundTruth read_ground_truth(const std::filesystem::path& path, const GroundTruthOptions& options) {
+  if (std::filesystem::exists(path)) check_input_file(path.string(), "ground truth");
   std::ifstream in(path);
   if (!in) {
     throw InputError("cannot open ground truth file '" + path.string() + "'; check ground_truth.path");

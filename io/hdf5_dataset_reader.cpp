@@ -140,7 +140,7 @@ void stream_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& options
   sink.shape(points, dimensions);
 
   Hdf5Handle handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  Hdf5Handle data(handle.valid() ? H5Dopen2(handle.get(), dataset_path.c_str(), H5P_DEFAULT) : -1, H5Dclose);
+  Hdf5Handle data = handle.valid() ? open_hdf5_dataset(handle.get(), dataset_path) : Hdf5Handle();
   if (!data.valid()) throw InputError(where + "cannot be opened; the file may be damaged");
   Hdf5Handle file_space(H5Dget_space(data.get()), H5Sclose);
   const std::uint64_t block_rows = rows_per_block(data.get(), points, dimensions);

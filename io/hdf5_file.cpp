@@ -8,8 +8,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 
+#include "io/data_validation.hpp"
 #include "io/hdf5_string_attribute.hpp"
 #include "io/host_memory.hpp"
 
@@ -19,7 +24,166 @@ namespace {
 // HDF5 prints its own error stack by default; the project reports errors itself.
 void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
+// Whether `object_path` names a link in `file`. H5Lexists fails on a missing intermediate group,
+// so the path is walked one link at a time.
+bool link_path_exists(hid_t file, const std::string& object_path) {
+  if (object_path.empty() || object_path == "/") return true;
+  std::size_t start = object_path[0] == '/' ? 1 : 0;
+  while (start <= object_path.size()) {
+    const std::size_t slash = object_path.find('/', start);
+    const std::size_t end = slash == std::string::npos ? object_path.size() : slash;
+    if (H5Lexists(file, object_path.substr(0, end).c_str(), H5P_DEFAULT) <= 0) return false;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return true;
+}
+
+// The folder of the HDF5 file that holds `dataset` (another file than the one opened when the
+// dataset is reached through an external link).
+std::filesystem::path folder_of_holder(hid_t dataset) {
+  Hdf5Handle holder(H5Iget_file_id(dataset), H5Fclose);
+  const ssize_t length = holder.valid() ? H5Fget_name(holder.get(), nullptr, 0) : -1;
+  if (length <= 0) return std::filesystem::current_path();
+  std::string name(static_cast<std::size_t>(length) + 1, '\0');
+  H5Fget_name(holder.get(), name.data(), name.size());
+  name.resize(static_cast<std::size_t>(length));
+  return std::filesystem::absolute(name).parent_path();
+}
+
+// The text of a virtual mapping's source file or dataset name (H5Pget_virtual_filename/dsetname).
+std::string virtual_mapping_text(ssize_t (*get)(hid_t, size_t, char*, size_t), hid_t properties, std::size_t index) {
+  const ssize_t length = get(properties, index, nullptr, 0);
+  if (length < 0) return {};
+  std::string text(static_cast<std::size_t>(length) + 1, '\0');
+  get(properties, index, text.data(), text.size());
+  text.resize(static_cast<std::size_t>(length));
+  return text;
+}
+
+// Where libhdf5 finds a virtual dataset's source file (the order of H5Pset_virtual's "source file
+// resolutions"): an absolute name as given, then the name (an absolute one without its folders)
+// under each prefix of HDF5_VDS_PREFIX, beside the virtual dataset's file, and in the working folder.
+std::optional<std::filesystem::path> find_virtual_source(const std::string& name, const std::filesystem::path& folder) {
+  std::vector<std::filesystem::path> candidates;
+  std::filesystem::path relative = name;
+  if (relative.is_absolute()) {
+    candidates.push_back(relative);
+    relative = relative.filename();
+  }
+  if (const char* prefixes = std::getenv("HDF5_VDS_PREFIX")) {
+    std::string_view rest = prefixes;
+    while (!rest.empty()) {
+      const std::size_t colon = rest.find(':');
+      if (colon != 0) candidates.push_back(std::filesystem::path(rest.substr(0, colon)) / relative);
+      if (colon == std::string_view::npos) break;
+      rest.remove_prefix(colon + 1);
+    }
+  }
+  candidates.push_back(folder / relative);
+  candidates.push_back(relative);
+  for (const auto& candidate : candidates) {
+    std::error_code ignored;
+    if (std::filesystem::exists(candidate, ignored)) return candidate;
+  }
+  return std::nullopt;
+}
+
+void check_virtual_sources(hid_t dataset, hid_t properties, const std::string& where) {
+  std::size_t count = 0;
+  if (H5Pget_virtual_count(properties, &count) < 0)
+    throw InputError(where + ": damaged file: cannot read the mappings of the virtual dataset");
+  const std::filesystem::path folder = folder_of_holder(dataset);
+  const std::string remedy =
+      "; libhdf5 would read its values as zeros. Put the source file where the virtual dataset expects it, or "
+      "store the data as a regular dataset (e.g. h5repack -l CONTI)";
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string file = virtual_mapping_text(H5Pget_virtual_filename, properties, i);
+    const std::string source = virtual_mapping_text(H5Pget_virtual_dsetname, properties, i);
+    // Names in printf form (%b: one source per block of an unlimited dataset) name files that
+    // may rightly not exist yet; they cannot be checked one by one here.
+    if (file.find('%') != std::string::npos || source.find('%') != std::string::npos) continue;
+    if (file == ".") {  // a source in the same file
+      Hdf5Handle holder(H5Iget_file_id(dataset), H5Fclose);
+      if (!holder.valid() || !link_path_exists(holder.get(), source))
+        throw InputError(where + ": is a virtual dataset whose source dataset '" + source +
+                         "' (in the same file) is missing" + remedy);
+      continue;
+    }
+    const auto found = find_virtual_source(file, folder);
+    if (!found)
+      throw InputError(where + ": is a virtual dataset whose source file '" + file + "' is missing (looked for it in " +
+                       folder.string() + " and in the working folder)" + remedy);
+    check_input_file(found->string(), "a virtual dataset's source");
+    Hdf5Handle opened(H5Fis_hdf5(found->c_str()) > 0 ? H5Fopen(found->c_str(), H5F_ACC_RDONLY, H5P_DEFAULT) : -1,
+                      H5Fclose);
+    if (!opened.valid())
+      throw InputError(where + ": is a virtual dataset whose source file '" + file + "' (found at " + found->string() +
+                       ") is not a readable HDF5 file" + remedy);
+    if (!link_path_exists(opened.get(), source))
+      throw InputError(where + ": is a virtual dataset whose source file " + found->string() + " has no dataset '" +
+                       source + "'" + remedy);
+  }
+}
+
+void check_external_files(hid_t dataset, hid_t properties, const std::string& where) {
+  const int count = H5Pget_external_count(properties);
+  // The environment variable replaces the lookup beside the file (HDF5's rule); it is the user's
+  // own choice, and libhdf5 reports what it cannot find there.
+  if (count <= 0 || std::getenv("HDF5_EXTFILE_PREFIX")) return;
+  Hdf5Handle space(H5Dget_space(dataset), H5Sclose);
+  Hdf5Handle type(H5Dget_type(dataset), H5Tclose);
+  const hssize_t elements = space.valid() ? H5Sget_simple_extent_npoints(space.get()) : -1;
+  const std::size_t element_bytes = type.valid() ? H5Tget_size(type.get()) : 0;
+  const auto needed = elements >= 0 ? checked_bytes({static_cast<std::uint64_t>(elements)}, element_bytes)
+                                    : std::optional<std::uint64_t>();
+  if (!needed) throw InputError(where + ": damaged file: cannot read the shape of the dataset");
+  const std::filesystem::path folder = folder_of_holder(dataset);
+  std::uint64_t remaining = *needed;
+  for (int i = 0; i < count && remaining > 0; ++i) {
+    std::string name(4096, '\0');
+    off_t offset = 0;
+    hsize_t size = 0;
+    if (H5Pget_external(properties, static_cast<unsigned>(i), name.size(), name.data(), &offset, &size) < 0)
+      throw InputError(where + ": damaged file: cannot read the list of external raw-data files");
+    name.resize(std::strlen(name.c_str()));
+    const std::filesystem::path file = folder / name;  // an absolute name stays as it is
+    std::error_code error;
+    const bool regular = std::filesystem::is_regular_file(file, error);
+    if (!regular)
+      throw InputError(where + ": its values are stored in the external file '" + name + "', and " + file.string() +
+                       (std::filesystem::exists(file, error)
+                            ? " is not a regular file"
+                            : " is missing (external files lie beside the HDF5 file)") +
+                       "; put the file there, or store the data inside the HDF5 file (e.g. h5repack -l CONTI)");
+    const std::uint64_t used = size == H5F_UNLIMITED ? remaining : std::min<std::uint64_t>(size, remaining);
+    const std::uint64_t file_bytes = std::filesystem::file_size(file, error);
+    if (error || offset < 0 || file_bytes < static_cast<std::uint64_t>(offset) + used)
+      throw InputError(where + ": its values are stored in the external file " + file.string() + ", which holds " +
+                       std::to_string(file_bytes) + " bytes, but the dataset needs bytes " + std::to_string(offset) +
+                       " to " + std::to_string(static_cast<std::uint64_t>(offset) + used) +
+                       " of it (libhdf5 would read the missing bytes as zeros); the external file is truncated or "
+                       "is not the one the dataset was written with");
+    remaining -= used;
+  }
+}
+
 }  // namespace
+
+Hdf5Handle open_hdf5_dataset(hid_t location, const std::string& dataset_path) {
+  Hdf5Handle access(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose);
+  // "${ORIGIN}": the folder of the file that holds the dataset (H5Pset_efile_prefix).
+  if (access.valid()) H5Pset_efile_prefix(access.get(), "${ORIGIN}");
+  return Hdf5Handle(H5Dopen2(location, dataset_path.c_str(), access.valid() ? access.get() : H5P_DEFAULT), H5Dclose);
+}
+
+void check_hdf5_data_files(hid_t dataset, const std::string& where) {
+  Hdf5Handle properties(H5Dget_create_plist(dataset), H5Pclose);
+  if (!properties.valid()) throw InputError(where + ": damaged file: cannot read the layout of the dataset");
+  const H5D_layout_t layout = H5Pget_layout(properties.get());
+  if (layout == H5D_VIRTUAL) check_virtual_sources(dataset, properties.get(), where);
+  if (layout == H5D_CONTIGUOUS) check_external_files(dataset, properties.get(), where);
+}
 
 Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
   silence_hdf5_errors();
@@ -31,6 +195,7 @@ Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
     created_ = true;
   } else {
     if (!std::filesystem::exists(path)) throw InputError(path + ": file not found");
+    check_input_file(path, "HDF5");  // a FIFO would block H5Fopen until something writes to it
     // libhdf5 answers "not HDF5" for a file it cannot open at all; say why first.
     if (::faccessat(AT_FDCWD, path.c_str(), mode == Mode::read ? R_OK : R_OK | W_OK, AT_EACCESS) != 0 &&
         errno == EACCES)
@@ -71,6 +236,7 @@ void Hdf5File::check_storage(hid_t dataset, const std::string& dataset_path, con
   // copies from a null or short buffer (found by fuzzing: a segmentation fault, not an error).
   Hdf5Handle properties(H5Dget_create_plist(dataset), H5Pclose);
   if (!properties.valid()) fail("damaged file: cannot read the layout of dataset", dataset_path);
+  check_hdf5_data_files(dataset, path_ + ", dataset " + dataset_path);
   const H5D_layout_t layout = H5Pget_layout(properties.get());
   if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS) return;
   // Variable-length elements (strings above all) are stored as references into the file's heap,
@@ -103,21 +269,7 @@ void Hdf5File::fail_write(const std::string& what, const std::string& object_pat
               path_ + ": " + what + " '" + object_path + "' (is the disk full, or the file over a " + "size limit?)");
 }
 
-bool Hdf5File::exists(const std::string& object_path) const {
-  if (object_path.empty() || object_path == "/") return true;
-  // H5Lexists fails on a missing intermediate group, so walk the path one link at a time.
-  std::string prefix;
-  std::size_t start = object_path[0] == '/' ? 1 : 0;
-  while (start <= object_path.size()) {
-    const std::size_t slash = object_path.find('/', start);
-    const std::size_t end = slash == std::string::npos ? object_path.size() : slash;
-    prefix = object_path.substr(0, end);
-    if (H5Lexists(file_.get(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  return true;
-}
+bool Hdf5File::exists(const std::string& object_path) const { return link_path_exists(file_.get(), object_path); }
 
 DatasetInfo Hdf5File::info(const std::string& dataset_path) const {
   if (!exists(dataset_path)) fail("no dataset at path", dataset_path);
@@ -178,7 +330,7 @@ std::uint64_t Hdf5File::checked_elements(const std::string& dataset_path, const 
 }
 
 void Hdf5File::read_raw(const std::string& dataset_path, hid_t memory_type, void* out) const {
-  Hdf5Handle dataset(H5Dopen2(file_.get(), dataset_path.c_str(), H5P_DEFAULT), H5Dclose);
+  Hdf5Handle dataset = open_hdf5_dataset(file_.get(), dataset_path);
   if (!dataset.valid()) fail("cannot open dataset", dataset_path);
   if (H5Dread(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
     fail("cannot read (or convert) dataset", dataset_path);
@@ -314,7 +466,7 @@ void Hdf5File::write_blocks_raw(const std::string& dataset_path, std::uint64_t c
 
 void Hdf5File::read_range_raw(const std::string& dataset_path, hid_t memory_type, std::uint64_t begin,
                               std::uint64_t count, void* out) const {
-  Hdf5Handle dataset(H5Dopen2(file_.get(), dataset_path.c_str(), H5P_DEFAULT), H5Dclose);
+  Hdf5Handle dataset = open_hdf5_dataset(file_.get(), dataset_path);
   if (!dataset.valid()) fail("cannot open dataset", dataset_path);
   Hdf5Handle file_space(H5Dget_space(dataset.get()), H5Sclose);
   hsize_t extent_of_file[1] = {0};

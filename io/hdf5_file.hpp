@@ -45,6 +45,17 @@ class Hdf5Handle {
   Closer closer_ = nullptr;
 };
 
+// Opens a dataset for reading, with the external raw-data files of a dataset stored that way
+// (H5Pset_external) looked up beside the HDF5 file that holds it, where its writer put them:
+// libhdf5 1.10 looks in the working folder instead, and then fails to read a sound file.
+Hdf5Handle open_hdf5_dataset(hid_t location, const std::string& dataset_path);
+
+// Refuses (InputError, starting with `where`, e.g. "data.h5, dataset /data") a dataset whose values
+// lie in other files that are not all there: a virtual dataset whose source file or source
+// dataset is missing, or external raw-data files that are missing or shorter than the data. libhdf5
+// reads what is missing as the fill value (zeros) without an error, which would cluster zeros.
+void check_hdf5_data_files(hid_t dataset, const std::string& where);
+
 // True when the attribute holds exactly one value (a scalar, or a simple space of one element):
 // readers that read one value check it first, since H5Aread writes every element it holds.
 bool hdf5_attribute_is_single(hid_t attribute);

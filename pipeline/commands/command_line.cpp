@@ -5,12 +5,16 @@
 #include <hdf5.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "common/error.hpp"
+#include "common/text_distance.hpp"
 #include "distributed/communicator.hpp"
 #include "distributed/mpi_session.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
@@ -105,16 +109,26 @@ int command_line_main(int argc, char** argv) {
   RunOptions plan_options;
   CLI::App* plan =
       add_config_command(app, "plan", "Print what a run will cost (dense units, partitions, memory)", plan_options);
-  plan->add_option("--processes", plan_options.processes,
-                   "plan a cluster run of this many processes (default: the processes of this job, 1 without "
-                   "mpirun/srun)")
-      ->check(CLI::PositiveNumber);
+  require_count(plan->add_option("--processes", plan_options.processes,
+                                 "plan a cluster run of this many processes (default: the processes of this job, 1 "
+                                 "without mpirun/srun)"));
   add_hash_command(app);      // runs from its own callback
   add_join_command(app);      // runs from its own callback
   add_evaluate_command(app);  // runs from its own callback
   add_filter_command(app);    // runs from its own callback
   add_report_command(app);    // runs from its own callback
 
+  // CLI11 takes an unknown first word for an argument and says only that a subcommand is required.
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+  if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+    const std::string nearest = nearest_word(argv[1], names);
+    std::string list;
+    for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+    std::fprintf(stderr, "subscale: error: unknown subcommand '%s'%s; the subcommands are %s (subscale --help)\n",
+                 argv[1], nearest.empty() ? "" : ("; did you mean '" + nearest + "'?").c_str(), list.c_str());
+    return static_cast<int>(ExitCode::usage);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

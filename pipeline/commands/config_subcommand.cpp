@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <string>
 
 #include "common/error.hpp"
 
@@ -27,6 +28,22 @@ int report_current_exception(const char* out_of_memory_hint) {
     std::fprintf(stderr, "subscale: error: %s\n", error.what());
     return static_cast<int>(ExitCode::other);
   }
+}
+
+void require_count(CLI::Option* option) {
+  option->check(CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::size_t used = 0;
+        unsigned long long value = 0;
+        try {
+          if (!text.empty() && text.front() != '-') value = std::stoull(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == text.size() && value >= 1) return {};
+        return "is " + text + "; give a whole number of at least 1";
+      },
+      "COUNT >= 1"));
 }
 
 namespace {

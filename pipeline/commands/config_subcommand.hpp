@@ -9,13 +9,18 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace subscale::pipeline {
 
 // Prints the exception in flight as "subscale: error: ..." and returns its exit code. Call it
 // from a catch (...) block; `out_of_memory_hint` completes the message for std::bad_alloc.
 int report_current_exception(const char* out_of_memory_hint);
+
+// A count option (--points, --processes): a whole number of at least 1, refused otherwise with a
+// message that says so (CLI11's own names a range up to the largest double).
+void require_count(CLI::Option* option);
 
 // Registers `name CONFIG [key=value ...]`, validated against `schema` plus `threads` (auto or a
 // count, the oneTBB arena the action runs in; whose keys --help lists).

@@ -17,6 +17,7 @@
 #include "io/ground_truth.hpp"
 #include "io/host_memory.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
+#include "pipeline/output/output_paths.hpp"
 #include "stages/evaluate/cluster_text.hpp"
 
 namespace subscale::pipeline {
@@ -66,8 +67,9 @@ void check_dimensions(const std::vector<SubspaceCluster>& found, const std::file
   }
 }
 
-// The data's number of points from a finished run's summary.json (nothing when it does not say);
-// a folder without summary.json is an unfinished run, refused as `report` refuses it.
+// The data's number of points from a finished run's summary.json (nothing when it does not say):
+// the rows of its input as loaded, which its point ids number even where join or filter dropped
+// some; a folder without summary.json is an unfinished run, refused as `report` refuses it.
 std::optional<std::size_t> finished_run_points(const std::filesystem::path& folder) {
   const auto summary_file = folder / "summary.json";
   if (!std::filesystem::exists(summary_file))
@@ -76,8 +78,10 @@ std::optional<std::size_t> finished_run_points(const std::filesystem::path& fold
                      "give the folder of a finished run, or its clusters file itself");
   std::ifstream in(summary_file);
   const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
-  if (!summary.is_object() || !summary.contains("points") || !summary["points"].is_number_unsigned()) return {};
-  return summary["points"].get<std::size_t>();
+  if (!summary.is_object()) return {};
+  for (const char* key : {"input_rows", "points"})
+    if (summary.contains(key) && summary[key].is_number_unsigned()) return summary[key].get<std::size_t>();
+  return {};
 }
 
 // Scoring keeps a few counters for every point; an id read from a file decides how many, so the
@@ -98,6 +102,12 @@ void check_scoring_memory(std::size_t points, const io::GroundTruth& truth, bool
 
 evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& given, std::ostream& out) {
   EvaluateCommandOptions options = given;
+  // Before anything is read: --json is renamed into place, over whatever file it names. A run
+  // folder's files (--found a folder) are refused by the run-folder check.
+  if (!options.json.empty())
+    check_output_paths({{options.json, "--json"}}, {{options.found, "--found"},
+                                                    {options.raw.value_or(std::filesystem::path()), "--raw"},
+                                                    {options.truth, "--truth"}});
   std::vector<SubspaceCluster> found, raw;
   bool have_found = false, have_raw = false;
   if (std::filesystem::is_directory(options.found)) {
@@ -200,10 +210,10 @@ void add_evaluate_command(CLI::App& app) {
   command->add_option("--truth", args->options.truth, "ground truth in the OpenSubspace .true format")
       ->required()
       ->check(CLI::ExistingFile);
-  command->add_option("--points", args->points, "number of points in the data (default: the largest id + 1)")
-      ->check(CLI::PositiveNumber);
-  command->add_option("--dims", args->dimensions, "number of dimensions, for .true files without a DIM= line")
-      ->check(CLI::PositiveNumber);
+  require_count(
+      command->add_option("--points", args->points, "number of points in the data (default: the largest id + 1)"));
+  require_count(
+      command->add_option("--dims", args->dimensions, "number of dimensions, for .true files without a DIM= line"));
   command->add_option("--json", args->options.json, "also write the measures to this JSON file");
   command->callback([args, command] {
     if (command->count("--points")) args->options.points = args->points;

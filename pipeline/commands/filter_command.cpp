@@ -17,6 +17,7 @@
 #include "io/atomic_output.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
+#include "pipeline/output/output_paths.hpp"
 #include "stages/filter/filter.hpp"
 #include "stages/filter/table_hdf5.hpp"
 
@@ -199,6 +200,17 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
   const std::string function = config.string("aggregate.function");
   if (function != "none" && function != "count" && !config.has("aggregate.expression"))
     throw UsageError(config.source_name() + ": aggregate.function " + function + " needs aggregate.expression");
+  const std::filesystem::path output_file = config.file_path("output.file");
+  const std::filesystem::path json_file = config.has("output.json")
+                                              ? config.file_path("output.json")
+                                              : std::filesystem::path(output_file).replace_extension(".json");
+  // Before anything is read: every output is written by renaming a finished temporary over its
+  // path, which would replace a table read here as surely as any other file.
+  check_output_paths(
+      {{output_file, "output.file"},
+       {json_file, config.has("output.json") ? "output.json" : "output.json (output.file with .json)"},
+       {config.has("generate.save") ? config.file_path("generate.save") : std::filesystem::path(), "generate.save"}},
+      {{config.has("table.file") ? config.file_path("table.file") : std::filesystem::path(), "table.file"}});
   const Input input = read_input(config);
   const filter::Predicate predicate =
       filter::compile_predicate(config.tree("where"), input.table, config.source_name());
@@ -215,9 +227,8 @@ FilterCommandResult run_filter_command(const Config& config, std::ostream& out) 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   FilterCommandResult summary;
-  summary.output_file = config.file_path("output.file");
-  summary.json_file = config.has("output.json") ? config.file_path("output.json")
-                                                : std::filesystem::path(summary.output_file).replace_extension(".json");
+  summary.output_file = output_file;
+  summary.json_file = json_file;
   summary.rows = result.rows;
   summary.selected = result.selected;
   for (const auto& file : {summary.output_file, summary.json_file})

@@ -23,6 +23,7 @@
 #include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
+#include "pipeline/output/output_paths.hpp"
 #include "stages/hash/hash_quality.hpp"
 #include "stages/hash/hash_quality_json.hpp"
 #include "stages/hash/hash_rows.hpp"
@@ -205,6 +206,12 @@ hash::QualityOptions quality_options(const Config& config) {
   return o;
 }
 
+std::filesystem::path output_file(const Config& config) { return config.file_path("output.file"); }
+std::filesystem::path json_file(const Config& config) {
+  return config.has("output.json") ? config.file_path("output.json")
+                                   : std::filesystem::path(output_file(config)).replace_extension(".json");
+}
+
 template <class H>
 HashCommandResult hash_and_report(const Config& config, const Table& table, const hash::HashSpec& spec,
                                   subscale::Backend backend, std::ostream& out) {
@@ -245,9 +252,8 @@ HashCommandResult hash_and_report(const Config& config, const Table& table, cons
     result.quality_pass = report.pass();
   }
 
-  result.hashes_file = config.file_path("output.file");
-  result.json_file = config.has("output.json") ? config.file_path("output.json")
-                                               : std::filesystem::path(result.hashes_file).replace_extension(".json");
+  result.hashes_file = output_file(config);
+  result.json_file = json_file(config);
   for (const auto& file : {result.hashes_file, result.json_file})
     if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
   {
@@ -277,6 +283,11 @@ HashCommandResult run_hash_command(const Config& config, std::ostream& out) {
   const int bits = hash::parse_hash_width(config.integer("hash.bits"), "hash.bits");
   const auto backend = choose_backend(config);
   quality_options(config);  // refuse a bad radix list before any work
+  // Before the table is read: an output renamed into place over input.file would replace it.
+  check_output_paths(
+      {{output_file(config), "output.file"},
+       {json_file(config), config.has("output.json") ? "output.json" : "output.json (output.file with .json)"}},
+      {{config.has("input.file") ? config.file_path("input.file") : std::filesystem::path(), "input.file"}});
   const Table table = make_table(config);
   return bits == 32 ? hash_and_report<std::uint32_t>(config, table, spec, backend, out)
                     : hash_and_report<std::uint64_t>(config, table, spec, backend, out);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -19,10 +20,13 @@
 #include "io/atomic_output.hpp"
 #include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/host_memory.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
+#include "pipeline/output/output_paths.hpp"
 #include "pipeline/steps/join_table_reader.hpp"
 #include "stages/join/hash_join.hpp"
 #include "stages/join/join_memory.hpp"
+#include "stages/join/join_output.hpp"
 
 namespace subscale::pipeline {
 
@@ -137,14 +141,60 @@ nlohmann::json timings_json(const join::JoinTimings& t) {
           {"output_batches", t.output_batches}};
 }
 
+// What to do when the result does not fit host memory depends on the mode: pairs are the least a
+// join can write, so only attach mode is sent to pairs.
+std::string memory_advice(const std::string& mode) {
+  return mode == "attach"
+             ? "set output.mode=pairs to write the row pairs alone (8 bytes a pair, no columns), make the join "
+               "more selective, or join S in pieces (a part of s.file's rows each time)"
+             : "make the join more selective (keys repeated in both R and S multiply into many pairs), or join S "
+               "in pieces (a part of s.file's rows each time) and keep each piece's pairs";
+}
+
+// The pairs, ordered by (S row, R row), gathered from the join's batches once their total is known
+// to fit host memory (twice over: sorting needs a second copy), before any is allocated.
+join::JoinPairs gather_pairs(const join::ColumnTable& r, const join::ColumnTable& s, const join::JoinOptions& options,
+                             const std::string& mode, join::JoinTimings& timings, const gpu::ExecutionContext& gpu) {
+  join::JoinPairs pairs;
+  join::PairSink sink;
+  sink.on_total = [&](std::uint64_t total) {
+    const std::uint64_t bytes = total * join::kBytesPerOutputPair * 2;
+    const std::uint64_t available = io::available_host_memory();
+    if (bytes > available)
+      throw ResourceError("the join produces " + std::to_string(total) + " pairs of " + std::to_string(r.rows()) +
+                          " R rows and " + std::to_string(s.rows()) + " S rows: " + io::describe_bytes(bytes) +
+                          " to hold and sort them, more than the " + io::describe_bytes(available) +
+                          " of host memory available; nothing was written. " + memory_advice(mode));
+    pairs.r_rows.reserve(total);
+    pairs.s_rows.reserve(total);
+  };
+  sink.on_batch = [&](std::span<const std::uint32_t> r_rows, std::span<const std::uint32_t> s_rows) {
+    pairs.r_rows.insert(pairs.r_rows.end(), r_rows.begin(), r_rows.end());
+    pairs.s_rows.insert(pairs.s_rows.end(), s_rows.begin(), s_rows.end());
+  };
+  join::hash_join_batches(r.keys, s.keys, options, sink, &timings, gpu);
+  join::sort_pairs(pairs);
+  return pairs;
+}
+
+// Attach mode holds the joined columns twice (as columns, then as the row-major matrix written).
+void check_attached_fits(const join::ColumnTable& r, const join::ColumnTable& s, std::size_t pairs) {
+  const std::uint64_t columns = r.columns.size() + s.columns.size();
+  const auto bytes = io::checked_bytes({pairs, columns * 2 + 1}, sizeof(double));
+  const std::uint64_t available = io::available_host_memory();
+  if (bytes && *bytes <= available) return;
+  throw ResourceError("attaching " + std::to_string(columns) + " columns to " + std::to_string(pairs) +
+                      " joined rows needs " + (bytes ? io::describe_bytes(*bytes) : std::string("over 2^64 bytes")) +
+                      " of host memory, more than the " + io::describe_bytes(available) +
+                      " available; nothing was written. " + memory_advice("attach"));
+}
+
 template <class T>
 std::vector<std::uint64_t> shape_of(const std::vector<T>& v) {
   return {static_cast<std::uint64_t>(v.size())};
 }
 
-}  // namespace
-
-JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
+JoinCommandResult join_and_write(const Config& config, std::ostream& out) {
   const join::JoinOptions options = join_options(config);
   const std::string mode = config.string("output.mode");
   const std::string distribution = config.string("generate.distribution");
@@ -156,6 +206,18 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
     throw UsageError(config.source_name() + ": r.file/s.file and generate.distribution are both set; keep one");
   if (!generated && (!config.has("r.file") || !config.has("s.file")))
     throw UsageError(config.source_name() + ": set r.file and s.file (HDF5 tables), or generate.distribution");
+
+  JoinCommandResult result;
+  result.output_file = config.file_path("output.file");
+  result.json_file = config.has("output.json") ? config.file_path("output.json")
+                                               : std::filesystem::path(result.output_file).replace_extension(".json");
+  // Before anything is read: an output renamed into place over R or S would replace that table.
+  check_output_paths({{result.output_file, "output.file"},
+                      {result.json_file, config.has("output.json") ? "output.json"
+                                                                   : "output.json (output.file with "
+                                                                     ".json)"}},
+                     {{config.has("r.file") ? config.file_path("r.file") : std::filesystem::path(), "r.file"},
+                      {config.has("s.file") ? config.file_path("s.file") : std::filesystem::path(), "s.file"}});
 
   join::ColumnTable r, s;
   LabelsOfS s_labels;
@@ -191,6 +253,8 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
     };
     r = table("r");
     s = table("s");
+    check_comparable_keys(r, config.file_path("r.file").string() + ":" + config.string("r.key") + " (r.key)", s,
+                          config.file_path("s.file").string() + ":" + config.string("s.key") + " (s.key)");
     if (attach && !config.string("s.data").empty())
       s_labels = read_labels_beside(config.file_path("s.file"), config.string("s.data"), s.rows());
     source = config.file_path("r.file").string() + " (R) and " + config.file_path("s.file").string() + " (S)";
@@ -200,14 +264,11 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
   gpu::ExecutionStream gpu_stream;
   const gpu::ExecutionContext gpu = options.backend == Backend::cuda ? gpu_stream.context() : gpu::ExecutionContext{};
   const auto start = std::chrono::steady_clock::now();
-  const join::JoinPairs pairs = join::hash_join(r.keys, s.keys, options, &timings, gpu);
+  const join::JoinPairs pairs = gather_pairs(r, s, options, mode, timings, gpu);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const join::JoinSettings settings = join::resolve_settings(options, r.rows(), gpu);
+  if (mode == "attach") check_attached_fits(r, s, pairs.size());
 
-  JoinCommandResult result;
-  result.output_file = config.file_path("output.file");
-  result.json_file = config.has("output.json") ? config.file_path("output.json")
-                                               : std::filesystem::path(result.output_file).replace_extension(".json");
   result.rows = pairs.size();
   for (const auto& file : {result.output_file, result.json_file})
     if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
@@ -253,7 +314,11 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
           for (std::size_t i = 0; i < joined.rows(); ++i) matrix[i * columns + c] = joined.columns[c][i];
         file.write("/data", {static_cast<std::uint64_t>(joined.rows()), static_cast<std::uint64_t>(columns)},
                    matrix.data());
-        file.write("/ids", joined.keys);
+        // Signed keys are written as the int64 values they are, not as their bit patterns.
+        if (joined.signed_keys)
+          file.write("/ids", std::vector<std::int64_t>(joined.keys.begin(), joined.keys.end()));
+        else
+          file.write("/ids", joined.keys);
         std::string names;
         for (const auto& name : joined.names) {
           if (!names.empty()) names += ',';
@@ -277,12 +342,23 @@ JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
   return result;
 }
 
+}  // namespace
+
+JoinCommandResult run_join_command(const Config& config, std::ostream& out) {
+  try {
+    return join_and_write(config, out);
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("out of host memory while joining; nothing was written. " +
+                        memory_advice(config.string("output.mode")));
+  }
+}
+
 void add_join_command(CLI::App& app) {
   add_config_subcommand(
       app, "join", "Join two tables on a key: matching row pairs, or S's rows with R's columns attached",
       "configs/join_quickstart.yaml", "join.backend=cpu output.mode=pairs", join_command_schema(),
       [](const Config& config) { run_join_command(config, std::cout); },
-      "join smaller tables or use output.mode=pairs");
+      "join smaller tables; with output.mode=attach, output.mode=pairs needs less memory");
 }
 
 }  // namespace subscale::pipeline

@@ -60,6 +60,14 @@ void write_results_hdf5(const std::filesystem::path& path, const RunReport& repo
     file.write_int_attribute("/", "dimensions", static_cast<std::int64_t>(report.dimensions));
     file.write_string_attribute("/", "backend", report.backend);
     file.write_string_attribute("/", "input", report.input_path);
+    // Every point list names points by their row in the input as loaded; where join or filter
+    // dropped rows, /points/input_row maps the matrix's positions (the order of /density1d/labels'
+    // columns) to those rows.
+    file.write_string_attribute("/", "point_ids", "input_row");
+    if (!report.input_rows.empty()) {
+      file.write("/points/input_row", report.input_rows, gzip_level);
+      file.write_int_attribute("/points/input_row", "input_rows", static_cast<std::int64_t>(report.input_row_count));
+    }
     if (!report.column_names.empty()) write_column_names(file, report.column_names);
     io::write_cluster_list(file, "/subspaces", report.core.subspaces, gzip_level);
     // /clusters holds the run's clusters: consolidated when that stage ran, and then merge's own
@@ -114,6 +122,10 @@ std::string summary_json(const RunReport& report) {
       {"config", report.config_source},
       {"input", report.input_path},
       {"points", report.points},
+      // Point ids in every output are rows of the input as loaded: input_rows of them when join
+      // or filter dropped some (then `points` counts the rows kept).
+      {"point_ids", "input_row"},
+      {"input_rows", report.input_rows.empty() ? report.points : report.input_row_count},
       {"dimensions", report.dimensions},
       {"seed", report.seed},
       {"backend", report.backend},

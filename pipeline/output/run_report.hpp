@@ -20,6 +20,10 @@ struct RunReport {
   std::string config_source;
   std::string input_path;
   std::size_t points = 0, dimensions = 0;
+  // When join or filter dropped rows: the rows of the input as loaded, and each point's row there
+  // (ascending). The run's outputs name points by these rows (docs/output.md); empty: the same.
+  std::size_t input_row_count = 0;
+  std::vector<std::uint64_t> input_rows;
   std::vector<std::string> column_names;  // the input's, when it had them (CSV header, ARFF attributes)
   std::uint64_t seed = 0;
   std::string backend;  // the one that ran: cpu or cuda

@@ -243,12 +243,27 @@ std::string scatter_of(const M& values, const RankedCluster& cluster, const std:
          "\" style=\"display:inline-block;width:420px;margin:6px;vertical-align:top\">" + svg + caption + "</figure>\n";
 }
 
+// The cluster with its points as positions in the input read again: results.h5 names them by
+// their rows in the input as loaded, which differ where join or filter dropped rows.
+RankedCluster at_positions(RankedCluster cluster, const std::vector<std::uint64_t>& input_rows) {
+  if (input_rows.empty()) return cluster;
+  for (auto& point : cluster.points) {
+    const auto found = std::lower_bound(input_rows.begin(), input_rows.end(), std::uint64_t{point});
+    if (found == input_rows.end() || *found != point)
+      throw InputError("cluster #" + std::to_string(cluster.rank) + " names input row " + std::to_string(point) +
+                       ", which the run's join or filter no longer keeps in the input read again: it changed since "
+                       "the run");
+    point = static_cast<std::uint32_t>(found - input_rows.begin());
+  }
+  return cluster;
+}
+
 std::string scatter_section(const Ranking& ranking, const std::vector<std::string>& names, const Reloaded& reloaded) {
   if (!reloaded.input) return remark("No scatter: " + reloaded.why_not + ".");
   const HeldValues& held = reloaded.input->held;
   std::string body;
   for (std::size_t r = 0; r < std::min(kScatterClusters, ranking.top.size()); ++r) {
-    const auto& cluster = ranking.top[r];
+    const RankedCluster cluster = at_positions(ranking.top[r], reloaded.input->data.input_rows);
     const std::string score_text =
         (ranking.has_score ? "score " : "interest ") + number(ranking.has_score ? "%.2f" : "%.0f", cluster.score);
     body += held.visit([&](const auto& values) {

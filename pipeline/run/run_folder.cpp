@@ -21,6 +21,20 @@ std::uint64_t peak_resident_bytes() {
   return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
 }
 
+// Points are positions in the matrix the stages saw; where join or filter dropped rows, those are
+// not the input's rows, so every list written names each point by its input row instead. The map
+// is ascending, so each list stays sorted.
+void name_points_by_input_row(RunReport& report) {
+  if (report.input_rows.empty()) return;
+  const auto rename = [&](std::vector<SubspaceCluster>& clusters) {
+    for (auto& cluster : clusters)
+      for (auto& point : cluster.points) point = static_cast<std::uint32_t>(report.input_rows[point]);
+  };
+  rename(report.core.subspaces);
+  if (report.merge) rename(report.merge->clusters);
+  if (report.consolidated) rename(report.consolidated->clusters);
+}
+
 }  // namespace
 
 std::filesystem::path RunDestination::shown() const {
@@ -33,6 +47,7 @@ std::filesystem::path RunDestination::begin() const {
   if (name.empty()) return claimed->work_path();
   const std::filesystem::path folder = claimed->work_path() / name;
   create_folder(folder);
+  if (on_begin) on_begin();
   return folder;
 }
 
@@ -45,6 +60,7 @@ void create_folder(const std::filesystem::path& folder) {
 void write_run_folder(const std::filesystem::path& folder, const std::filesystem::path& shown, const Config& config,
                       const RunSettings& settings, RunReport& report, RunLog& log) {
   const auto start = Clock::now();
+  name_points_by_input_row(report);
   io::write_text_file(folder / "config.yaml", config.to_yaml());
   if (settings.text_outputs) {
     write_clusters_text(folder / "subspaces.txt", report.core.subspaces);

@@ -2,6 +2,7 @@
 // The run folder: where a run writes (the root's claimed folder, see claimed_folder.hpp), and
 // everything written into it, summary.json last.
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "pipeline/log/run_log.hpp"
@@ -17,6 +18,9 @@ namespace subscale::pipeline {
 struct RunDestination {
   ClaimedFolder* claimed = nullptr;
   std::string name;
+  // Called by begin() once the folder exists (a sweep writes its tables then, this run marked
+  // running).
+  std::function<void()> on_begin;
 
   // The folder as the user finds it once the run is finished (for messages and the sweep's table).
   std::filesystem::path shown() const;

@@ -89,7 +89,7 @@ SingleRun run_one(Config config, const RunDestination& destination, const RunOpt
     agreed([&] {
       input = load_input(settings, log, report);
       for (const auto& line : resolve_automatic_parameters(input->held, settings, config)) log.line(line);
-      core::validate_core_params(settings.core, input->held.points());
+      validate_run_params(settings, input->held.points());
       report.points = input->held.points();
       report.dimensions = input->held.dimensions();
       if (!comm.is_root()) return;

@@ -1,6 +1,8 @@
 #pragma once
 // A sweep: every combination of the config's lists run one after another, each into its own
-// folder, with sweep.csv and sweep.md tabling them (rewritten after each run).
+// folder, with sweep.csv and sweep.md tabling them: every point from the start, marked pending,
+// running, ok or failed, rewritten as each run begins and ends; sweep.md's last line says whether
+// the sweep finished. A point given twice is refused before any run (UsageError).
 #include <filesystem>
 
 #include "distributed/communicator.hpp"

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -69,6 +71,23 @@ std::optional<double> as_number(const YAML::Node& node) {
   } catch (...) {
     return std::nullopt;
   }
+}
+
+// Why a text that is not taken as a number is not: one strtod reads whole but cannot hold (too
+// large, or too small to hold at full precision), or no number at all.
+std::string number_problem(const std::string& text) {
+  errno = 0;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  const bool whole = !text.empty() && end == text.c_str() + text.size();
+  if (whole && errno == ERANGE && std::fabs(value) < 1)
+    return " is " + text +
+           ", below the smallest value a number holds at full precision (about 2.2e-308); give a "
+           "larger value (or 0 where 0 is allowed)";
+  if (whole && errno == ERANGE)
+    return " is " + text + ", out of range: beyond the largest number (about 1.8e308); give a smaller value";
+  if (whole && !std::isfinite(value)) return " is " + text + ", which is not a finite number; give a finite value";
+  return " expects a number, got '" + text + "'";
 }
 
 std::optional<std::int64_t> as_integer(const YAML::Node& node) {
@@ -225,18 +244,29 @@ Config Config::load_file(const std::filesystem::path& file, const std::vector<st
 
 Config Config::from_text(const std::string& yaml_text, const std::vector<std::string>& overrides,
                          const ConfigSchema& schema, const std::filesystem::path& base_folder,
-                         const std::string& source_name) {
+                         const std::string& source_name, const std::string& overrides_origin) {
   Config config;
   config.schema_ = schema;
   config.source_ = source_name;
   check_yaml_bounds(yaml_text, source_name);
-  YAML::Node root;
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(yaml_text);
+    documents = YAML::LoadAll(yaml_text);
   } catch (const YAML::Exception& error) {
     throw UsageError(source_name + ": not valid YAML at line " + std::to_string(error.mark.line + 1) + ": " +
                      error.msg);
   }
+  // yaml-cpp's Load reads the first document and drops the others without a word; keys in a
+  // second document would silently not apply. An empty document (a trailing '---') holds nothing.
+  for (std::size_t i = 1; i < documents.size(); ++i) {
+    if (documents[i].IsNull()) continue;
+    const int line = documents[i].Mark().line;
+    throw UsageError(source_name + (line >= 0 ? ": line " + std::to_string(line + 1) : std::string()) +
+                     ": a second YAML document (after a '---' line), whose keys would not apply; a config is one "
+                     "document: remove the '---' line and merge the keys into one mapping, or put the second config "
+                     "in a file of its own");
+  }
+  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
   std::vector<std::pair<std::string, YAML::Node>> given;
   if (root.IsMap()) {
     flatten(root, "", given, schema, source_name);
@@ -247,6 +277,17 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
   auto check_known = [&](const std::string& path, const std::string& origin) -> const ConfigKey& {
     const ConfigKey* key = schema.find(path);
     if (key) return *key;
+    // `input: 3` names a section of keys, not a key: say so rather than call it unknown.
+    std::vector<std::string> members;
+    for (const auto& known : all_paths)
+      if (known.rfind(path + ".", 0) == 0) members.push_back(known);
+    if (!members.empty()) {
+      const std::vector<std::string> some(members.begin(), members.begin() + std::min<std::size_t>(members.size(), 4));
+      throw UsageError(origin + ": '" + path + "' is a section and expects a mapping of its keys (" + join(some, ", ") +
+                       (members.size() > some.size() ? ", ..." : "") + "), e.g. " + path + ": {" +
+                       members.front().substr(path.size() + 1) + ": ...}, or " + members.front() +
+                       "=... on the command line");
+    }
     std::string message = origin + ": unknown key '" + path + "'";
     const std::string suggestion = nearest_word(path, all_paths);
     if (!suggestion.empty())
@@ -265,23 +306,43 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
     config.validate_value(key, node, source_name);
     replace_value(config.values_, path, node);
   }
+  const std::string& origin = overrides_origin;
+  std::map<std::string, std::string> overridden;  // key -> the override that set it
   for (const auto& override_text : overrides) {
     const auto equals = override_text.find('=');
     if (equals == std::string::npos || equals == 0)
-      throw UsageError("override '" + override_text + "' is not of the form key=value (e.g. epsilon=0.01)");
+      throw UsageError(origin + ": '" + override_text + "' is not of the form key=value (e.g. epsilon=0.01)");
     const std::string path = section_switch(schema, override_text.substr(0, equals));
-    const ConfigKey& key = check_known(path, "command line");
+    const ConfigKey& key = check_known(path, origin);
+    // The last of two would win silently, and which one was meant is anyone's guess.
+    if (const auto [first, inserted] = overridden.emplace(path, override_text); !inserted)
+      throw UsageError(origin + ": '" + path + "' is given twice ('" + first->second + "' and '" + override_text +
+                       "'); give each key once");
+    const std::string text = override_text.substr(equals + 1);
+    const bool literal =
+        key.kind == ValueKind::path || (key.kind == ValueKind::string && (text.empty() || text.front() != '['));
     YAML::Node node;
-    check_yaml_bounds(override_text.substr(equals + 1), "command line ('" + path + "')");
-    try {
-      node = YAML::Load(override_text.substr(equals + 1));
-    } catch (const YAML::Exception& error) {
-      throw UsageError("command line: the value of '" + path + "' is not valid YAML: " + error.msg);
+    if (literal) {
+      node = YAML::Node(text);
+    } else {
+      check_yaml_bounds(text, origin + " ('" + path + "')");
+      std::vector<YAML::Node> parsed;
+      try {
+        parsed = YAML::LoadAll(text);
+      } catch (const YAML::Exception& error) {
+        throw UsageError(origin + ": the value of '" + path + "' is not valid YAML: " + error.msg);
+      }
+      for (std::size_t i = 1; i < parsed.size(); ++i)
+        if (!parsed[i].IsNull())
+          throw UsageError(origin + ": the value of '" + path + "', '" + text +
+                           "', has more text after the value's end; give one value (a list is written [a, b], with "
+                           "nothing after its ']')");
+      if (!parsed.empty()) node = parsed.front();
     }
     if (node.IsNull()) node = YAML::Node(std::string());
     if (key.kind == ValueKind::path && node.IsScalar() && !node.Scalar().empty())
       node = YAML::Node(std::filesystem::absolute(node.Scalar()).lexically_normal().string());
-    config.validate_value(key, node, "command line");
+    config.validate_value(key, node, origin);
     replace_value(config.values_, path, node);
   }
   for (const auto& key : schema.keys()) {
@@ -322,7 +383,7 @@ void Config::validate_value(const ConfigKey& key, const YAML::Node& node, const 
     }
     case ValueKind::number:
       numeric = as_number(node);
-      if (!numeric) throw UsageError(where + " expects " + value_kind_phrase(key.kind) + ", got '" + text + "'");
+      if (!numeric) throw UsageError(where + number_problem(text));
       break;
     case ValueKind::boolean:
       if (!as_boolean(node)) throw UsageError(where + " expects true or false, got '" + text + "'");

@@ -58,14 +58,20 @@ class ConfigSchema {
 
 class Config {
  public:
-  // Loads a YAML file and applies overrides ("a.b=value", value parsed as YAML). Paths given in
-  // the file are relative to the file's folder; paths given as overrides, to the working folder;
-  // both are held (and written by to_yaml) as absolute paths.
+  // Loads a YAML file (one YAML document: a second one, after '---', is refused rather than
+  // ignored) and applies overrides "a.b=value", each key at most once. An override's value is YAML
+  // (a number, true, a list [a, b], ...; text after the value's end is refused), except for keys
+  // of kind string or path, whose value is taken literally, byte for byte (YAML would fold a
+  // newline into a space or end a value at " #"), unless a string begins with '[' (a list). Paths
+  // given in the file are relative to the file's folder; paths given as overrides, to the working
+  // folder; both are held (and written by to_yaml) as absolute paths. `overrides_origin` names
+  // the overrides in messages ("command line: 'epsilon' ...").
   static Config load_file(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                           const ConfigSchema& schema);
   static Config from_text(const std::string& yaml_text, const std::vector<std::string>& overrides,
                           const ConfigSchema& schema, const std::filesystem::path& base_folder = ".",
-                          const std::string& source_name = "<config>");
+                          const std::string& source_name = "<config>",
+                          const std::string& overrides_origin = "command line");
 
   bool has(const std::string& path) const;      // a value is set (given, or a non-empty default)
   bool is_auto(const std::string& path) const;  // the value is the word "auto"

@@ -18,6 +18,12 @@ ConfigSchema core_config_schema() {
        .help = "precision the values are held and compared in after normalisation (float32: half the memory)",
        .choices = {"float64", "float32"}});
   key({.path = "input.label_column", .help = "CSV column (name or 1-based number) or ARFF attribute holding labels"});
+  key({.path = "input.header",
+       .kind = ValueKind::boolean,
+       .default_value = "auto",
+       .help = "CSV: whether the first line names the columns (auto: it does when one of its cells is text, not a "
+               "number, an empty cell or '?'; the run's log says which was taken)",
+       .allow_auto = true});
   // The join section (docs/stages.md §3): a second table's columns attached by id after load,
   // before normalize. Unset join.path means no join; the other keys then have no effect.
   key({.path = "join.path",
@@ -149,6 +155,7 @@ ConfigSchema core_config_schema() {
        .default_value = "auto",
        .help = "DBSCAN min_points in a subspace, the point itself included (auto: min_points)",
        .minimum = 1.0,
+       .maximum = 4294967295.0,  // at most the points a run can hold
        .allow_auto = true,
        .sweepable = true});
   // Stage consolidate (after merge): projections of one cluster joined into its full subspace,

@@ -75,6 +75,9 @@ std::string apply_filter(const FilterSection& section, bool ground_truth_set, Da
       for (auto id : result.ids) ids.push_back(data.ids[id]);
       data.ids = std::move(ids);
     }
+    std::vector<std::uint64_t> input_rows;
+    for (auto id : result.ids) input_rows.push_back(data.input_rows.empty() ? id : data.input_rows[id]);
+    data.input_rows = std::move(input_rows);
     if (data.labels.size() == before) {
       std::vector<std::int64_t> labels;
       for (auto id : result.ids) labels.push_back(data.labels[id]);

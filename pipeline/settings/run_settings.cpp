@@ -71,12 +71,23 @@ distributed::CheckpointIdentity checkpoint_identity(const Config& config, TableM
   return identity;
 }
 
+void validate_run_params(const RunSettings& settings, std::size_t points) {
+  core::validate_core_params(settings.core, points);
+  if (settings.merge && settings.merge_min_points > points)
+    throw UsageError("merge.min_points (" + std::to_string(settings.merge_min_points) +
+                     ") is larger than the number of points (" + std::to_string(points) +
+                     "); no cluster can form: lower merge.min_points, or leave it auto (min_points)");
+}
+
 RunSettings read_settings(Config& config, const std::optional<std::filesystem::path>& resume, int processes_on_node) {
   RunSettings s;
   s.load.path = config.file_path("input.path").string();
   s.load.format = io::parse_input_format(config.string("input.format"));
   s.load.dataset_path = config.string("input.dataset");
   if (config.has("input.label_column")) s.load.label_column = config.string("input.label_column");
+  s.load.header = config.is_auto("input.header")
+                      ? io::CsvHeader::automatic
+                      : (config.boolean("input.header") ? io::CsvHeader::present : io::CsvHeader::absent);
   s.join = read_join_section(config);
   s.filter = read_filter_section(config);
   s.normalization = load::parse_normalization(config.string("normalize"));

@@ -64,6 +64,11 @@ struct RunSettings {
 // that changes the core's result (the input data are compared by a hash of the matrix).
 distributed::CheckpointIdentity checkpoint_identity(const Config& config, TableMode mode);
 
+// The checks of parameters that depend on the data, once the autos are resolved: the core's
+// (validate_core_params) and, when merge runs, merge.min_points against the number of points.
+// UsageError naming the key.
+void validate_run_params(const RunSettings& settings, std::size_t points);
+
 // processes_on_node: the processes of a cluster run that share this node's cores.
 RunSettings read_settings(Config& config, const std::optional<std::filesystem::path>& resume = std::nullopt,
                           int processes_on_node = 1);

@@ -90,6 +90,8 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
   report.stage_seconds.emplace_back("load", seconds_since(start));
   log.line("load        " + std::to_string(input.data.points()) + " points x " +
            std::to_string(input.data.dimensions()) + " dimensions from " + settings.load.path);
+  if (!input.data.reader_note.empty()) log.line("load        " + input.data.reader_note);
+  report.input_row_count = input.data.points();
   if (settings.join) {
     start = Clock::now();
     const std::string line = apply_join(settings, input.data);
@@ -102,6 +104,10 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
     report.stage_seconds.emplace_back("filter", seconds_since(start));
     log.line(line);
   }
+  report.input_rows = input.data.input_rows;
+  if (!report.input_rows.empty())
+    log.line("points      named by their rows in " + settings.load.path + " (" +
+             std::to_string(report.input_row_count) + " rows; /points/input_row in results.h5 lists each point's)");
   start = Clock::now();
   load::normalize(input.data, settings.normalization);
   input.held = HeldValues::hold(std::move(input.data.values), settings.precision,

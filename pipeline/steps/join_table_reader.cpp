@@ -1,5 +1,8 @@
 #include "pipeline/steps/join_table_reader.hpp"
 
+#include <optional>
+#include <tuple>
+
 #include "common/error.hpp"
 #include "io/data_validation.hpp"
 #include "io/hdf5_child_read.hpp"
@@ -23,8 +26,13 @@ std::vector<std::uint64_t> read_keys(const io::Hdf5File& file, const JoinTableSo
                      " dimensions");
   if (info.element_class == io::ElementClass::unsigned_integer)
     return file.read<std::uint64_t>(source.key_dataset).data;
+  if (info.strings)
+    throw InputError(where + ": the keys are strings, and the join compares integer keys; store the keys as an " +
+                     "integer dataset (for example, number the distinct strings) and set " + source.key_setting +
+                     " to it");
   if (info.element_class != io::ElementClass::signed_integer)
-    throw InputError(where + ": the keys must be integers (floating-point keys do not compare exactly)");
+    throw InputError(where + ": the keys must be integers (floating-point keys do not compare exactly); store " +
+                     "them as an integer dataset and set " + source.key_setting + " to it");
   const auto values = file.read<std::int64_t>(source.key_dataset).data;
   if (source.for_clustering)
     for (std::size_t i = 0; i < values.size(); ++i)
@@ -41,7 +49,8 @@ join::ColumnTable read_join_table_here(const JoinTableSource& source) {
                      "); give the HDF5 table to join, or remove " + source.path_setting);
   const io::Hdf5File file(source.path.string(), io::Hdf5File::Mode::read);
   join::ColumnTable table;
-  table.keys = read_keys(file, source);
+  table.keys = read_keys(file, source);  // refuses a missing dataset, naming the setting
+  table.signed_keys = file.info(source.key_dataset).element_class == io::ElementClass::signed_integer;
   if (source.data_dataset.empty()) return table;
   const io::DatasetInfo data = info_of(file, source.data_dataset, source.data_setting);
   const std::string where = file.path() + ":" + source.data_dataset;
@@ -66,6 +75,7 @@ join::ColumnTable read_join_table_here(const JoinTableSource& source) {
 }
 
 void send_table(io::ChildStreamWriter& out, const join::ColumnTable& table) {
+  out.put<std::uint8_t>(table.signed_keys);
   out.put_vector(table.keys);
   out.put<std::uint64_t>(table.names.size());
   for (const auto& name : table.names) out.put_string(name);
@@ -75,6 +85,7 @@ void send_table(io::ChildStreamWriter& out, const join::ColumnTable& table) {
 
 join::ColumnTable receive_table(io::ChildStreamReader& in, const std::string& where) {
   join::ColumnTable table;
+  table.signed_keys = in.get<std::uint8_t>() != 0;
   table.keys = in.get_vector<std::uint64_t>();
   const auto names = in.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < names; ++i) table.names.push_back(in.get_string());
@@ -84,7 +95,38 @@ join::ColumnTable receive_table(io::ChildStreamReader& in, const std::string& wh
   return table;
 }
 
+// The first key of `table` outside 0..2^63 - 1, the range both signednesses hold with one meaning.
+std::optional<std::size_t> first_key_outside_both(const join::ColumnTable& table) {
+  constexpr std::uint64_t sign_bit = std::uint64_t{1} << 63;
+  for (std::size_t i = 0; i < table.keys.size(); ++i)
+    if (table.keys[i] & sign_bit) return i;
+  return std::nullopt;
+}
+
+std::string key_text(const join::ColumnTable& table, std::size_t row) {
+  return table.signed_keys ? std::to_string(static_cast<std::int64_t>(table.keys[row]))
+                           : std::to_string(table.keys[row]);
+}
+
 }  // namespace
+
+void check_comparable_keys(const join::ColumnTable& r, const std::string& r_key, const join::ColumnTable& s,
+                           const std::string& s_key) {
+  if (r.signed_keys == s.signed_keys) return;
+  for (const auto& [table, key, other] : {std::tuple{&r, &r_key, &s_key}, std::tuple{&s, &s_key, &r_key}}) {
+    const std::optional<std::size_t> row = first_key_outside_both(*table);
+    if (!row) continue;
+    const char* type = table->signed_keys ? "signed" : "unsigned";
+    const char* other_type = table->signed_keys ? "unsigned" : "signed";
+    throw InputError(*key + " holds " + type + " integer keys and " + *other + " " + other_type + " ones; row " +
+                     std::to_string(*row + 1) + " (index " + std::to_string(*row) + ") of " + *key + " is " +
+                     key_text(*table, *row) + ", which a " + other_type +
+                     " 64-bit key can equal (compared by bit pattern it would match " +
+                     (table->signed_keys ? std::to_string(table->keys[*row])
+                                         : std::to_string(static_cast<std::int64_t>(table->keys[*row]))) +
+                     "); store both keys with the same signedness (int64 or uint64)");
+  }
+}
 
 join::ColumnTable read_join_table(const JoinTableSource& source) {
   return io::read_hdf5_in_child<join::ColumnTable>(

@@ -25,4 +25,11 @@ struct JoinTableSource {
 // Throws InputError naming the file, the dataset and the setting to change.
 join::ColumnTable read_join_table(const JoinTableSource& source);
 
+// A join compares keys by value. Keys of one signedness compare by their bit patterns; across
+// signedness the patterns of -1 and 2^64 - 1 (or -2^63 and 2^63) agree while the values do not, so
+// mixed keys are joined only when every key lies in 0..2^63 - 1, where the pattern is the value.
+// Throws InputError naming the first key that does not, its table and row, and what to do.
+void check_comparable_keys(const join::ColumnTable& r, const std::string& r_key, const join::ColumnTable& s,
+                           const std::string& s_key);
+
 }  // namespace subscale::pipeline

@@ -55,9 +55,9 @@ namespace {
 // Keys of the command line that name files or folders (or the display of a terminal): a run in
 // memory reads the caller's matrix and writes nothing.
 void refuse_file_keys(const std::vector<std::string>& overrides) {
-  constexpr const char* refused[] = {"input.path", "input.format", "input.dataset", "input.label_column",
-                                     "join.",      "filter.",      "checkpoint.",   "ground_truth.",
-                                     "output.",    "report",       "progress."};
+  constexpr const char* refused[] = {"input.path",    "input.format", "input.dataset", "input.label_column",
+                                     "input.header",  "join.",        "filter.",       "checkpoint.",
+                                     "ground_truth.", "output.",      "report",        "progress."};
   for (const std::string& text : overrides) {
     const std::string key = text.substr(0, text.find('='));
     for (const char* prefix : refused)
@@ -70,8 +70,9 @@ void refuse_file_keys(const std::vector<std::string>& overrides) {
 
 Config memory_config(const std::vector<std::string>& overrides, const MemoryInput& input) {
   refuse_file_keys(overrides);
-  Config config =
-      Config::from_text("input:\n  path: '" + input.name + "'\n", overrides, core_config_schema(), ".", input.name);
+  // The overrides are a caller's parameters (the Python estimator's keywords), not a command line.
+  Config config = Config::from_text("input:\n  path: '" + input.name + "'\n", overrides, core_config_schema(), ".",
+                                    input.name, "parameters");
   if (!config.sweep_keys().empty())
     throw UsageError(config.sweep_keys()[0] + " is a list (a sweep); a run takes one value: run once per value");
   return config;
@@ -91,7 +92,7 @@ HeldValues hold_input(const MemoryInput& input, const RunSettings& settings) {
 // written into the config, so config_ repeats the run), then the core's parameters checked.
 void choose_from_data(const HeldValues& held, RunSettings& settings, Config& config, RunLog& log) {
   for (const auto& line : resolve_automatic_parameters(held, settings, config)) log.line(line);
-  core::validate_core_params(settings.core, held.points());
+  validate_run_params(settings, held.points());
 }
 
 std::uint64_t peak_resident_bytes() {

@@ -15,8 +15,8 @@ from typing import Any, Dict, List, Optional
 from . import _subscale
 
 # Keys that name files, folders or the command line's display: no meaning for an in-memory fit.
-_FILE_KEYS = ("input.path", "input.format", "input.dataset", "input.label_column", "ground_truth.path",
-              "report", "progress.interval")
+_FILE_KEYS = ("input.path", "input.format", "input.dataset", "input.label_column", "input.header",
+              "ground_truth.path", "report", "progress.interval")
 _FILE_SECTIONS = ("join.", "filter.", "output.", "checkpoint.")
 # The keywords that lead the signature, in this order, whatever the library's schema holds.
 _LEADING = ("epsilon", "min_points", "mode", "backend", "significance", "consolidate", "threads")

@@ -1,6 +1,7 @@
 """Input data: numpy arrays, pandas DataFrames and the files the command line reads."""
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Tuple
 
@@ -81,11 +82,18 @@ def as_matrix(X: Any) -> Matrix:
     elif _is_dataframe(X):
         columns = [str(c) for c in X.columns]
         frame = X
+        # Datetime and timedelta columns alone convert to numbers (nanoseconds) without an error.
+        if any(getattr(dtype, "kind", "") in ("M", "m") for dtype in frame.dtypes):
+            _refuse_bad_cell(frame, columns)
         X = frame.to_numpy(copy=False)
         # A frame of one float block hands out a view of it; anything else is a new array.
         shared = (X.ndim == 2 and X.shape[1] > 0 and X.shape[0] > 0
                   and np.shares_memory(X, frame.iloc[:, 0].to_numpy(copy=False)))
-        matrix = _as_float_array(X)
+        try:
+            matrix = _as_float_array(X)
+        except (TypeError, ValueError):
+            _refuse_bad_cell(frame, columns)  # numpy's message names neither the row nor the column
+            raise
         return Matrix(matrix.values, columns, matrix.copied or not shared)
     if hasattr(X, "toarray") and hasattr(X, "nnz"):
         raise TypeError("sparse matrices are not supported: subspace clustering reads every value; "
@@ -93,6 +101,54 @@ def as_matrix(X: Any) -> Matrix:
     matrix = _as_float_array(X)
     matrix.columns = columns
     return matrix
+
+
+def _cell_problem(value: Any) -> Optional[Tuple[str, str]]:
+    """Why a DataFrame cell is not a number, and what to do; None when float() takes it."""
+    import pandas as pd
+
+    if value is None or value is pd.NA or value is pd.NaT:
+        shown = "None" if value is None else "pd.NA" if value is pd.NA else "NaT"
+        return (f"the value is missing ({shown})",
+                "missing values are not supported: fill them in (fillna) or drop the rows (dropna)")
+    if isinstance(value, (datetime.date, datetime.time, datetime.timedelta, np.datetime64, np.timedelta64,
+                          pd.Period)):
+        return (f"{value!r} is a date or a time, not a number",
+                "convert the column to numbers first (e.g. seconds: "
+                "(df[c] - pd.Timestamp(0)).dt.total_seconds()) or drop it")
+    try:
+        float(value)
+        return None
+    except (TypeError, ValueError):
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        return (f"{shown} is not a number",
+                "convert the column to numbers (pd.to_numeric, or category codes: "
+                ".astype('category').cat.codes) or drop it")
+
+
+def _refuse_bad_cell(frame: Any, columns: List[str]) -> None:
+    """Raises ValueError naming the first cell (in row order) that is not a number, as the
+    library names a NaN: "X, row 3 (index 2), column 2 (name): ..."."""
+    found = None  # (row, column, problem, remedy)
+    rows = frame.shape[0]
+    for j in range(frame.shape[1]):
+        column = frame.iloc[:, j]
+        if isinstance(column.dtype, np.dtype) and column.dtype.kind in "biuf":
+            continue  # numbers: a NaN among them is the library's to report
+        values = column.to_numpy(dtype=object)
+        for i in range(rows if found is None else found[0]):
+            problem = _cell_problem(values[i])
+            if problem is not None:
+                found = (i, j, *problem)
+                break
+    if found is None:
+        return
+    i, j, problem, remedy = found
+    label = frame.index[i]
+    where = f"index {i}" if label == i else f"index {i}, label {label!r}"
+    raise ValueError(f"X, row {i + 1} ({where}), column {j + 1} ({columns[j]}): {problem}; every cell must hold "
+                     f"a number: {remedy}")
 
 
 def _as_float_array(X: Any) -> Matrix:

@@ -123,6 +123,9 @@ class SubspaceClustering:
         second (KeyboardInterrupt: dense_units, merge and consolidation stop where they next count
         progress, the other stages when they end) and leaves the estimator unfitted.
         """
+        # A fit that fails or is interrupted must not leave the previous fit's results beside the new
+        # parameters, as if they were this fit's.
+        self._clear_fitted()
         matrix = as_matrix(X)
         overrides = self._library_overrides()
         n, d = matrix.values.shape if matrix.values.ndim == 2 else (0, 0)
@@ -139,6 +142,11 @@ class SubspaceClustering:
     def fit_predict(self, X: Any, y: Any = None, **fit_params: Any) -> np.ndarray:
         """fit(X) and return ``labels_``."""
         return self.fit(X, y, **fit_params).labels_
+
+    def _clear_fitted(self) -> None:
+        """Removes the fitted attributes (scikit-learn's names ending in "_"): unfitted again."""
+        for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]:
+            delattr(self, name)
 
     def _set_fitted(self, out: Dict[str, Any], matrix) -> None:
         names = matrix.columns

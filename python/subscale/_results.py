@@ -78,6 +78,9 @@ def _clusters_of(found: Any, what: str) -> Clusters:
         return Clusters(_subscale.read_cluster_text(str(path)))
     if hasattr(found, "clusters_"):
         return found.clusters_
+    if hasattr(found, "fit") and hasattr(found, "get_params"):
+        raise ValueError(f"{what}: the {type(found).__name__} is not fitted (it has no clusters_); call "
+                         "fit(X) before evaluate, or give the clusters themselves")
     if isinstance(found, Clusters):
         return found
     return Clusters(found)
@@ -143,7 +146,8 @@ class RunResult:
         self.raw_clusters_: Clusters = lists["raw_clusters"]
         self.subspaces_: Clusters = lists["subspaces"]
         self.scores_ = self.clusters_.interest()
-        self.labels_ = self.clusters_.labels(self.n_samples_)
+        # Point ids are rows of the input as loaded: input_rows of them when join or filter dropped rows.
+        self.labels_ = self.clusters_.labels(int(self.summary_.get("input_rows", self.n_samples_)))
 
     def __repr__(self) -> str:
         return f"RunResult({str(self.folder)!r}: {len(self.clusters_)} clusters)"

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/error.hpp"
+#include "io/data_validation.hpp"
 #include "io/hdf5_child_read.hpp"
 #include "io/hdf5_file.hpp"
 #include "io/hdf5_string_attribute.hpp"
@@ -41,6 +42,7 @@ class TableFile {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     if (!std::filesystem::exists(source.path))
       throw InputError(source.path.string() + ": no such file (" + source.path_setting + ")");
+    io::check_input_file(source.path.string(), "HDF5 table");
     file_ = Hdf5Handle(H5Fopen(source.path.string().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     if (!file_.valid()) throw InputError(source.path.string() + ": not a readable HDF5 file");
     group_ = Hdf5Handle(H5Gopen2(file_.get(), source.group.c_str(), H5P_DEFAULT), H5Gclose);
@@ -83,7 +85,9 @@ class TableFile {
       return column;
     }
     if (info.type != H5O_TYPE_DATASET) throw InputError(where(name) + ": neither a dataset nor a group of strings");
-    Hdf5Handle dataset(H5Dopen2(group_.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+    Hdf5Handle dataset = io::open_hdf5_dataset(group_.get(), name);
+    if (!dataset.valid()) throw InputError(where(name) + ": cannot open the column");
+    io::check_hdf5_data_files(dataset.get(), where(name));
     Hdf5Handle type(H5Dget_type(dataset.get()), H5Tclose);
     Hdf5Handle space(H5Dget_space(dataset.get()), H5Sclose);
     if (H5Sget_simple_extent_ndims(space.get()) != 1) throw InputError(where(name) + ": a column is a 1-D dataset");

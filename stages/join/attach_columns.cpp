@@ -75,6 +75,12 @@ void attach_columns(Dataset& data, std::span<const std::uint64_t> table_ids,
       values(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(old_columns + c)) = attached.columns[c][i];
   std::vector<std::uint64_t> ids(kept);
   for (std::size_t i = 0; i < kept; ++i) ids[i] = data.ids[attached.rows[i]];
+  if (kept < data.points() || !data.input_rows.empty()) {
+    std::vector<std::uint64_t> input_rows(kept);
+    for (std::size_t i = 0; i < kept; ++i)
+      input_rows[i] = data.input_rows.empty() ? attached.rows[i] : data.input_rows[attached.rows[i]];
+    data.input_rows = std::move(input_rows);
+  }
   if (!data.labels.empty()) {
     std::vector<std::int64_t> labels(kept);
     for (std::size_t i = 0; i < kept; ++i) labels[i] = data.labels[attached.rows[i]];

@@ -27,6 +27,7 @@ ColumnTable join_columns(const ColumnTable& s, const ColumnTable& r, const JoinO
 
 ColumnTable gather_joined_rows(const ColumnTable& s, const ColumnTable& r, const JoinPairs& pairs) {
   ColumnTable out;
+  out.signed_keys = s.signed_keys;
   out.keys.resize(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) out.keys[i] = s.keys[pairs.s_rows[i]];
   auto gather = [&](const std::vector<double>& column, const std::vector<std::uint32_t>& rows) {

@@ -16,6 +16,7 @@ struct ColumnTable {
   std::vector<std::uint64_t> keys;           // the join key, one per row
   std::vector<std::string> names;            // one per column
   std::vector<std::vector<double>> columns;  // each keys.size() values
+  bool signed_keys = false;                  // the keys are int64 values, held as their bit patterns
   std::size_t rows() const noexcept { return keys.size(); }
 };
 

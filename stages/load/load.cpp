@@ -10,6 +10,7 @@ Dataset load_dataset(const LoadOptions& options) {
   read.format = options.format;
   read.dataset_path = options.dataset_path;
   read.label_column = options.label_column;
+  read.header = options.header;
   Dataset dataset = io::read_dataset(read);
   // The readers check values as they parse (they know the line numbers); this re-check of the
   // finished Dataset is cheap next to parsing and guards the stages after it whatever the reader.

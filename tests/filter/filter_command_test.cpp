@@ -129,5 +129,65 @@ TEST_F(FilterCommand, BadInputIsAnInputErrorAndWritesNothing) {
   expect_nothing_written(dir_);
 }
 
+// Reading the bytes of a file, to see that a refused command left it as it was.
+std::string file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+TEST_F(FilterCommand, AnOutputNamingTheInputTableIsRefusedAndTheTableKept) {
+  const std::string before = file_bytes(dir_ / "t.h5");
+  std::filesystem::create_symlink(dir_ / "t.h5", dir_ / "link.h5");
+  std::ostringstream out;
+  const auto expect_refused = [&](const std::string& output, const std::string& named) {
+    try {
+      run_filter_command(config(table_ + "where: {column: name, prefix: al}\noutput: " + output + "\n"), out);
+      ADD_FAILURE() << "accepted output: " << output;
+    } catch (const UsageError& error) {
+      EXPECT_EQ(error.code(), ExitCode::usage);
+      const std::string message = error.what();
+      EXPECT_NE(message.find(named), std::string::npos) << message;
+      EXPECT_NE(message.find("table.file"), std::string::npos) << message;
+      EXPECT_NE(message.find("same file"), std::string::npos) << message;
+    }
+    EXPECT_EQ(file_bytes(dir_ / "t.h5"), before) << "output: " << output;
+  };
+  expect_refused("{file: t.h5}", "output.file");
+  expect_refused("{file: ./sub/../t.h5}", "output.file");
+  expect_refused("{file: link.h5}", "output.file");
+  expect_refused("{file: sel.h5, json: t.h5}", "output.json");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "sel.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "sel.json"));
+}
+
+TEST_F(FilterCommand, TwoOutputsNamingOneFileAreRefused) {
+  std::ostringstream out;
+  try {
+    run_filter_command(config(table_ + "output: {file: sel.h5, json: ./sel.h5}\n"), out);
+    ADD_FAILURE() << "accepted output.json equal to output.file";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("output.json"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("output.file"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "sel.h5"));
+}
+
+TEST_F(FilterCommand, AnOutputInsideAFinishedRunsFolderIsRefused) {
+  std::filesystem::create_directories(dir_ / "run");
+  std::ofstream(dir_ / "run" / "summary.json") << "{\"counts\": {}}\n";
+  std::ofstream(dir_ / "run" / "results.h5") << "the run's results";
+  std::ostringstream out;
+  try {
+    run_filter_command(config(table_ + "output: {file: run/results.h5}\n"), out);
+    ADD_FAILURE() << "wrote into a finished run's folder";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("folder of a run"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(file_bytes(dir_ / "run" / "results.h5"), "the run's results");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "run" / "results.json"));
+}
+
 }  // namespace
 }  // namespace subscale::pipeline

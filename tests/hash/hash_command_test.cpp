@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/error.hpp"
 #include "gpu/hash/hash_functions.hpp"
 #include "io/hdf5_file.hpp"
 
@@ -124,6 +125,43 @@ TEST_F(HashCommand, BadConfigsAndInputsAreRefusedAndLeaveNoOutput) {
   EXPECT_THROW(run_hash_command(config("input: {file: t.h5, dataset: /cube}\nhash: {backend: cpu}\n" + output), out),
                InputError);
   EXPECT_FALSE(std::filesystem::exists(dir_ / "bad.h5"));
+}
+
+std::string file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+TEST_F(HashCommand, AnOutputNamingTheInputOrAnotherOutputIsRefused) {
+  {
+    io::Hdf5File file((dir_ / "table.h5").string(), io::Hdf5File::Mode::create_truncate);
+    file.write("/data", std::vector<std::uint32_t>{1, 2, 3, 4});
+  }
+  const std::string before = file_bytes(dir_ / "table.h5");
+  std::filesystem::create_hard_link(dir_ / "table.h5", dir_ / "hard.h5");
+  const std::string input = "input: {file: table.h5}\nhash: {function: fmix64, backend: cpu}\n";
+  std::ostringstream out;
+  const auto expect_refused = [&](const std::string& output, const std::string& first, const std::string& second) {
+    try {
+      run_hash_command(config(input + "output: " + output + "\n"), out);
+      ADD_FAILURE() << "accepted output: " << output;
+    } catch (const UsageError& error) {
+      const std::string message = error.what();
+      EXPECT_NE(message.find(first), std::string::npos) << message;
+      EXPECT_NE(message.find(second), std::string::npos) << message;
+      EXPECT_NE(message.find("same file"), std::string::npos) << message;
+    }
+    EXPECT_EQ(file_bytes(dir_ / "table.h5"), before) << "output: " << output;
+  };
+  expect_refused("{file: table.h5}", "output.file", "input.file");
+  expect_refused("{file: hard.h5}", "output.file", "input.file");
+  expect_refused("{file: h.h5, json: table.h5}", "output.json", "input.file");
+  // Both outputs in one file: the HDF5 file would be renamed over the JSON, and only one remain.
+  expect_refused("{file: h.h5, json: h.h5}", "output.json", "output.file");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "h.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "h.json"));
 }
 
 }  // namespace

@@ -114,4 +114,53 @@ TEST_F(CommandLine, CudaBackendWithoutAGpuIsAResourceError) {
   EXPECT_EQ(out.exit_code, 4) << out.output;
 }
 
+TEST_F(CommandLine, MessagesSayWhatIsWrongWithTheValue) {
+  write("data.csv", "0.1,0.2\n0.11,0.21\n0.12,0.22\n0.5,0.6\n");
+  const std::string config = config_for("data.csv").string();
+  const auto tiny = run("plan " + config + " epsilon=1e-320", "tiny.log");
+  EXPECT_EQ(tiny.exit_code, 2) << tiny.output;
+  EXPECT_EQ(tiny.output.find("expects a number"), std::string::npos) << tiny.output;
+  EXPECT_NE(tiny.output.find("below the smallest"), std::string::npos) << tiny.output;
+  const auto huge = run("plan " + config + " epsilon=1e400", "huge.log");
+  EXPECT_EQ(huge.exit_code, 2) << huge.output;
+  EXPECT_NE(huge.output.find("out of range"), std::string::npos) << huge.output;
+  EXPECT_EQ(huge.output.find("not a number"), std::string::npos) << huge.output;
+
+  const auto processes = run("plan " + config + " --processes 0", "processes.log");
+  EXPECT_EQ(processes.exit_code, 2) << processes.output;
+  EXPECT_NE(processes.output.find("at least 1"), std::string::npos) << processes.output;
+  EXPECT_EQ(processes.output.find("1797693134862315"), std::string::npos) << processes.output;
+  const fs::path truth = write("t.true", "DIM=2\n1 1 0 1\n");
+  const fs::path clusters = write("c.txt", "{0, 1}-[0, 1]\n");
+  const auto points =
+      run("evaluate --found " + clusters.string() + " --truth " + truth.string() + " --points 0", "points.log");
+  EXPECT_EQ(points.exit_code, 2) << points.output;
+  EXPECT_NE(points.output.find("--points"), std::string::npos) << points.output;
+  EXPECT_NE(points.output.find("at least 1"), std::string::npos) << points.output;
+  EXPECT_EQ(points.output.find("1797693134862315"), std::string::npos) << points.output;
+
+  const auto typo = run("evalute --found x", "typo.log");
+  EXPECT_EQ(typo.exit_code, 2) << typo.output;
+  EXPECT_NE(typo.output.find("unknown subcommand 'evalute'"), std::string::npos) << typo.output;
+  EXPECT_NE(typo.output.find("did you mean 'evaluate'"), std::string::npos) << typo.output;
+
+  const auto section = run("plan " + config_for("data.csv", "").string() + " input=3", "section.log");
+  EXPECT_EQ(section.exit_code, 2) << section.output;
+  EXPECT_NE(section.output.find("'input' is a section"), std::string::npos) << section.output;
+  EXPECT_NE(section.output.find("input.path"), std::string::npos) << section.output;
+  const fs::path scalar_section = write("scalar.yaml", "input: 3\nepsilon: 0.2\n");
+  const auto in_file = run("plan " + scalar_section.string(), "in_file.log");
+  EXPECT_EQ(in_file.exit_code, 2) << in_file.output;
+  EXPECT_NE(in_file.output.find("expects a mapping"), std::string::npos) << in_file.output;
+}
+
+TEST_F(CommandLine, ACsvWithCarriageReturnLineEndsIsNamedAsSuch) {
+  write("cr.csv", "a,b\r0.1,0.2\r0.11,0.21\r0.12,0.22\r0.5,0.6\r");
+  const auto out = run("run " + config_for("cr.csv").string() + " --out " + (folder_ / "r").string());
+  EXPECT_EQ(out.exit_code, 3) << out.output;
+  EXPECT_NE(out.output.find("carriage return"), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("LF"), std::string::npos) << out.output;
+  EXPECT_FALSE(fs::exists(folder_ / "r"));
+}
+
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "common/dataset.hpp"
 #include "io/hdf5_dataset_writer.hpp"
+#include "io/hdf5_file.hpp"
 #include "tests/pipeline/cli_test_fixture.hpp"
 #include "tests/pipeline/planted_cluster_rows.hpp"
 
@@ -90,6 +91,39 @@ TEST_F(FilterSection, BadPredicatesAreConfigErrors) {
   EXPECT_FALSE(fs::exists(folder_ / "strings"));
   const auto none = run_with("filter:\n  where: {column: c0, gt: 5}\n", "none");
   EXPECT_EQ(none.exit_code, 3) << none.output;
+}
+
+TEST_F(FilterSection, PointsAreNamedByTheirInputRowsInEveryOutput) {
+  // Rows 0..4 filtered out: the clustered rows left are input rows 5..9 (positions 0..4 of the
+  // filtered matrix), and every output names them 5..9.
+  const auto run_out =
+      run_with("filter:\n  backend: cpu\n  where: {column: id, ge: " + std::to_string(id_of(5)) + "}\n", "late",
+               "significance:\n  enabled: false\n");
+  ASSERT_EQ(run_out.exit_code, 0) << run_out.output;
+  EXPECT_NE(subspaces("late").find("[5, 6, 7, 8, 9]"), std::string::npos) << subspaces("late");
+  EXPECT_EQ(subspaces("late").find("[0, 1, 2, 3, 4]"), std::string::npos) << subspaces("late");
+  EXPECT_EQ(summary("late")["points"], kPoints - 5);
+  EXPECT_EQ(summary("late")["input_rows"], kPoints);
+  {
+    subscale::io::Hdf5File results((folder_ / "late" / "results.h5").string(), subscale::io::Hdf5File::Mode::read);
+    const auto rows = results.read<std::uint64_t>("/points/input_row").data;
+    ASSERT_EQ(rows.size(), static_cast<std::size_t>(kPoints - 5));
+    EXPECT_EQ(rows.front(), 5u);
+    EXPECT_EQ(rows.back(), static_cast<std::uint64_t>(kPoints - 1));
+  }
+  // The log says how points are named.
+  EXPECT_NE(subscale::testing::read_text(folder_ / "late" / "log.txt").find("named by their rows"), std::string::npos);
+  // evaluate scores the run against a truth of the input's rows, over the input's 40 rows.
+  const fs::path truth = write("truth.true", "DIM=2\n1 1 5 5 6 7 8 9\n");
+  const auto scored = run("evaluate --found " + (folder_ / "late").string() + " --truth " + truth.string(), "ev.log");
+  EXPECT_EQ(scored.exit_code, 0) << scored.output;
+  EXPECT_NE(scored.output.find("points: 40\n"), std::string::npos) << scored.output;
+  // The report reads the input again and finds the points at their positions.
+  const auto report = run("report " + (folder_ / "late").string(), "report.log");
+  EXPECT_EQ(report.exit_code, 0) << report.output;
+  const std::string html = subscale::testing::read_text(folder_ / "late" / "report.html");
+  EXPECT_EQ(html.find("changed since the run"), std::string::npos);
+  EXPECT_NE(html.find("class=\"scatter\""), std::string::npos);
 }
 
 }  // namespace

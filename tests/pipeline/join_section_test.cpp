@@ -286,4 +286,23 @@ TEST_F(JoinSection, BadKeyValuesExitTwoAndNameTheKey) {
   }
 }
 
+TEST_F(JoinSection, DroppedRowsLeavePointsNamedByTheirInputRows) {
+  // Rows 0..2 have no features: the points are input rows 3..39, and the clustered rows keep
+  // their input numbers 3..9 in every output (they would be positions 0..6 of the joined matrix).
+  write_main_hdf5();
+  write_features({0, 1, 2});
+  const auto dropped = run_into(config("main.h5"), "dropped", "join.unmatched=drop");
+  ASSERT_EQ(dropped.exit_code, 0) << dropped.output;
+  EXPECT_EQ(lines(folder_ / "dropped" / "subspaces.txt"), std::vector<std::string>{"{2, 3}-[3, 4, 5, 6, 7, 8, 9]"});
+  const auto summary = nlohmann::json::parse(std::ifstream(folder_ / "dropped" / "summary.json"));
+  EXPECT_EQ(summary["points"], kPoints - 3);
+  EXPECT_EQ(summary["input_rows"], kPoints);
+  EXPECT_EQ(summary["point_ids"], "input_row");
+  io::Hdf5File results((folder_ / "dropped" / "results.h5").string(), io::Hdf5File::Mode::read);
+  std::vector<std::uint64_t> rows(kPoints - 3);
+  std::iota(rows.begin(), rows.end(), std::uint64_t{3});
+  EXPECT_EQ(results.read<std::uint64_t>("/points/input_row").data, rows);
+  EXPECT_EQ(results.read<std::uint32_t>("/subspaces/points").data, (std::vector<std::uint32_t>{3, 4, 5, 6, 7, 8, 9}));
+}
+
 }  // namespace
