@@ -1,6 +1,7 @@
 #include "pipeline/output/results_writer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -209,6 +210,16 @@ std::string summary_json(const RunReport& report) {
                                {"seconds_subspaces", g.seconds_subspaces},
                                {"seconds_merge", g.seconds_merge},
                                {"seconds_consolidated", g.seconds_consolidated}};
+    nlohmann::json misses = nlohmann::json::array();
+    for (const NearMiss& miss : g.near_misses)
+      misses.push_back({{"dimensions", miss.dimensions},
+                        {"points", miss.points},
+                        {"score", miss.score.score},
+                        {"log10_p", miss.score.log10_p},
+                        {"log10_search", miss.score.log10_search},
+                        {"alpha_needed", std::pow(10.0, -miss.score.score)},
+                        {"best_case", miss.best_case}});
+    summary["significance"]["near_misses"] = std::move(misses);
   }
   return summary.dump(2) + "\n";
 }

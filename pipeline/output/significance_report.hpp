@@ -8,6 +8,17 @@
 
 namespace subscale::pipeline {
 
+// A cluster that failed the test, kept to explain an empty result: where it lies and how far it
+// fell short (its corrected p-value is 10^-score; it passes at any alpha at or above that).
+struct NearMiss {
+  std::vector<std::uint32_t> dimensions;
+  std::uint32_t points = 0;
+  significance::ClusterScore score;
+  // Every subspace was skipped before merge: `points` are a subspace's and `score` only the
+  // best that any cluster of them could reach (subspace_bound.hpp), not a cluster's own.
+  bool best_case = false;
+};
+
 // What the test did at each step, for the log and summary.json.
 struct SignificanceReport {
   std::uint32_t background_dimensions = 0;  // dimensions with a background value kept from the core
@@ -23,7 +34,10 @@ struct SignificanceReport {
   std::uint64_t repeated = 0;  // significant consolidated clusters dropped as pieces of stronger ones
   std::vector<significance::ClusterScore> raw_scores;  // merge's kept clusters, in their (score) order
   std::vector<significance::ClusterScore> scores;      // the run's clusters, in their (score) order
-  double seconds = 0;                                  // time spent in the test, all steps
+  // When no cluster passes: the strongest candidates that failed, strongest first (at most
+  // kNearMisses), from the consolidated clusters or, without them, from merge's.
+  std::vector<NearMiss> near_misses;
+  double seconds = 0;  // time spent in the test, all steps
   // ... of which: the marginals and the core's copy, the bound before merge, merge's clusters, the
   // consolidated clusters (their dimensions checked, tested, pieces dropped).
   double seconds_prepare = 0, seconds_subspaces = 0, seconds_merge = 0, seconds_consolidated = 0;

@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "stages/significance/heavy_ties.hpp"
 #include "stages/significance/keep_significant.hpp"
 #include "stages/significance/pooled_pairs.hpp"
+#include "stages/significance/subspace_bound.hpp"
 #include "stages/significance/weak_dimensions.hpp"
 
 namespace subscale::pipeline {
@@ -61,6 +63,30 @@ std::optional<std::vector<SubspaceCluster>> with_pooled_pairs(const significance
 
 }  // namespace
 
+namespace {
+
+// The kNearMisses strongest of `clusters[indices[i]]` by their scores (ties by position, so the
+// choice does not depend on the number of threads), for a run whose test kept nothing.
+std::vector<NearMiss> strongest_failures(const std::vector<SubspaceCluster>& clusters,
+                                         const std::vector<std::size_t>& indices,
+                                         const std::vector<significance::ClusterScore>& scores) {
+  std::vector<std::size_t> order(indices.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::size_t count = std::min(kNearMisses, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
+                    [&](std::size_t a, std::size_t b) {
+                      return scores[a].score != scores[b].score ? scores[a].score > scores[b].score : a < b;
+                    });
+  std::vector<NearMiss> misses;
+  for (std::size_t i = 0; i < count; ++i) {
+    const SubspaceCluster& cluster = clusters[indices[order[i]]];
+    misses.push_back({cluster.dimensions, static_cast<std::uint32_t>(cluster.points.size()), scores[order[i]]});
+  }
+  return misses;
+}
+
+}  // namespace
+
 std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& marginals,
                                                 const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
                                                 double chance_dimensions, const SignificanceSettings& settings,
@@ -76,6 +102,18 @@ std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& m
     if (can[i]) kept.push_back(candidates[i]);
   report.subspaces_tested = candidates.size();
   report.subspaces_skipped = candidates.size() - kept.size();
+  report.near_misses.clear();
+  if (kept.empty() && !candidates.empty()) {
+    // Nothing reaches merge: the subspaces whose best case came closest explain the empty result.
+    std::vector<significance::ClusterScore> best(candidates.size());
+    tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t i) {
+      best[i].score = significance::best_possible_score(marginals, candidates[i], min_size);
+    });
+    std::vector<std::size_t> all(candidates.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    report.near_misses = strongest_failures(candidates, all, best);
+    for (auto& miss : report.near_misses) miss.best_case = true;
+  }
   report.seconds_subspaces += seconds_since(start);
   report.seconds += seconds_since(start);
   return kept;
@@ -92,6 +130,12 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
   report.merge_tested = merge.clusters.size();
   report.merge_kept = candidates.significant;
   report.merge_candidates = kept.indices.size() - candidates.significant;
+  // Merge's strongest failures replace those of the subspaces (if any); a significant cluster
+  // leaves nothing to explain.
+  if (candidates.significant > 0)
+    report.near_misses.clear();
+  else if (!merge.clusters.empty())
+    report.near_misses = strongest_failures(merge.clusters, kept.indices, kept.scores);
   merge.clusters = significance::take(merge.clusters, kept.indices);
   merge.sizes = significance::take(merge.sizes, kept.indices);
   report.raw_scores = std::move(kept.scores);
@@ -123,6 +167,14 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   auto kept = significance::keep_significant(values, marginals, consolidated.clusters, settings.test);
   report.consolidated_tested = consolidated.clusters.size();
   report.consolidated_kept = kept.indices.size();
+  if (!kept.indices.empty()) {
+    report.near_misses.clear();
+  } else if (!consolidated.clusters.empty()) {
+    std::vector<std::size_t> all(consolidated.clusters.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    report.near_misses = strongest_failures(consolidated.clusters, all,
+                                            significance::score_clusters(values, marginals, consolidated.clusters));
+  }
   std::vector<SubspaceCluster> strongest_first;
   for (const auto i : kept.indices) strongest_first.push_back(consolidated.clusters[i]);
   const auto distinct = significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap,
@@ -138,6 +190,53 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   report.seconds_consolidated += seconds_since(start);
   report.seconds += seconds_since(start);
 }
+
+namespace {
+
+// 10^-score: the least alpha at which a cluster of that score passes the bonferroni test.
+double alpha_needed(const significance::ClusterScore& score) { return std::pow(10.0, -score.score); }
+
+std::vector<std::string> near_miss_lines(const SignificanceReport& report, const SignificanceSettings& settings) {
+  if (report.near_misses.empty()) return {};
+  std::vector<std::string> lines;
+  std::ostringstream head;
+  head << "significance no cluster passes the test (" << significance::to_string(settings.test.correction)
+       << " at alpha " << settings.test.alpha << "); the strongest candidates, each with the alpha it would pass at:";
+  lines.push_back(head.str());
+  for (const NearMiss& miss : report.near_misses) {
+    std::ostringstream line;
+    line.precision(3);
+    line << "significance   {";
+    for (std::size_t j = 0; j < miss.dimensions.size(); ++j) line << (j ? ", " : "") << miss.dimensions[j];
+    line << "} " << miss.points << " points"
+         << (miss.best_case ? " (a subspace skipped before merge): at best score " : ": score ") << miss.score.score
+         << ", ";
+    if (miss.score.score <= 0)
+      line << "passes at no alpha below 1 (as likely as not by chance in a search this wide)";
+    else
+      line << "passes at alpha >= " << alpha_needed(miss.score);
+    lines.push_back(line.str());
+  }
+  const auto& best = report.near_misses.front().score;
+  std::ostringstream advice;
+  advice.precision(2);
+  const bool bound = report.near_misses.front().best_case;
+  if (best.score > 0 && bound)
+    advice << "significance below significance.alpha=" << alpha_needed(best) * 1.01
+           << " no cluster of these subspaces can pass (a bound: their clusters may score less); ";
+  else if (best.score > 0)
+    advice << "significance significance.alpha=" << alpha_needed(best) * 1.01
+           << " would report the strongest, and clusters of pure noise would pass at about that rate; ";
+  else
+    advice << "significance no alpha reports any of them: ";
+  advice << "more points, fewer dimensions, or a cluster that holds more of the points raise the scores";
+  if (best.score > 0 && settings.test.correction == significance::Correction::bonferroni)
+    advice << "; significance.correction=fdr controls the share of false clusters instead, a weaker test";
+  lines.push_back(advice.str());
+  return lines;
+}
+
+}  // namespace
 
 std::vector<std::string> significance_log_lines(const SignificanceReport& report,
                                                 const SignificanceSettings& settings) {
@@ -173,6 +272,7 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
     lines.push_back("significance " + std::to_string(report.consolidated_kept) + " of " +
                     std::to_string(report.consolidated_tested) + " consolidated clusters significant, " +
                     std::to_string(report.repeated) + " of them repeating a stronger one");
+  for (const auto& line : near_miss_lines(report, settings)) lines.push_back(line);
   return lines;
 }
 

@@ -19,6 +19,9 @@
 
 namespace subscale::pipeline {
 
+// Near misses a run with no significant cluster lists (log, summary.json).
+inline constexpr std::size_t kNearMisses = 5;
+
 // The core's copy of the values when some dimension has a background value (none otherwise).
 template <class T>
 std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double epsilon,

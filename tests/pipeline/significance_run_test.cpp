@@ -6,6 +6,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -101,6 +102,46 @@ TEST_F(SignificanceRun, ScoresStrongestFirstBesideTheClusters) {
   for (std::size_t i = 0; i < scores.size(); ++i) EXPECT_LE(log10_p[i], -scores[i]);  // raw p below corrected
   const auto raw = read_doubles(out / "results.h5", "/raw_clusters/score");
   EXPECT_EQ(raw.size(), lines_of(read_text(out / "clusters_raw.txt")));
+}
+
+// A run that ends with no cluster says why: its strongest candidates, how far each fell short (the
+// alpha it would pass at), and what to change; summary.json lists them too. Here a planted cluster of
+// 10 points in 2 of 10 dimensions among 150 is too weak for the test, and it is the first named.
+TEST_F(SignificanceRun, AnEmptyResultNamesItsStrongestCandidates) {
+  // The generator beside the program under test (the GPU bundle moves both).
+  const char* cli = std::getenv("SUBSCALE_CLI");
+  const fs::path generator =
+      cli ? fs::path(cli).parent_path() / "subscale-generate" : fs::path(SUBSCALE_BINARY_DIR) / "subscale-generate";
+  const std::string command =
+      generator.string() + " -n 150 -d 10 -c 0,1:10:0.08 -s 5 -o " + (folder_ / "weak").string() + " > /dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const fs::path out = run_into(write("weak.yaml", "input:\n  path: weak.h5\n"), "weak");
+  EXPECT_TRUE(read_text(out / "clusters.txt").empty());
+  const std::string log = read_text(out / "log.txt");
+  EXPECT_NE(log.find("no cluster passes the test (bonferroni at alpha 0.01); the strongest candidates"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("significance   {0, 1} "), std::string::npos) << log;
+  EXPECT_NE(log.find("significance.alpha="), std::string::npos) << log;
+  const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
+  const auto& misses = summary["significance"]["near_misses"];
+  ASSERT_FALSE(misses.empty());
+  EXPECT_LE(misses.size(), 5u);
+  EXPECT_EQ(misses[0]["dimensions"], nlohmann::json::array({0, 1}));
+  for (std::size_t i = 0; i < misses.size(); ++i) {
+    EXPECT_GT(misses[i]["alpha_needed"].get<double>(), 0.01);  // each failed at the default alpha
+    if (i > 0) {
+      EXPECT_LE(misses[i]["score"].get<double>(), misses[i - 1]["score"].get<double>());
+    }
+  }
+}
+
+// With a cluster found there is nothing to explain.
+TEST_F(SignificanceRun, AResultWithClustersListsNoNearMisses) {
+  const fs::path out = run_into(minimal_config(), "found");
+  const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
+  EXPECT_TRUE(summary["significance"]["near_misses"].empty());
+  EXPECT_EQ(read_text(out / "log.txt").find("no cluster passes the test"), std::string::npos);
 }
 
 TEST_F(SignificanceRun, ResolvedConfigRepeatsTheRun) {
