@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     const Density1dParams params{epsilon, min_points};
     Density1dResult cpu, gpu;
     const double cpu_seconds = seconds_of([&] { cpu = run_density1d(values, params); });
-    const double gpu_seconds = seconds_of([&] { gpu = run_density1d_gpu(values, params); });
+    const double gpu_seconds = seconds_of([&] { gpu = run_density1d_cuda(values, params); });
     if (header)
       std::printf(
           "| points | dims | values | cpu s | gpu s | cpu/gpu | equal |\n|---:|---:|---:|---:|---:|---:|---|\n");

@@ -18,7 +18,7 @@
 #include "io/host_memory.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
 #include "pipeline/output/output_paths.hpp"
-#include "stages/evaluate/cluster_text.hpp"
+#include "stages/evaluate/evaluate.hpp"
 
 namespace subscale::pipeline {
 

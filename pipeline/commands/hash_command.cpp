@@ -24,9 +24,7 @@
 #include "io/hdf5_file.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
 #include "pipeline/output/output_paths.hpp"
-#include "stages/hash/hash_quality.hpp"
-#include "stages/hash/hash_quality_json.hpp"
-#include "stages/hash/hash_rows.hpp"
+#include "stages/hash/hash.hpp"
 
 namespace subscale::pipeline {
 

@@ -24,9 +24,8 @@
 #include "pipeline/commands/config_subcommand.hpp"
 #include "pipeline/output/output_paths.hpp"
 #include "pipeline/steps/join_table_reader.hpp"
-#include "stages/join/hash_join.hpp"
+#include "stages/join/join.hpp"
 #include "stages/join/join_memory.hpp"
-#include "stages/join/join_output.hpp"
 
 namespace subscale::pipeline {
 

@@ -13,9 +13,7 @@
 #include "pipeline/settings/significance_settings.hpp"
 #include "stages/consolidate/consolidate.hpp"
 #include "stages/merge/merge.hpp"
-#include "stages/significance/cluster_score.hpp"
-#include "stages/significance/marginals.hpp"
-#include "stages/significance/selection.hpp"
+#include "stages/significance/significance.hpp"
 
 namespace subscale::pipeline {
 

@@ -59,7 +59,7 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   result.density1d_on_gpu =
       density1d_wants_gpu(params) && static_cast<std::uint64_t>(values.size()) >= kGpuDensityValues;
   result.density = result.density1d_on_gpu
-                       ? run_density1d_gpu(values, {params.epsilon, params.min_points}, {}, on_gpu())
+                       ? run_density1d_cuda(values, {params.epsilon, params.min_points}, {}, on_gpu())
                        : run_density1d(values, {params.epsilon, params.min_points});
   result.timings.density1d_seconds = seconds_since(start);
 

@@ -143,7 +143,7 @@ __global__ void label_points(const T* sorted, const std::uint32_t* ids, const st
 
 // Dimensions a batch takes: the values, keys, ids and per-position arrays with double buffers,
 // about 64 bytes a value, within half the budget and CUB's int item count.
-std::uint32_t dimensions_per_batch(std::uint32_t n, std::uint32_t d, const Density1dGpuOptions& options,
+std::uint32_t dimensions_per_batch(std::uint32_t n, std::uint32_t d, const Density1dCudaOptions& options,
                                    std::uint64_t budget) {
   const std::uint64_t by_memory = budget / 2 / 64;
   std::uint64_t values = options.batch_values > 0 ? options.batch_values : by_memory;
@@ -154,8 +154,8 @@ std::uint32_t dimensions_per_batch(std::uint32_t n, std::uint32_t d, const Densi
 }  // namespace
 
 template <class T>
-Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1dParams& params,
-                                  const Density1dGpuOptions& options, const gpu::ExecutionContext& context) {
+Density1dResult run_density1d_cuda(const ColumnMatrix<T>& values, const Density1dParams& params,
+                                   const Density1dCudaOptions& options, const gpu::ExecutionContext& context) {
   const gpu::DeviceInfo device = gpu::query_device();
   if (!device.available)
     throw ResourceError("density1d on the GPU was asked for, but " + device.reason + "; use backend: cpu or auto");
@@ -269,9 +269,9 @@ Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1d
   return result;
 }
 
-template Density1dResult run_density1d_gpu(const Matrix32&, const Density1dParams&, const Density1dGpuOptions&,
-                                           const gpu::ExecutionContext&);
-template Density1dResult run_density1d_gpu(const Matrix&, const Density1dParams&, const Density1dGpuOptions&,
-                                           const gpu::ExecutionContext&);
+template Density1dResult run_density1d_cuda(const Matrix32&, const Density1dParams&, const Density1dCudaOptions&,
+                                            const gpu::ExecutionContext&);
+template Density1dResult run_density1d_cuda(const Matrix&, const Density1dParams&, const Density1dCudaOptions&,
+                                            const gpu::ExecutionContext&);
 
 }  // namespace subscale

@@ -12,7 +12,7 @@
 
 namespace subscale {
 
-struct Density1dGpuOptions {
+struct Density1dCudaOptions {
   std::uint64_t batch_values = 0;  // values (points x dimensions) per batch; 0: from the device budget
 };
 
@@ -20,7 +20,7 @@ struct Density1dGpuOptions {
 // T is the held precision: spans are compared with epsilon in T, as on the CPU. Runs on
 // context.stream.
 template <class T>
-Density1dResult run_density1d_gpu(const ColumnMatrix<T>& values, const Density1dParams& params,
-                                  const Density1dGpuOptions& options = {}, const gpu::ExecutionContext& context = {});
+Density1dResult run_density1d_cuda(const ColumnMatrix<T>& values, const Density1dParams& params,
+                                   const Density1dCudaOptions& options = {}, const gpu::ExecutionContext& context = {});
 
 }  // namespace subscale

@@ -5,14 +5,14 @@
 namespace subscale {
 
 template <class T>
-Density1dResult run_density1d_gpu(const ColumnMatrix<T>&, const Density1dParams&, const Density1dGpuOptions&,
-                                  const gpu::ExecutionContext&) {
+Density1dResult run_density1d_cuda(const ColumnMatrix<T>&, const Density1dParams&, const Density1dCudaOptions&,
+                                   const gpu::ExecutionContext&) {
   gpu::throw_cuda_unavailable("density1d", "backend: cpu or auto");
 }
 
-template Density1dResult run_density1d_gpu(const Matrix32&, const Density1dParams&, const Density1dGpuOptions&,
-                                           const gpu::ExecutionContext&);
-template Density1dResult run_density1d_gpu(const Matrix&, const Density1dParams&, const Density1dGpuOptions&,
-                                           const gpu::ExecutionContext&);
+template Density1dResult run_density1d_cuda(const Matrix32&, const Density1dParams&, const Density1dCudaOptions&,
+                                            const gpu::ExecutionContext&);
+template Density1dResult run_density1d_cuda(const Matrix&, const Density1dParams&, const Density1dCudaOptions&,
+                                            const gpu::ExecutionContext&);
 
 }  // namespace subscale

@@ -24,10 +24,10 @@ TEST(Density1dGpu, EqualsCpuWithTiesSignedZerosAndBatches) {
         const Density1dResult cpu = run_density1d(values, params);
         const std::string what =
             "seed=" + std::to_string(seed) + " eps=" + std::to_string(eps) + " m=" + std::to_string(m);
-        testing::expect_same_density(run_density1d_gpu(values, params), cpu, what);
-        testing::expect_same_density(run_density1d_gpu(values, params, {.batch_values = 2 * 2000}), cpu,
+        testing::expect_same_density(run_density1d_cuda(values, params), cpu, what);
+        testing::expect_same_density(run_density1d_cuda(values, params, {.batch_values = 2 * 2000}), cpu,
                                      what + " batches of 2");
-        testing::expect_same_density(run_density1d_gpu(values, params, {.batch_values = 1}), cpu,
+        testing::expect_same_density(run_density1d_cuda(values, params, {.batch_values = 1}), cpu,
                                      what + " batches of 1");
       }
     }
@@ -39,9 +39,9 @@ TEST(Density1dGpu, TinyInputs) {
   if (!device.available) GTEST_SKIP() << "no CUDA device: " << device.reason;
   Matrix one(1, 3);
   one << 0.5, 0.25, 0.0;
-  testing::expect_same_density(run_density1d_gpu(one, {0.1, 2}), run_density1d(one, {0.1, 2}), "one point");
+  testing::expect_same_density(run_density1d_cuda(one, {0.1, 2}), run_density1d(one, {0.1, 2}), "one point");
   const Matrix same = Matrix::Constant(50, 2, 0.3);
-  testing::expect_same_density(run_density1d_gpu(same, {0.1, 5}), run_density1d(same, {0.1, 5}), "all equal");
+  testing::expect_same_density(run_density1d_cuda(same, {0.1, 5}), run_density1d(same, {0.1, 5}), "all equal");
 }
 
 }  // namespace

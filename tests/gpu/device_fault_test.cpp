@@ -138,7 +138,7 @@ TEST(DeviceFaults, Density1dStopsWithExit4) {
   const Matrix values = testing::tied_data(2000, 5, 14, 300);
   sweep_allocation_faults(
       [&] {
-        const Density1dResult result = run_density1d_gpu(values, {0.01, 4});
+        const Density1dResult result = run_density1d_cuda(values, {0.01, 4});
         std::string text;
         for (const auto& d : result.dimensions)
           text += std::to_string(d.clusters) + " " + std::to_string(d.core_points) + ";";

@@ -68,7 +68,7 @@ TEST(NoCudaRule, EveryStageEntryPointThrowsTheSameWay) {
   const gpu::ExecutionContext context;
   expect_unavailable(
       [&] {
-        run_density1d_gpu(Matrix{}, Density1dParams{0.1, 2}, {}, context);
+        run_density1d_cuda(Matrix{}, Density1dParams{0.1, 2}, {}, context);
       },
       "density1d", "backend: cpu");
   expect_unavailable([&] { join::radix_partition_cuda({}, join::RadixLayout{{2}}, join::JoinHash::fmix64, context); },

@@ -28,10 +28,10 @@ TEST(Float32Gpu, Density1dEqualsCpu) {
       const Density1dParams params{0.1, m};
       const std::string what = "seed " + std::to_string(seed) + " m " + std::to_string(m);
       const Density1dResult cpu = run_density1d(values, params);
-      testing::expect_same_density(run_density1d_gpu(values, params), cpu, what);
-      testing::expect_same_density(run_density1d_gpu(values, params, {.batch_values = 2 * 2000}), cpu,
+      testing::expect_same_density(run_density1d_cuda(values, params), cpu, what);
+      testing::expect_same_density(run_density1d_cuda(values, params, {.batch_values = 2 * 2000}), cpu,
                                    what + " batches of 2");
-      testing::expect_same_density(run_density1d_gpu(signed_zeros, params), run_density1d(signed_zeros, params),
+      testing::expect_same_density(run_density1d_cuda(signed_zeros, params), run_density1d(signed_zeros, params),
                                    what + " zeros");
     }
   }
