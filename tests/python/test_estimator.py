@@ -1,4 +1,5 @@
 """SubspaceClustering's parameters and scikit-learn's conventions."""
+import pathlib
 import pickle
 import warnings
 
@@ -221,3 +222,16 @@ def test_workload_warnings_are_python_warnings(blobs):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         SubspaceClustering(**SMALL).fit(blobs)  # nothing to warn about
+
+
+def test_the_keys_without_a_keyword_are_the_documented_ones():
+    """docs/python.md names every config key that is not a keyword; the estimator refuses each."""
+    from subscale import _config
+    docs = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md").read_text()
+    for key in _config._FILE_KEYS:
+        assert f"`{key}`" in docs, key
+    for section in _config._FILE_SECTIONS:
+        assert f"`{section}*`" in docs, section
+    for key in ("input.path", "ground_truth.path", "report", "output.file", "checkpoint.dir"):
+        with pytest.raises((TypeError, ValueError)):
+            subscale.SubspaceClustering(**{key.replace(".", "__"): "x"})
