@@ -33,12 +33,6 @@ bool is_run_file(const std::string& name) {
   return false;
 }
 
-bool holds_summary(const fs::path& file) {
-  std::ifstream in(file);
-  const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
-  return summary.is_object() && summary.contains("counts");
-}
-
 // The folder's absolute path without a trailing "/" or ".", so that its parent and name exist.
 fs::path plain_path(const fs::path& folder) {
   fs::path path = fs::absolute(folder).lexically_normal();
@@ -81,6 +75,12 @@ std::string timestamp() {
 
 }  // namespace
 
+bool is_run_summary(const fs::path& file) {
+  std::ifstream in(file);
+  const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
+  return summary.is_object() && summary.contains("counts");
+}
+
 bool is_run_folder(const fs::path& folder) {
   std::error_code error;
   bool has_log_or_summary = false;
@@ -93,7 +93,7 @@ bool is_run_folder(const fs::path& folder) {
       continue;
     }
     if (!entry.is_regular_file() || !is_run_file(name)) return false;
-    if (name == "log.txt" || name == "sweep.csv" || (name == "summary.json" && holds_summary(entry.path())))
+    if (name == "log.txt" || name == "sweep.csv" || (name == "summary.json" && is_run_summary(entry.path())))
       has_log_or_summary = true;
   }
   return !error && has_log_or_summary;

@@ -55,6 +55,10 @@ class ClaimedFolder {
   bool finished_ = false;
 };
 
+// A run's summary.json (the last file a finished run writes): an object with the run's counts. A
+// summary.json of something else does not make its folder a run.
+bool is_run_summary(const std::filesystem::path& file);
+
 // An earlier run of this tool (or an unfinished one): only the files a run writes, summary.json or
 // log.txt among them, and sub-folders that are runs themselves (a sweep's).
 bool is_run_folder(const std::filesystem::path& folder);

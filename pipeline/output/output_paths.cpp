@@ -1,10 +1,8 @@
 #include "pipeline/output/output_paths.hpp"
 
-#include <fstream>
-#include <nlohmann/json.hpp>
-
 #include "common/error.hpp"
 #include "io/same_file.hpp"
+#include "pipeline/output/claimed_folder.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -13,14 +11,9 @@ namespace fs = std::filesystem;
 
 std::string shown(const NamedPath& named) { return named.setting + " (" + named.path.string() + ")"; }
 
-// A run's summary.json (the last file a finished run writes) is an object with the run's counts; a
-// summary.json of something else does not make its folder a run.
 bool holds_run_summary(const fs::path& folder) {
   std::error_code error;
-  if (!fs::is_regular_file(folder / "summary.json", error)) return false;
-  std::ifstream in(folder / "summary.json");
-  const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
-  return summary.is_object() && summary.contains("counts");
+  return fs::is_regular_file(folder / "summary.json", error) && is_run_summary(folder / "summary.json");
 }
 
 // A sweep's folder holds its two tables (and a run's folder per point).
