@@ -135,7 +135,114 @@ HELDOUT2 = [
     case("dims", "g1", 301, 700, 200, [(3, 150), (5, 150), (4, 150)], shape="box", width=(0.02, 0.04)),
 ]
 
-PARTS = {"train": TRAIN, "heldout": HELDOUT, "dev": DEV, "heldout2": HELDOUT2}
+# ---------------------------------------------------------------------------------------------
+# Resolution, duplicated columns and stretched clusters (`generate_resolution`): Gaussian clusters
+# of 40-600 points, sd 0.008-0.04, in 2-5 of 20-50 dimensions, over a uniform background.
+#   levels: an integer grid of that many levels in every column, or "mixed" (each column's own
+#           resolution drawn from MIXED_LEVELS, 0 meaning continuous values);
+#   heavy:  the share of every column's background cells put on one level (heavy_at "low": level
+#           0, as zeros or defaults are; "random": a level drawn per column);
+#   duplicate: "all" (every column twice, at random positions) or a count of columns a*x + b of
+#           random columns (cluster dimensions first; a < 0 for every other one), appended;
+#   base:   the name whose random stream makes the data, so a file and its copy without the extra
+#           columns (family dupbase) hold the same points;
+#   stretched: clusters with sd `along` on a diagonal of their subspace and `across` elsewhere.
+# Train: seeds 11-12 (tuned on). Held-out: seeds 111-112 and other n, d, sizes, heavy shares and
+# heavy levels (measured, never tuned on).
+# ---------------------------------------------------------------------------------------------
+
+MIXED_LEVELS = [0, 10, 40, 100, 200, 1000]
+GAUSS = dict(shape="gauss", sigma=(0.008, 0.04))
+
+
+def rcase(family, tag, seed, n, d, clusters, **options):
+    return case(family, tag, seed, n, d, clusters, generator="resolution", **{**GAUSS, **options})
+
+
+GRIDS_TRAIN = [
+    rcase("grid10", "s1", 11, 1500, 25, [(3, 300), (5, 40), (2, 150), (4, 500)], levels=10),
+    rcase("grid10", "s2", 12, 2000, 30, [(4, 200), (2, 600), (5, 80), (3, 40)], levels=10, heavy=0.3),
+    rcase("grid40", "s1", 11, 1200, 25, [(4, 120), (3, 300), (2, 60), (5, 250)], levels=40),
+    rcase("grid40", "s2", 12, 2000, 40, [(3, 500), (5, 100), (2, 200), (4, 40)], levels=40, heavy=0.4),
+    rcase("grid100", "s1", 11, 1800, 35, [(2, 400), (4, 60), (5, 200), (3, 100)], levels=100),
+    rcase("grid100", "s2", 12, 2500, 30, [(4, 300), (3, 60), (5, 150), (2, 500)], levels=100, heavy=0.33),
+    rcase("grid200", "s1", 11, 3000, 50, [(3, 600), (4, 250), (2, 120), (5, 40)], levels=200),
+    rcase("grid200", "s2", 12, 1500, 20, [(5, 300), (2, 80), (4, 150), (3, 40)], levels=200, heavy=0.2),
+    rcase("grid1000", "s1", 11, 2000, 30, [(4, 500), (3, 150), (5, 60), (2, 250)], levels=1000),
+    rcase("grid1000", "s2", 12, 1200, 45, [(2, 300), (5, 200), (3, 40), (4, 100)], levels=1000, heavy=0.35),
+    rcase("gridmixed", "s1", 11, 1500, 30, [(3, 300), (4, 100), (2, 200), (5, 60)], levels="mixed"),
+    rcase("gridmixed", "s2", 12, 2500, 40, [(5, 150), (2, 500), (3, 40), (4, 250)], levels="mixed", heavy=0.25),
+    rcase("dupcols", "s1", 11, 1000, 15, [(3, 200), (2, 150), (4, 100), (5, 60), (3, 250)], duplicate="all",
+          base="dupbase-s1"),
+    rcase("dupbase", "s1", 11, 1000, 15, [(3, 200), (2, 150), (4, 100), (5, 60), (3, 250)], base="dupbase-s1"),
+    rcase("dupcols", "s2", 12, 1200, 20, [(4, 300), (3, 120), (2, 200), (5, 80)], duplicate=6,
+          base="dupbase-s2"),
+    rcase("dupbase", "s2", 12, 1200, 20, [(4, 300), (3, 120), (2, 200), (5, 80)], base="dupbase-s2"),
+    rcase("stretched", "s1", 11, 1000, 20, [(2, 200), (3, 200), (4, 150), (3, 100)], stretched=(0.08, 0.008)),
+    rcase("stretched", "s2", 12, 1500, 30, [(4, 300), (2, 150), (3, 250), (2, 100)], stretched=(0.08, 0.008)),
+]
+
+GRIDS_HELDOUT = [
+    rcase("grid10", "h1", 111, 1000, 20, [(2, 250), (4, 60), (3, 400), (5, 100)], levels=10, heavy=0.4,
+          heavy_at="random"),
+    rcase("grid10", "h2", 112, 2600, 45, [(5, 500), (3, 80), (4, 300), (2, 40)], levels=10),
+    rcase("grid40", "h1", 111, 2200, 30, [(3, 150), (2, 550), (5, 300), (4, 50)], levels=40, heavy=0.25,
+          heavy_at="random"),
+    rcase("grid40", "h2", 112, 900, 20, [(4, 200), (5, 40), (2, 100), (3, 150)], levels=40),
+    rcase("grid100", "h1", 111, 1400, 50, [(5, 120), (3, 350), (4, 45), (2, 200)], levels=100),
+    rcase("grid100", "h2", 112, 3000, 25, [(2, 600), (4, 90), (3, 250), (5, 400)], levels=100, heavy=0.4,
+          heavy_at="random"),
+    rcase("grid200", "h1", 111, 2200, 35, [(4, 400), (5, 70), (3, 220), (2, 140)], levels=200, heavy=0.33),
+    rcase("grid200", "h2", 112, 1000, 40, [(3, 50), (2, 300), (5, 180), (4, 90)], levels=200),
+    rcase("grid1000", "h1", 111, 2800, 20, [(3, 450), (4, 600), (2, 70), (5, 160)], levels=1000, heavy=0.2,
+          heavy_at="random"),
+    rcase("grid1000", "h2", 112, 1600, 50, [(5, 250), (2, 45), (4, 350), (3, 120)], levels=1000),
+    rcase("gridmixed", "h1", 111, 1800, 25, [(4, 350), (2, 90), (5, 200), (3, 50)], levels="mixed"),
+    rcase("gridmixed", "h2", 112, 2000, 45, [(3, 450), (5, 120), (2, 60), (4, 300)], levels="mixed", heavy=0.3,
+          heavy_at="random"),
+    rcase("dupcols", "h1", 111, 1400, 22, [(4, 250), (3, 100), (5, 300), (2, 180), (3, 60)], duplicate="all",
+          base="dupbase-h1"),
+    rcase("dupbase", "h1", 111, 1400, 22, [(4, 250), (3, 100), (5, 300), (2, 180), (3, 60)], base="dupbase-h1"),
+    rcase("dupcols", "h2", 112, 900, 25, [(2, 150), (5, 200), (3, 90), (4, 120)], duplicate=8, levels=100,
+          base="dupbase-h2"),
+    rcase("dupbase", "h2", 112, 900, 25, [(2, 150), (5, 200), (3, 90), (4, 120)], levels=100, base="dupbase-h2"),
+    rcase("stretched", "h1", 111, 1200, 25, [(3, 250), (4, 200), (2, 120), (3, 300)], stretched=(0.08, 0.008)),
+    rcase("stretched", "h2", 112, 2000, 40, [(2, 400), (4, 150), (3, 200), (4, 100)], stretched=(0.08, 0.008)),
+]
+
+# Dev: seeds 221-224, drawn after the first held-out measurement of the level rule to look into
+# what it lost there (40 levels at 900 points, where epsilon is a third of a gap; 100 levels with
+# 40% of every column on one level) without looking further at the held-out files themselves.
+GRIDS_DEV = [
+    rcase("grid40", "d1", 221, 950, 22, [(3, 180), (4, 60), (2, 120), (5, 200)], levels=40),
+    rcase("grid40", "d2", 222, 1000, 25, [(5, 150), (2, 250), (4, 80), (3, 45)], levels=40, heavy=0.2,
+          heavy_at="random"),
+    rcase("grid100", "d1", 223, 2800, 25, [(3, 500), (2, 200), (5, 100), (4, 300)], levels=100, heavy=0.4,
+          heavy_at="random"),
+    rcase("grid20", "d1", 224, 1100, 25, [(2, 300), (4, 120), (3, 200), (5, 60)], levels=20),
+]
+
+# Held-out, second part: seeds 311-322, drawn once after the changes dev was for and measured once.
+GRIDS_HELDOUT2 = [
+    rcase("grid10", "g1", 311, 1800, 30, [(3, 350), (2, 100), (5, 250), (4, 60)], levels=10, heavy=0.2),
+    rcase("grid20", "g1", 312, 1400, 35, [(4, 200), (3, 90), (2, 400), (5, 150)], levels=20),
+    rcase("grid40", "g1", 313, 1600, 25, [(2, 150), (5, 300), (3, 60), (4, 220)], levels=40, heavy=0.3),
+    rcase("grid60", "g1", 314, 1000, 30, [(3, 120), (4, 250), (5, 70), (2, 200)], levels=60),
+    rcase("grid100", "g1", 315, 2400, 40, [(4, 400), (2, 120), (3, 300), (5, 50)], levels=100),
+    rcase("grid200", "g1", 316, 2600, 30, [(5, 200), (3, 500), (2, 80), (4, 140)], levels=200, heavy=0.4,
+          heavy_at="random"),
+    rcase("grid500", "g1", 317, 1800, 25, [(2, 350), (4, 100), (5, 250), (3, 45)], levels=500, heavy=0.25),
+    rcase("grid1000", "g1", 318, 3000, 40, [(3, 300), (5, 600), (4, 90), (2, 160)], levels=1000),
+    rcase("gridmixed", "g1", 319, 2200, 35, [(4, 180), (3, 400), (2, 90), (5, 300)], levels="mixed",
+          heavy=0.35, heavy_at="random"),
+    rcase("dupcols", "g1", 320, 1300, 18, [(3, 220), (4, 150), (2, 300), (5, 90)], duplicate="all", levels=40,
+          base="dupbase-g1"),
+    rcase("dupbase", "g1", 320, 1300, 18, [(3, 220), (4, 150), (2, 300), (5, 90)], levels=40, base="dupbase-g1"),
+    rcase("stretched", "g1", 321, 1600, 30, [(3, 300), (2, 250), (4, 200), (3, 150)], stretched=(0.08, 0.008)),
+]
+
+PARTS = {"train": TRAIN, "heldout": HELDOUT, "dev": DEV, "heldout2": HELDOUT2, "grids": GRIDS_TRAIN,
+         "grids-heldout": GRIDS_HELDOUT, "grids-dev": GRIDS_DEV, "grids-heldout2": GRIDS_HELDOUT2}
 
 
 def case_rng(spec):
@@ -192,6 +299,8 @@ def skewed_levels(rng, shape, levels, skew):
 
 
 def generate(spec):
+    if spec.get("generator") == "resolution":
+        return generate_resolution(spec)
     rng = case_rng(spec)
     n, d = spec["n"], spec["d"]
     sizes = [s for _, s in spec["clusters"]]
@@ -229,6 +338,90 @@ def generate(spec):
     return data, labels, truth
 
 
+def column_levels(spec, rng):
+    """Each column's number of levels (0: continuous values)."""
+    levels = spec.get("levels", 0)
+    if levels == "mixed":
+        return [int(x) for x in rng.choice(MIXED_LEVELS, size=spec["d"])]
+    return [int(levels)] * spec["d"]
+
+
+def stretched_values(rng, centres, size, along, across):
+    """Points around `centres` with sd `along` on a diagonal (random signs) of the subspace and
+    `across` in every direction orthogonal to it."""
+    k = len(centres)
+    u = rng.choice([-1.0, 1.0], size=k) / np.sqrt(k)
+    across_part = rng.normal(0.0, across, (size, k))
+    across_part -= np.outer(across_part @ u, u)
+    return np.asarray(centres) + np.outer(rng.normal(0.0, along, size), u) + across_part
+
+
+def add_columns(spec, rng, data, subspaces):
+    """The duplicated or correlated columns; returns the data and each cluster's dimensions."""
+    n, d = data.shape
+    if spec["duplicate"] == "all":
+        order = rng.permutation(2 * d)  # position of source column (i mod d)
+        out = np.empty((n, 2 * d))
+        for position, source in enumerate(order):
+            out[:, position] = data[:, source % d]
+        where = {j: sorted(int(p) for p in np.flatnonzero(order % d == j)) for j in range(d)}
+        return out, [sorted(p for j in dims for p in where[j]) for dims in subspaces]
+    clustered = [j for dims in subspaces for j in dims]
+    sources = clustered[: spec["duplicate"] // 2]
+    rest = [j for j in rng.permutation(d) if j not in sources]
+    sources += [int(j) for j in rest[: spec["duplicate"] - len(sources)]]
+    extra = []
+    for i, j in enumerate(sources):
+        a = rng.uniform(0.5, 3.0) * (-1.0 if i % 2 else 1.0)
+        extra.append(a * data[:, j] + rng.uniform(-5.0, 5.0))
+    out = np.column_stack([data] + extra)
+    dims = [sorted(list(s) + [d + i for i, j in enumerate(sources) if j in s]) for s in subspaces]
+    return out, dims
+
+
+def generate_resolution(spec):
+    """The families of GRIDS_TRAIN and GRIDS_HELDOUT (their comment says what each option does)."""
+    rng = np.random.default_rng([spec["seed"], zlib.crc32(spec.get("base", spec["name"]).encode())])
+    n, d = spec["n"], spec["d"]
+    sizes = [s for _, s in spec["clusters"]]
+    if sum(sizes) > n:
+        raise ValueError(f"{spec['name']}: clusters hold {sum(sizes)} points, more than n={n}")
+    levels = column_levels(spec, rng)
+    data = rng.random((n, d))
+    for j, count in enumerate(levels):
+        if count:
+            data[:, j] = rng.integers(0, count, n)
+            heavy = spec.get("heavy", 0)
+            if heavy:
+                level = 0 if spec.get("heavy_at", "low") == "low" else int(rng.integers(0, count))
+                data[rng.random(n) < heavy, j] = level
+    subspaces = choose_subspaces(spec, rng)
+    labels = np.full(n, -1, dtype=np.int64)
+    taken = {}
+    start = 0
+    for c, (dims, size) in enumerate(zip(subspaces, sizes)):
+        rows = np.arange(start, start + size)
+        labels[rows] = c
+        if spec.get("stretched"):
+            centres = [rng.uniform(0.3, 0.7) for _ in dims]
+            block = stretched_values(rng, centres, size, *spec["stretched"])
+        else:
+            centres = spread_centres(dims, rng, taken)
+            block = np.column_stack([c0 + rng.normal(0.0, rng.uniform(*spec["sigma"]), size) for c0 in centres])
+        for i, dim in enumerate(dims):
+            values = np.clip(block[:, i], 0.0, 1.0)
+            if levels[dim]:
+                values = np.rint(values * (levels[dim] - 1))
+            data[rows, dim] = values
+        start += size
+    perm = rng.permutation(n)
+    data, labels = data[perm], labels[perm]
+    if spec.get("duplicate") and spec["family"] != "dupbase":
+        data, subspaces = add_columns(spec, rng, data, subspaces)
+    truth = [(subspaces[c], np.flatnonzero(labels == c)) for c in range(len(sizes))]
+    return data, labels, truth
+
+
 def write_case(spec, folder):
     data, labels, truth = generate(spec)
     h5_path = os.path.join(folder, spec["name"] + ".h5")
@@ -237,7 +430,7 @@ def write_case(spec, folder):
         f.create_dataset("labels", data=labels)
         dset.attrs["generator"] = "bench/quality/families.py"
         dset.attrs["spec"] = json.dumps(spec)
-    d = spec["d"]
+    d = data.shape[1]  # spec["d"] plus the columns a duplicate option adds
     lines = [f"DIM={d};FILE={spec['name']}.h5"]
     for dims, ids in truth:
         flags = ["0"] * d
@@ -246,7 +439,7 @@ def write_case(spec, folder):
         lines.append(" ".join(flags + [str(len(ids))] + [str(int(i)) for i in ids]))
     with open(os.path.join(folder, spec["name"] + ".true"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    return dict(spec, subspaces=[dims for dims, _ in truth], noise=int((labels < 0).sum()))
+    return dict(spec, columns=d, subspaces=[dims for dims, _ in truth], noise=int((labels < 0).sum()))
 
 
 def main():

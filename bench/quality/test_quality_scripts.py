@@ -31,6 +31,13 @@ def read_true(path):
     return d, clusters
 
 
+def columns_of(spec):
+    """The columns a case's file has: d, twice d with every column repeated, d + k with k more."""
+    if spec.get("duplicate") and spec["family"] != "dupbase":
+        return 2 * spec["d"] if spec["duplicate"] == "all" else spec["d"] + spec["duplicate"]
+    return spec["d"]
+
+
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory):
     out = tmp_path_factory.mktemp("suite")
@@ -47,11 +54,11 @@ def test_every_case_has_data_truth_and_labels_that_agree(suite):
         for spec in cases:
             with h5py.File(suite / part / (spec["name"] + ".h5")) as f:
                 data, labels = f["data"][:], f["labels"][:]
-            assert data.shape == (spec["n"], spec["d"]) and data.dtype == np.float64
+            assert data.shape == (spec["n"], columns_of(spec)) and data.dtype == np.float64
             d, clusters = read_true(suite / part / (spec["name"] + ".true"))
-            assert d == spec["d"] and len(clusters) == len(spec["clusters"])
+            assert d == columns_of(spec) and len(clusters) == len(spec["clusters"])
             for c, ((dims, ids), (k, size)) in enumerate(zip(clusters, spec["clusters"])):
-                assert len(dims) == k and len(ids) == size
+                assert (len(dims) == k or spec.get("duplicate")) and len(ids) == size
                 assert ids == sorted(ids) and list(np.flatnonzero(labels == c)) == ids
 
 
@@ -126,3 +133,68 @@ def test_summary_counts_failures_as_zero_and_reports_the_worst_family():
 def test_grid_has_the_72_settings_of_the_old_configs():
     settings = run_families.grid_settings()
     assert len(settings) == 72 and len({tuple(s) for s in settings}) == 72
+
+
+def grid_case(family, part="grids"):
+    return next(s for s in families.PARTS[part] if s["family"] == family)
+
+
+def test_resolution_grids_hold_integer_levels_and_their_heavy_share():
+    for spec in families.GRIDS_TRAIN + families.GRIDS_HELDOUT:
+        if not isinstance(spec.get("levels"), int) or spec.get("duplicate"):
+            continue  # a x + b of a level is no level
+        data, _, truth = families.generate(spec)
+        assert np.array_equal(data, np.rint(data)) and data.min() >= 0 and data.max() <= spec["levels"] - 1
+        if spec.get("heavy"):
+            shares = [np.unique(data[:, j], return_counts=True)[1].max() / len(data) for j in range(data.shape[1])]
+            assert np.median(shares) >= spec["heavy"] - 0.02 and max(shares) <= 0.5, spec["name"]
+        for dims, ids in truth:  # Gaussian members: sd 0.008-0.04 of the range in their dimensions
+            sd = data[np.ix_(ids, dims)].std(axis=0) / (spec["levels"] - 1)
+            assert all(sd <= 0.06), spec["name"]
+
+
+def test_mixed_grids_have_columns_of_several_resolutions():
+    data, _, _ = families.generate(grid_case("gridmixed"))
+    distinct = {len(np.unique(data[:, j])) for j in range(data.shape[1])}
+    assert min(distinct) <= 10 and max(distinct) == len(data)
+
+
+def test_repeated_columns_are_copies_of_the_base_file_and_in_the_truth():
+    for tag in ("s1", "s2"):
+        spec = next(s for s in families.GRIDS_TRAIN if s["name"] == f"dupcols-{tag}")
+        base = next(s for s in families.GRIDS_TRAIN if s["name"] == f"dupbase-{tag}")
+        data, labels, truth = families.generate(spec)
+        base_data, base_labels, base_truth = families.generate(base)
+        assert np.array_equal(labels, base_labels)
+        normalise = lambda x: (x - x.min(0)) / np.ptp(x, axis=0)  # noqa: E731
+        a, b = normalise(data), normalise(base_data)
+        for j in range(data.shape[1]):  # every column is a base column, or its mirror
+            assert any(np.allclose(a[:, j], b[:, i], atol=1e-12) or np.allclose(a[:, j], 1 - b[:, i], atol=1e-12)
+                       for i in range(b.shape[1]))
+        for (dims, ids), (base_dims, base_ids) in zip(truth, base_truth):
+            assert list(ids) == list(base_ids) and len(dims) >= len(base_dims)
+            if spec["duplicate"] != "all":  # the extra columns are appended
+                assert set(base_dims) <= set(dims)
+        assert sum(len(dims) for dims, _ in truth) > sum(len(dims) for dims, _ in base_truth)
+    spec = next(s for s in families.GRIDS_TRAIN if s["name"] == "dupcols-s1")
+    _, _, truth = families.generate(spec)
+    assert all(len(dims) == 2 * k for (dims, _), (k, _) in zip(truth, spec["clusters"]))
+
+
+def test_stretched_clusters_are_long_on_a_diagonal_and_thin_across():
+    spec = grid_case("stretched")
+    data, _, truth = families.generate(spec)
+    for dims, ids in truth:
+        sd = np.sqrt(np.linalg.eigvalsh(np.cov(data[np.ix_(ids, dims)].T)))
+        assert 0.05 < sd[-1] < 0.1 and sd[0] < 0.012
+        direction = np.abs(np.linalg.eigh(np.cov(data[np.ix_(ids, dims)].T))[1][:, -1])
+        assert np.allclose(direction, 1 / np.sqrt(len(dims)), atol=0.1)
+
+
+def test_grid_parts_differ_in_seeds_and_shapes():
+    shapes = lambda part: {(s["family"], s["n"], s["d"], tuple(s["clusters"])) for s in part}  # noqa: E731
+    seeds = lambda part: {s["seed"] for s in part}  # noqa: E731
+    for other in (families.GRIDS_HELDOUT, families.GRIDS_DEV, families.GRIDS_HELDOUT2):
+        assert not shapes(families.GRIDS_TRAIN) & shapes(other)
+        assert not seeds(families.GRIDS_TRAIN) & seeds(other)
+    assert not seeds(families.GRIDS_HELDOUT) & seeds(families.GRIDS_HELDOUT2)

@@ -21,12 +21,15 @@
 // min_points: the largest m in [2, 4] whose dense units (sum over windows of C(w - 1, m - 1), what
 // `plan` counts) stay within `unit_budget` on the values the core reads. A window of w tied points
 // holds C(w - 1, m - 1) units: on tie-heavy data a smaller m is what keeps the core tractable.
-// When even m = 2 exceeds the budget with epsilon auto, epsilon is halved until it fits.
+// When even m = 2 exceeds the budget with epsilon auto, epsilon is halved until it fits. Where m
+// falls below 3 the reason says which tie group makes units of three too many.
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/dataset.hpp"
+#include "stages/significance/resolution.hpp"
 
 namespace subscale::significance {
 
@@ -38,13 +41,30 @@ struct AutoRequest {
   double span_quantile = 0.6;               // of the spans of w consecutive values
   double unit_budget = 2e8;
   double background_mass = 0.5;  // values shared by more than this share are left out (heavy_ties.hpp)
+  // Columns on integer levels (resolution.hpp): epsilon read on their values spread over their
+  // gaps, and each given the reach in levels that its scale makes hold; the units are counted on
+  // the scaled values the core reads. The reach of merge needs its radius: merge_epsilon where
+  // given, else merge_factor * epsilon.
+  bool levels = false;
+  std::optional<double> merge_epsilon;
+  double merge_factor = 4.0;
+  // Repeated columns (dedup.hpp) counted once, as the search reads them.
+  bool fold_repeats = false;
 };
 
 struct AutoChoice {
   double epsilon = 0;
   std::uint32_t min_points = 0;
   double dense_units = 0;  // planned at the chosen values, on the core's values
+  // The unit budget, not the data's spacing, set a value: min_points below 3 or epsilon halved.
+  // Clusters may then shatter; the run finds them on a sample instead (pipeline/steps/sampling.hpp).
+  bool budget_limited = false;
+  bool epsilon_halved = false;  // of those: epsilon itself halved below the data's spacing
+  std::uint32_t halvings = 0;   // how many times
   std::string epsilon_reason, min_points_reason;
+  std::vector<LevelReach> levels;  // per column of `values` on a grid (with `levels`), ascending
+  std::string levels_reason;       // empty without levels
+  std::size_t folded_columns = 0;  // repeats left out of the counts (with `fold_repeats`)
 };
 
 // `values`: the normalised values as held (before background ties are spread).

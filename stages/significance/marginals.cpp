@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "stages/significance/resolution.hpp"
+
 namespace subscale::significance {
 
 template <class T>
@@ -16,6 +18,7 @@ Marginals Marginals::of(const ColumnMatrix<T>& values) {
   m.order_.resize(d);
   m.ties_.resize(d);
   m.distinct_.resize(d);
+  m.level_gaps_.resize(d);
   tbb::parallel_for(std::uint32_t{0}, d, [&](std::uint32_t j) { m.sort_column(j, values.col(j).data()); });
   return m;
 }
@@ -35,6 +38,7 @@ void Marginals::sort_column(std::uint32_t dimension, const T* values) {
     distinct += (i == 0 || column[i] != column[i - 1]) ? 1 : 0;
   }
   distinct_[dimension] = distinct;
+  level_gaps_[dimension] = grid_of_sorted(column).gap;
   auto& ties = ties_[dimension];
   ties.resize(points_);
   for (std::uint32_t first = 0; first < points_;) {

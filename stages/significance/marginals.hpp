@@ -35,6 +35,9 @@ class Marginals {
   std::span<const std::uint32_t> order(std::uint32_t dimension) const { return order_[dimension]; }
   // The points that share point p's value in `dimension` (p included).
   std::uint32_t tie_count(std::uint32_t dimension, std::uint32_t point) const { return ties_[dimension][point]; }
+  // The gap between the levels of `dimension` where its values lie on a grid of integer levels
+  // (resolution.hpp), else 0.
+  double level_gap(std::uint32_t dimension) const { return level_gaps_[dimension]; }
   // Sorted positions [first, last) of the values in [lo, hi].
   std::pair<std::uint32_t, std::uint32_t> range(std::uint32_t dimension, double lo, double hi) const;
 
@@ -47,6 +50,7 @@ class Marginals {
   std::vector<std::vector<std::uint32_t>> order_;
   std::vector<std::vector<std::uint32_t>> ties_;  // ties_[j][p]: points with p's value in dimension j
   std::vector<std::uint32_t> distinct_;
+  std::vector<double> level_gaps_;
 };
 
 }  // namespace subscale::significance

@@ -194,8 +194,12 @@ SubspaceCluster widened(const ColumnMatrix<T>& values, const Marginals& marginal
   for (const auto j : cluster.dimensions) {
     const auto central = central_range(values, cluster.points, j), all = range_of(values, cluster.points, j);
     const double centre = (central.lo + central.hi) / 2, width = central.hi - central.lo;
-    lo.push_back(std::min(all.lo, centre - width));
-    hi.push_back(std::max(all.hi, centre + width));
+    // On integer levels a piece of a cluster can sit on one level (span 0) while the rest of the
+    // cluster lies on the next, where a narrow merge left it: the box reaches one level further on
+    // each side (half a gap more keeps the level after that out, whatever the rounding).
+    const double gap = marginals.level_gap(j);
+    lo.push_back(std::min({all.lo, centre - width, all.lo - 1.5 * gap}));
+    hi.push_back(std::max({all.hi, centre + width, all.hi + 1.5 * gap}));
   }
   return {cluster.dimensions, points_in_box(values, marginals, cluster.dimensions, lo, hi)};
 }

@@ -131,3 +131,91 @@ TEST(AutoParameters, OverBudgetEvenAtTwoHalvesEpsilon) {
 
 }  // namespace
 }  // namespace subscale::significance
+
+namespace subscale::significance {
+namespace {
+
+// n points on `levels` integer levels in every dimension, normalised, with a level holding
+// `heavy` of each column's points (level 0) where heavy > 0.
+Matrix grid_data(std::size_t n, std::size_t d, std::uint32_t levels, std::uint64_t seed, double heavy = 0) {
+  Matrix m = testing::uniform_noise(n, d, seed);
+  const Matrix coin = testing::uniform_noise(n, d, seed + 1);
+  for (Eigen::Index j = 0; j < m.cols(); ++j) {
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      m(i, j) = coin(i, j) < heavy ? 0.0 : std::floor(m(i, j) * levels) / static_cast<double>(levels - 1);
+    m(0, j) = 0, m(1, j) = 1;
+  }
+  return m;
+}
+
+AutoRequest with_levels() {
+  AutoRequest request;
+  request.levels = true;
+  request.fold_repeats = true;
+  return request;
+}
+
+TEST(AutoLevels, AFineGridLinksAdjacentLevelsAndACoarseOneKeepsOne) {
+  // 200 levels, 3000 points: the continuous radius is about one gap, so one level would break any
+  // cluster spanning a few; on 10 levels it is a twentieth of a gap.
+  const auto fine = choose_core_parameters(grid_data(3000, 4, 200, 1), with_levels());
+  ASSERT_EQ(fine.levels.size(), 4U);
+  for (const auto& r : fine.levels) {
+    EXPECT_EQ(r.core, 1U);
+    EXPECT_EQ(r.search, 3U);
+  }
+  EXPECT_NEAR(fine.epsilon * 199, 1.0, 0.1);
+  EXPECT_NE(fine.levels_reason.find("200 levels in 4"), std::string::npos) << fine.levels_reason;
+  const auto coarse = choose_core_parameters(grid_data(1500, 4, 10, 2), with_levels());
+  ASSERT_EQ(coarse.levels.size(), 4U);
+  EXPECT_EQ(coarse.levels[0].core, 0U);
+  EXPECT_EQ(coarse.levels[0].search, 0U);
+  EXPECT_GE(coarse.min_points, 3U);
+}
+
+TEST(AutoLevels, ContinuousDataChoosesAsBefore) {
+  const Matrix m = testing::uniform_noise(1200, 5, 3);
+  const auto before = choose_core_parameters(m, AutoRequest{});
+  const auto now = choose_core_parameters(m, with_levels());
+  EXPECT_EQ(now.epsilon, before.epsilon);
+  EXPECT_EQ(now.min_points, before.min_points);
+  EXPECT_EQ(now.dense_units, before.dense_units);
+  EXPECT_TRUE(now.levels.empty());
+  EXPECT_TRUE(now.levels_reason.empty());
+}
+
+TEST(AutoLevels, UnitsAreCountedOnTheScaledValuesTheCoreReads) {
+  const Matrix m = grid_data(2000, 3, 100, 4);
+  const auto choice = choose_core_parameters(m, with_levels());
+  ASSERT_EQ(choice.levels.size(), 3U);
+  const auto grids = grids_of(m);
+  const auto scales = scales_for(choice.levels, grids, choice.epsilon, 4 * choice.epsilon);
+  EXPECT_DOUBLE_EQ(choice.dense_units, planned_units(scaled(m, scales.core), choice.epsilon, choice.min_points, 0.5));
+}
+
+TEST(AutoLevels, RepeatedColumnsLeaveTheChoiceAsWithoutThem) {
+  const Matrix base = grid_data(1500, 3, 200, 5);
+  Matrix doubled(base.rows(), 5);
+  doubled << base, base.col(0), (1.0 - base.col(2).array()).matrix();
+  const auto without = choose_core_parameters(base, with_levels());
+  const auto with = choose_core_parameters(doubled, with_levels());
+  EXPECT_EQ(with.folded_columns, 2U);
+  EXPECT_EQ(with.epsilon, without.epsilon);
+  EXPECT_EQ(with.min_points, without.min_points);
+  EXPECT_EQ(with.dense_units, without.dense_units);
+  ASSERT_EQ(with.levels.size(), 5U);
+  EXPECT_EQ(with.levels[3].dimension, 3U);
+  EXPECT_EQ(with.levels[3].core, without.levels[0].core);
+}
+
+TEST(AutoLevels, MinPointsBelowThreeSaysWhichTieGroupIsToBlame) {
+  // A level holding 40% of every column: every 3 of its points is a unit.
+  const auto choice = choose_core_parameters(grid_data(2000, 6, 100, 6, 0.4), with_levels());
+  ASSERT_EQ(choice.min_points, 2U);
+  EXPECT_TRUE(choice.budget_limited);
+  EXPECT_NE(choice.min_points_reason.find("3 would make"), std::string::npos) << choice.min_points_reason;
+  EXPECT_NE(choice.min_points_reason.find("most common value holds"), std::string::npos) << choice.min_points_reason;
+}
+
+}  // namespace
+}  // namespace subscale::significance
