@@ -5,6 +5,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <optional>
+#include <sstream>
 
 #include "common/error.hpp"
 #include "io/cluster_list_hdf5.hpp"
@@ -13,6 +14,7 @@
 #include "pipeline/settings/core_schema.hpp"
 #include "python/src/array_input.hpp"
 #include "python/src/cluster_arrays.hpp"
+#include "stages/evaluate/class_labels.hpp"
 #include "stages/evaluate/cluster_text.hpp"
 #include "stages/evaluate/quality_measures.hpp"
 #include "stages/load/load.hpp"
@@ -130,6 +132,68 @@ py::object read_cluster_list(const std::string& file, const std::string& group) 
   return to_python(std::move(*clusters));
 }
 
+// The significance scores results.h5 holds beside a cluster list (/clusters/score); None when
+// the run did not test significance.
+py::object read_scores(const std::string& file, const std::string& group) {
+  std::optional<std::vector<double>> scores;
+  {
+    py::gil_scoped_release release;
+    const io::Hdf5File h5(file, io::Hdf5File::Mode::read);
+    if (h5.exists("/" + group + "/score")) scores = h5.read<double>("/" + group + "/score").data;
+  }
+  if (!scores) return py::none();
+  return py::array_t<double>(static_cast<py::ssize_t>(scores->size()), scores->data());
+}
+
+// F1 and E4SC against class labels (one per point, -1: no class), each class a hidden cluster in
+// every dimension.
+py::dict evaluate_classes(const py::handle& found, const py::array_t<std::int64_t, py::array::forcecast>& labels,
+                          std::size_t dimensions) {
+  const std::vector<SubspaceCluster> found_clusters = from_python(found, "found");
+  const std::vector<std::int64_t> codes(labels.data(), labels.data() + labels.size());
+  evaluate::ClassMeasures q;
+  {
+    py::gil_scoped_release release;
+    q = evaluate::evaluate_against_classes(found_clusters, codes, dimensions);
+  }
+  py::dict out;
+  out["f1"] = q.f1;
+  out["e4sc"] = q.e4sc;
+  out["found_clusters"] = q.found_clusters;
+  out["classes"] = q.classes;
+  out["labelled_points"] = q.labelled_points;
+  return out;
+}
+
+// /points/input_row of a run's results.h5 (the input rows clustered); None when every row was.
+py::object read_input_rows(const std::string& file) {
+  std::optional<std::vector<std::uint64_t>> rows;
+  {
+    py::gil_scoped_release release;
+    const io::Hdf5File h5(file, io::Hdf5File::Mode::read);
+    if (h5.exists("/points/input_row")) rows = h5.read<std::uint64_t>("/points/input_row").data;
+  }
+  if (!rows) return py::none();
+  return py::array_t<std::uint64_t>(static_cast<py::ssize_t>(rows->size()), rows->data());
+}
+
+// The input's column names a run's results.h5 keeps: the string dataset /input/column_names, or,
+// in files written before it, the attribute of that name with a name a line; empty without names.
+std::vector<std::string> read_column_names(const std::string& file) {
+  py::gil_scoped_release release;
+  const io::Hdf5File h5(file, io::Hdf5File::Mode::read);
+  if (h5.exists("/input/column_names")) return h5.read_strings("/input/column_names");
+  std::vector<std::string> names;
+  if (!h5.exists("/input")) return names;
+  try {
+    std::istringstream lines(h5.read_string_attribute("/input", "column_names"));
+    for (std::string name; std::getline(lines, name);) names.push_back(name);
+  } catch (const Error&) {
+    names.clear();
+  }
+  return names;
+}
+
 py::tuple read_ground_truth(const std::filesystem::path& path, std::optional<std::size_t> dimensions,
                             std::optional<std::size_t> points) {
   io::GroundTruth truth;
@@ -152,6 +216,10 @@ void bind_library(py::module_& m) {
   m.def("evaluate", &evaluate, py::arg("found"), py::arg("truth"), py::arg("points"), py::arg("dimensions"));
   m.def("read_cluster_text", &read_cluster_text, py::arg("path"));
   m.def("read_cluster_list", &read_cluster_list, py::arg("file"), py::arg("group"));
+  m.def("read_scores", &read_scores, py::arg("file"), py::arg("group"));
+  m.def("evaluate_classes", &evaluate_classes, py::arg("found"), py::arg("labels"), py::arg("dimensions"));
+  m.def("read_input_rows", &read_input_rows, py::arg("file"));
+  m.def("read_column_names", &read_column_names, py::arg("file"));
   m.def("read_ground_truth", &read_ground_truth, py::arg("path"), py::arg("dimensions") = py::none(),
         py::arg("points") = py::none());
 }

@@ -1,5 +1,6 @@
 #include "python/src/run_bindings.hpp"
 
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <chrono>
@@ -93,6 +94,17 @@ py::dict core_plan(const pipeline::RunReport& report) {
   return plan;
 }
 
+// The significance score of each cluster of a list, in its order, as results.h5 holds it beside
+// the list (/clusters/score, /raw_clusters/score); None when the test did not run.
+py::object scores_array(const pipeline::RunReport& report, bool raw) {
+  if (!report.significance) return py::none();
+  const auto& scores = raw ? report.significance->raw_scores : report.significance->scores;
+  py::array_t<double> out(static_cast<py::ssize_t>(scores.size()));
+  double* data = out.mutable_data();
+  for (std::size_t i = 0; i < scores.size(); ++i) data[i] = scores[i].score;
+  return out;
+}
+
 py::dict run(const py::array& values, const std::vector<std::string>& overrides,
              const std::vector<std::string>& column_names, const py::object& truth, const py::object& progress) {
   const pipeline::MemoryInput input = memory_input(values, column_names, truth);
@@ -106,12 +118,18 @@ py::dict run(const py::array& values, const std::vector<std::string>& overrides,
   out["log"] = run.log;
   out["warnings"] = run.warnings;
   out["subspaces"] = to_python(std::move(report.core.subspaces));
+  // The lists and their scores as results.h5 pairs them: without consolidation merge's clusters
+  // are the run's, with merge's scores.
   if (report.consolidated) {
     out["clusters"] = to_python(std::move(report.consolidated->clusters));
+    out["scores"] = scores_array(report, false);
     out["raw_clusters"] = to_python(std::move(report.merge->clusters));
+    out["raw_scores"] = scores_array(report, true);
   } else {
     out["clusters"] = report.merge ? to_python(std::move(report.merge->clusters)) : py::list();
+    out["scores"] = report.merge ? scores_array(report, true) : py::none();
     out["raw_clusters"] = py::none();
+    out["raw_scores"] = py::none();
   }
   return out;
 }

@@ -12,11 +12,15 @@ ClusterSource = Union["SubspaceClustering", "RunResult", Sequence[Cluster], str,
 
 class Clusters(List[Cluster]):
     dimension_names: List[str]
-    def __init__(self, clusters: Iterable[Cluster] = ..., dimension_names: Sequence[str] = ...) -> None: ...
+    scores: npt.NDArray[np.float64]
+    point_ids: Optional[npt.NDArray[np.int64]]
+    def __init__(self, clusters: Iterable[Cluster] = ..., dimension_names: Sequence[str] = ...,
+                 scores: Optional[Sequence[float]] = ...) -> None: ...
     def sizes(self) -> npt.NDArray[np.int64]: ...
     def interest(self) -> npt.NDArray[np.float64]: ...
     def labels(self, points: int) -> npt.NDArray[np.int64]: ...
-    def to_frame(self) -> Any: ...  # pandas.DataFrame
+    def to_frame(self, kind: Literal["clusters", "points"] = ...,
+                 points: Union[None, int, Sequence[int]] = ...) -> Any: ...  # pandas.DataFrame
 
 class Data:
     values: npt.NDArray[np.float64]
@@ -34,6 +38,7 @@ class _FittedAttributes:  # typing only: the attributes a fit and a run folder s
     raw_clusters_: Clusters
     subspaces_: Clusters
     scores_: npt.NDArray[np.float64]
+    interest_: npt.NDArray[np.float64]
     labels_: npt.NDArray[np.int64]
     timings_: Dict[str, float]
     summary_: Dict[str, Any]
@@ -41,7 +46,9 @@ class _FittedAttributes:  # typing only: the attributes a fit and a run folder s
     n_samples_: int
     n_features_in_: int
 
-class RunResult(_FittedAttributes): ...
+class RunResult(_FittedAttributes):
+    memberships_: Any  # pandas.DataFrame
+    def to_frame(self, kind: Literal["clusters", "points"] = ...) -> Any: ...  # pandas.DataFrame
 
 class SubspaceClustering(_FittedAttributes):
     plan_: Dict[str, Any]
@@ -55,7 +62,7 @@ class SubspaceClustering(_FittedAttributes):
         min_points: Union[int, Literal["auto"]] = ...,
         mode: Literal["auto", "direct", "signature", "exact"] = ...,
         backend: Literal["auto", "cpu", "cuda"] = ...,
-        significance: Any = ...,
+        significance: bool = ...,
         consolidate: Union[bool, str] = ...,
         threads: Optional[int] = ...,
         normalize: Literal["minmax", "none"] = ...,
@@ -73,6 +80,6 @@ class SubspaceClustering(_FittedAttributes):
 def load(path: Union[str, PathLike[str]], format: str = ..., dataset: str = ...,
          label_column: Optional[str] = ...) -> Data: ...
 def plan(X: Any, **params: Any) -> Dict[str, Any]: ...
-def evaluate(found: ClusterSource, truth: Union[Sequence[Cluster], str, PathLike[str]],
+def evaluate(found: ClusterSource, truth: Union[Sequence[Cluster], str, PathLike[str], npt.ArrayLike],
              points: Optional[int] = ..., dimensions: Optional[int] = ...) -> Dict[str, float]: ...
 def read_run(folder: Union[str, PathLike[str]]) -> RunResult: ...

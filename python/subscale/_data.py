@@ -14,9 +14,25 @@ from . import _subscale
 class Data:
     """A data file as the command line reads it (see :func:`load`).
 
-    ``values`` is the n x d float64 matrix (Fortran order: one dimension's values contiguous, as the
-    library holds them), ``columns`` the dimension names (empty when the file has none),
-    ``labels`` and ``ids`` the per-point labels and ids when the file has them.
+    Attributes
+    ----------
+    values : ndarray of shape (n_points, n_dimensions)
+        The float64 matrix, in Fortran order (one dimension's values contiguous, as the library
+        holds them).
+    columns : list of str
+        The dimensions' names; empty when the file has none.
+    labels : ndarray of shape (n_points,) or None
+        The per-point labels, when the file has them.
+    ids : ndarray of shape (n_points,) or None
+        The per-point ids, when the file has them.
+    source : str
+        The file the values came from.
+
+    Examples
+    --------
+    >>> data = subscale.load("datasets/quickstart.h5")
+    >>> data.values.dtype, data.values.flags.f_contiguous
+    (dtype('float64'), True)
     """
 
     values: np.ndarray
@@ -43,10 +59,31 @@ class Data:
 def load(path, format: str = "auto", dataset: str = "/data", label_column: Optional[str] = None) -> Data:
     """Reads a data file (HDF5, CSV or ARFF) with the command line's own readers.
 
-    The same checks apply: NaN, Inf, ragged rows or a damaged file raise ``ValueError`` naming the
-    file, row and column.
+    Parameters
+    ----------
+    path : str or path
+        The file.
+    format : {'auto', 'hdf5', 'csv', 'arff'}, default='auto'
+        The file's format; ``'auto'``: from its extension.
+    dataset : str, default='/data'
+        HDF5: the path of the 2-D dataset (points x dimensions).
+    label_column : str, optional
+        CSV: the column (name or 1-based number) or ARFF attribute that holds labels.
 
-    >>> data = subscale.load("datasets/quickstart.h5")      # doctest: +SKIP
+    Returns
+    -------
+    data : Data
+        ``values`` (float64, points x dimensions), ``columns``, ``labels`` and ``ids``.
+
+    Raises
+    ------
+    ValueError
+        As the command line refuses: NaN, Inf, ragged rows or a damaged file, naming the file,
+        row and column.
+
+    Examples
+    --------
+    >>> data = subscale.load("datasets/quickstart.h5")
     >>> data.shape
     (1000, 20)
     """
@@ -164,6 +201,9 @@ def _as_float_array(X: Any) -> Matrix:
         what = "sample" if array.shape[0] == 0 else "feature"
         raise ValueError(f"Found array with 0 {what}(s) (shape={array.shape}) while a minimum of 1 is required: "
                          "the data matrix is empty")
+    if array.ndim == 2 and array.shape[0] == 1:
+        raise ValueError(f"Found array with 1 sample(s) (shape={array.shape}) while a minimum of 2 is required: "
+                         "one point forms no cluster (min_points is at least 2)")
     if array.ndim == 2 and any(s % array.itemsize for s in array.strides):
         array = np.ascontiguousarray(array)
         copied = True

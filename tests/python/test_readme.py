@@ -18,5 +18,5 @@ def test_readme_example_runs(monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     exec(compile(example[0], "README.md", "exec"), {})
     out = capsys.readouterr().out
-    assert "'f1': 1.0" in out and "(2, 7)" in out
+    assert "'f1': 1.0" in out and "(2, 7)" in out and "score" in out
     assert os.getcwd() == str(ROOT)
