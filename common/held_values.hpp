@@ -40,6 +40,13 @@ class HeldValues {
  public:
   HeldValues() = default;
   static HeldValues hold(Matrix&& normalised, Precision precision, const std::string& source = "the input");
+  // Values already held (a sample of held values, say), kept in their precision.
+  template <class T>
+  static HeldValues of(ColumnMatrix<T>&& values) {
+    HeldValues held;
+    held.matrix_ = std::move(values);
+    return held;
+  }
 
   Precision precision() const noexcept {
     return std::holds_alternative<Matrix32>(matrix_) ? Precision::float32 : Precision::float64;

@@ -79,6 +79,7 @@ Dataset read_dataset(const ReadOptions& options) {
     case InputFormat::hdf5: {
       Hdf5ReadOptions hdf5;
       hdf5.dataset_path = options.dataset_path.empty() ? "/data" : options.dataset_path;
+      hdf5.labels_path = options.label_column;
       return read_hdf5_dataset(options.path, hdf5);
     }
     case InputFormat::csv:

@@ -23,8 +23,8 @@ InputFormat detect_input_format(const std::string& path);
 struct ReadOptions {
   std::string path;
   InputFormat format = InputFormat::auto_detect;
-  std::string dataset_path = "/data";       // HDF5 only
-  std::string label_column;                 // CSV: header name or 1-based number; ARFF: attribute name
+  std::string dataset_path = "/data";  // HDF5 only
+  std::string label_column;  // CSV: header name or 1-based number; ARFF: attribute name; HDF5: the labels dataset
   CsvHeader header = CsvHeader::automatic;  // CSV only: whether the first line is a header
 };
 

@@ -166,8 +166,16 @@ void stream_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& options
     sink.rows(first, rows, block.data());
   }
 
+  std::string labels_path = sibling_path(dataset_path, "labels");
+  if (!options.labels_path.empty()) {
+    labels_path = options.labels_path[0] == '/' ? options.labels_path : sibling_path(dataset_path, options.labels_path);
+    if (!file.exists(labels_path))
+      throw InputError(path + ": there is no labels dataset at '" + labels_path + "' (the label column); name a 1-D " +
+                       "integer dataset with one label per row of " + dataset_path + "; the file holds " +
+                       list_datasets(path));
+  }
   sink.point_columns(read_point_column<std::uint64_t>(file, sibling_path(dataset_path, "ids"), points),
-                     read_point_column<std::int64_t>(file, sibling_path(dataset_path, "labels"), points));
+                     read_point_column<std::int64_t>(file, labels_path, points));
 }
 
 // HDF5 stores (points, dimensions) row-major; the matrix is column-major. Copying a block of rows

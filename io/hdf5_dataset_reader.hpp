@@ -16,6 +16,9 @@ namespace subscale::io {
 
 struct Hdf5ReadOptions {
   std::string dataset_path = "/data";
+  // The labels' dataset, when one is named (input.label_column): a name in dataset_path's group,
+  // or a path from the root; then it must exist. Empty: `labels` beside the data, when present.
+  std::string labels_path;
 };
 
 Dataset read_hdf5_dataset(const std::string& path, const Hdf5ReadOptions& options = {});

@@ -490,6 +490,15 @@ Hdf5Handle open_object(hid_t file, const std::string& object_path) {
   return Hdf5Handle(H5Oopen(file, object_path.c_str(), H5P_DEFAULT), H5Oclose);
 }
 
+// h5py reads a variable-length UTF-8 string as `str` (a fixed-length ASCII one as `bytes`), and
+// it holds any text, line breaks and non-ASCII names included. The caller closes it.
+hid_t utf8_string_type() {
+  const hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  return type;
+}
+
 template <class Writer>
 void write_attribute(hid_t object, const std::string& name, hid_t type, const Writer& writer) {
   if (H5Aexists(object, name.c_str()) > 0) H5Adelete(object, name.c_str());
@@ -504,10 +513,46 @@ void Hdf5File::write_string_attribute(const std::string& object_path, const std:
                                       const std::string& value) {
   Hdf5Handle object = open_object(file_.get(), object_path);
   if (!object.valid()) fail("cannot open object", object_path);
-  Hdf5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(type.get(), std::max<std::size_t>(1, value.size()));
-  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
-  write_attribute(object.get(), name, type.get(), [&](hid_t a) { H5Awrite(a, type.get(), value.c_str()); });
+  Hdf5Handle type(utf8_string_type(), H5Tclose);
+  const char* text = value.c_str();
+  write_attribute(object.get(), name, type.get(), [&](hid_t a) { H5Awrite(a, type.get(), &text); });
+}
+
+void Hdf5File::write_strings(const std::string& dataset_path, const std::vector<std::string>& values) {
+  std::vector<const char*> texts;
+  for (const auto& value : values) texts.push_back(value.c_str());
+  Hdf5Handle type(utf8_string_type(), H5Tclose);
+  write_raw(dataset_path, {values.size()}, type.get(), texts.data(), 0);
+}
+
+std::vector<std::string> Hdf5File::read_strings(const std::string& dataset_path) const {
+  const DatasetInfo shape = info(dataset_path);
+  if (!shape.strings || shape.shape.size() != 1) fail("not a 1-D dataset of strings:", dataset_path);
+  Hdf5Handle dataset = open_hdf5_dataset(file_.get(), dataset_path);
+  if (!dataset.valid()) fail("cannot open dataset", dataset_path);
+  Hdf5Handle stored(H5Dget_type(dataset.get()), H5Tclose);
+  Hdf5Handle memory_type(hdf5_string_memory_type(stored.get()), H5Tclose);
+  const std::size_t count = checked_elements(dataset_path, shape.shape, sizeof(char*));
+  std::vector<std::string> values;
+  if (H5Tis_variable_str(stored.get()) > 0) {
+    std::vector<char*> texts(count, nullptr);
+    if (count > 0 && H5Dread(dataset.get(), memory_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()) < 0)
+      fail("cannot read the strings of dataset", dataset_path);
+    for (char* text : texts) {
+      values.emplace_back(text ? text : "");
+      H5free_memory(text);
+    }
+    return values;
+  }
+  const std::size_t width = H5Tget_size(memory_type.get());
+  std::vector<char> block(count * width);
+  if (count > 0 && H5Dread(dataset.get(), memory_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, block.data()) < 0)
+    fail("cannot read the strings of dataset", dataset_path);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string_view cell(block.data() + i * width, width);
+    values.emplace_back(cell.substr(0, cell.find('\0')));
+  }
+  return values;
 }
 
 void Hdf5File::write_int_attribute(const std::string& object_path, const std::string& name, std::int64_t value) {

@@ -156,7 +156,10 @@ class Hdf5File {
     return data;
   }
 
+  // Strings are written as variable-length UTF-8 (what h5py reads as str); read in any form.
   void write_string_attribute(const std::string& object_path, const std::string& name, const std::string& value);
+  void write_strings(const std::string& dataset_path, const std::vector<std::string>& values);
+  std::vector<std::string> read_strings(const std::string& dataset_path) const;
   void write_int_attribute(const std::string& object_path, const std::string& name, std::int64_t value);
   void write_double_attribute(const std::string& object_path, const std::string& name, double value);
   std::string read_string_attribute(const std::string& object_path, const std::string& name) const;

@@ -35,11 +35,16 @@ std::string config_help() {
   return "Config keys (YAML, or key=value overrides with dotted paths):\n" + core_config_schema().describe();
 }
 
-// `run` and `plan` share their arguments: CONFIG [key=value ...].
+// `run` and `plan` share their arguments: CONFIG [key=value ...] or DATA [key=value ...].
 CLI::App* add_config_command(CLI::App& app, const std::string& name, const std::string& description,
                              RunOptions& options) {
   CLI::App* command = app.add_subcommand(name, description);
-  command->add_option("config", options.config_file, "YAML experiment config")->required()->check(CLI::ExistingFile);
+  command
+      ->add_option("config", options.config_file,
+                   "YAML experiment config (.yaml), or a data file (.h5/.hdf5, .csv, .arff) to " + name +
+                       " as a config holding only input.path: DATA")
+      ->required()
+      ->check(CLI::ExistingFile);
   command->add_option("overrides", options.overrides, "key=value overrides, e.g. epsilon=0.01 merge.min_points=5");
   command->add_flag("-q,--quiet", options.quiet, "no progress bar and no stage lines on stderr");
   command->footer(config_help());
@@ -95,20 +100,33 @@ int command_line_main(int argc, char** argv) {
 
   RunOptions run_options;
   std::string out;
-  CLI::App* run = add_config_command(app, "run", "Run the pipeline and write a run folder", run_options);
+  CLI::App* run =
+      add_config_command(app, "run",
+                         "Run the pipeline and write a run folder:\n"
+                         "  subscale run CONFIG.yaml [key=value ...]\n"
+                         "  subscale run DATA.csv [key=value ...]   (or .h5/.hdf5, .arff: every parameter auto)",
+                         run_options);
   run->add_option("-o,--out", out,
                   "run folder (default: runs/<config>-<time>); a new or empty folder, or an earlier run's (replaced "
                   "as a whole at the end)");
   run->add_flag("--overwrite", run_options.overwrite,
                 "write into an --out folder that holds files no run wrote (files of the same names are replaced)");
+  run->add_flag("--force", run_options.force,
+                "run even when the core's measured rate projects more than a day of work (refused otherwise)");
+  run->add_flag("--check", run_options.check,
+                "check the config and the overrides (keys, values, every sweep point, the input files, --out) and "
+                "exit: nothing is run or written (the Slurm scripts check so at submission)");
   std::string resume;
   run->add_option("--resume", resume,
                   "continue the checkpoint in this folder: the work units it records as finished are read back, "
                   "the others walked; refused when it was made for another config, input or version");
 
   RunOptions plan_options;
-  CLI::App* plan =
-      add_config_command(app, "plan", "Print what a run will cost (dense units, partitions, memory)", plan_options);
+  CLI::App* plan = add_config_command(app, "plan",
+                                      "Print what a run will cost (dense units, partitions, memory):\n"
+                                      "  subscale plan CONFIG.yaml [key=value ...]\n"
+                                      "  subscale plan DATA.csv [key=value ...]",
+                                      plan_options);
   require_count(plan->add_option("--processes", plan_options.processes,
                                  "plan a cluster run of this many processes (default: the processes of this job, 1 "
                                  "without mpirun/srun)"));
@@ -140,7 +158,10 @@ int command_line_main(int argc, char** argv) {
       if (!out.empty()) run_options.out = out;
       if (!resume.empty()) run_options.resume = resume;
       run_options.placement = session.placement();
-      run_command(run_options);
+      if (run_options.check)
+        check_run_command(run_options);
+      else
+        run_command(run_options);
     } else if (*plan) {
       plan_command(plan_options);
     }

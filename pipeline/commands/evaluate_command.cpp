@@ -17,6 +17,7 @@
 #include "io/ground_truth.hpp"
 #include "io/host_memory.hpp"
 #include "pipeline/commands/config_subcommand.hpp"
+#include "pipeline/commands/evaluate_classes.hpp"
 #include "pipeline/output/output_paths.hpp"
 #include "stages/evaluate/evaluate.hpp"
 
@@ -98,47 +99,47 @@ void check_scoring_memory(std::size_t points, const io::GroundTruth& truth, bool
                                                        "data's number of points, and ids beyond it are refused)"));
 }
 
-}  // namespace
-
-evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& given, std::ostream& out) {
-  EvaluateCommandOptions options = given;
-  // Before anything is read: --json is renamed into place, over whatever file it names. A run
-  // folder's files (--found a folder) are refused by the run-folder check.
-  if (!options.json.empty())
-    check_output_paths({{options.json, "--json"}}, {{options.found, "--found"},
-                                                    {options.raw.value_or(std::filesystem::path()), "--raw"},
-                                                    {options.truth, "--truth"}});
-  std::vector<SubspaceCluster> found, raw;
+// --found, read: a clusters file, or a run folder's clusters (its text files, or results.h5 when
+// the run was told not to write them, output.text: false) and merge's raw clusters beside them.
+// Only a finished run is scored (it alone has summary.json), and its data's size is the n.
+FoundLists read_found(EvaluateCommandOptions& options) {
+  FoundLists lists;
+  lists.found_path = options.found;
+  lists.raw_path = options.raw;
   bool have_found = false, have_raw = false;
   if (std::filesystem::is_directory(options.found)) {
-    // A run folder: its clusters, and merge's raw clusters when consolidation wrote them; from the
-    // text files, or from results.h5 when the run was told not to write them (output.text: false).
-    // Only a finished run is scored (it alone has summary.json), and its data's size is the n.
     const std::filesystem::path folder = options.found;
+    lists.run_folder = folder;
     const std::optional<std::size_t> run_points = finished_run_points(folder);
     if (!options.points) options.points = run_points;
-    options.found = folder / "clusters.txt";
-    if (!std::filesystem::exists(options.found) && std::filesystem::exists(folder / "results.h5")) {
-      options.found = folder / "results.h5";
-      const io::Hdf5File results(options.found.string(), io::Hdf5File::Mode::read);
+    lists.found_path = folder / "clusters.txt";
+    if (!std::filesystem::exists(lists.found_path) && std::filesystem::exists(folder / "results.h5")) {
+      lists.found_path = folder / "results.h5";
+      const io::Hdf5File results(lists.found_path.string(), io::Hdf5File::Mode::read);
       if (!results.exists("/clusters"))
-        throw InputError("'" + options.found.string() + "' holds no clusters (the run had merge.enabled: false)");
-      found = io::read_cluster_list(results, "/clusters");
+        throw InputError("'" + lists.found_path.string() + "' holds no clusters (the run had merge.enabled: false)");
+      lists.found = io::read_cluster_list(results, "/clusters");
       have_found = true;
-      if (!options.raw && results.exists("/raw_clusters")) {
-        raw = io::read_cluster_list(results, "/raw_clusters");
+      if (!lists.raw_path && results.exists("/raw_clusters")) {
+        lists.raw = io::read_cluster_list(results, "/raw_clusters");
         have_raw = true;
-        options.raw = options.found.string() + ":/raw_clusters";
+        lists.raw_path = lists.found_path.string() + ":/raw_clusters";
       }
     }
-    if (!have_found && !std::filesystem::exists(options.found))
+    if (!have_found && !std::filesystem::exists(lists.found_path))
       throw InputError("'" + folder.string() +
                        "' is a folder without clusters.txt or results.h5; give a clusters file or a run folder");
-    if (!have_found && !options.raw && std::filesystem::exists(folder / "clusters_raw.txt"))
-      options.raw = folder / "clusters_raw.txt";
+    if (!have_found && !lists.raw_path && std::filesystem::exists(folder / "clusters_raw.txt"))
+      lists.raw_path = folder / "clusters_raw.txt";
   }
-  if (!have_found) found = evaluate::read_cluster_text(options.found);
-  if (options.raw && !have_raw) raw = evaluate::read_cluster_text(*options.raw);
+  if (!have_found) lists.found = evaluate::read_cluster_text(lists.found_path);
+  if (lists.raw_path && !have_raw) lists.raw = evaluate::read_cluster_text(*lists.raw_path);
+  return lists;
+}
+
+void evaluate_against_truth(const FoundLists& lists, const EvaluateCommandOptions& options, std::ostream& out) {
+  const auto& found = lists.found;
+  const auto& raw = lists.raw;
   io::GroundTruthOptions read_options;
   read_options.dimensions = options.dimensions;
   read_options.points = options.points;
@@ -153,18 +154,18 @@ evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& giv
       for (const auto& c : *list)
         if (!c.points.empty()) points = std::max<std::size_t>(points, c.points.back() + std::size_t{1});
   }
-  check_dimensions(found, options.found, options.truth, truth.dimensions);
-  if (options.raw) check_dimensions(raw, *options.raw, options.truth, truth.dimensions);
+  check_dimensions(found, lists.found_path, options.truth, truth.dimensions);
+  if (lists.raw_path) check_dimensions(raw, *lists.raw_path, options.truth, truth.dimensions);
   if (points == 0)
-    throw InputError("neither '" + options.found.string() + "' nor '" + options.truth.string() +
+    throw InputError("neither '" + lists.found_path.string() + "' nor '" + options.truth.string() +
                      "' names a point; give --points");
   check_scoring_memory(points, truth, options.points.has_value());
 
   const evaluate::QualityMeasures m = evaluate::evaluate(found, truth.clusters, points, truth.dimensions);
   std::optional<evaluate::QualityMeasures> raw_measures;
-  if (options.raw) raw_measures = evaluate::evaluate(raw, truth.clusters, points, truth.dimensions);
-  out << "found:  " << options.found.string() << " (" << found.size() << " clusters)\n";
-  if (options.raw) out << "raw:    " << options.raw->string() << " (" << raw.size() << " clusters)\n";
+  if (lists.raw_path) raw_measures = evaluate::evaluate(raw, truth.clusters, points, truth.dimensions);
+  out << "found:  " << lists.found_path.string() << " (" << found.size() << " clusters)\n";
+  if (lists.raw_path) out << "raw:    " << lists.raw_path->string() << " (" << raw.size() << " clusters)\n";
   out << "truth:  " << options.truth.string() << " (" << truth.clusters.size() << " hidden clusters, "
       << truth.dimensions << " dimensions)\n";
   out << "points: " << points << (options.points ? "" : " (the largest point id + 1; give --points for the data's n)")
@@ -175,18 +176,47 @@ evaluate::QualityMeasures run_evaluate_command(const EvaluateCommandOptions& giv
     evaluate::print_quality_table(out, m);
 
   if (!options.json.empty()) {
-    nlohmann::json json{{"found", options.found.string()},
+    nlohmann::json json{{"found", lists.found_path.string()},
                         {"truth", options.truth.string()},
                         {"points", points},
                         {"dimensions", truth.dimensions}};
     json.update(measures_json(m));
     if (raw_measures) {
       json["raw"] = measures_json(*raw_measures);
-      json["raw"]["file"] = options.raw->string();
+      json["raw"]["file"] = lists.raw_path->string();
     }
     io::write_text_file(options.json, json.dump(2) + "\n");
   }
-  return m;
+}
+
+// Exactly one thing to score against.
+void check_reference(const EvaluateCommandOptions& options) {
+  const int given = !options.truth.empty() + !options.labels.empty() + !options.label_column.empty();
+  if (given == 0)
+    throw UsageError(
+        "evaluate: give what to score against: --truth FILE (hidden clusters), --labels FILE (one "
+        "class label per input row) or --label-column NAME (a column of the run's input)");
+  if (given > 1)
+    throw UsageError("evaluate: --truth, --labels and --label-column each give what to score against; give one");
+}
+
+}  // namespace
+
+void run_evaluate_command(const EvaluateCommandOptions& given, std::ostream& out) {
+  EvaluateCommandOptions options = given;
+  check_reference(options);
+  // Before anything is read: --json is renamed into place, over whatever file it names. A run
+  // folder's files (--found a folder) are refused by the run-folder check.
+  if (!options.json.empty())
+    check_output_paths({{options.json, "--json"}}, {{options.found, "--found"},
+                                                    {options.raw.value_or(std::filesystem::path()), "--raw"},
+                                                    {options.truth, "--truth"},
+                                                    {options.labels, "--labels"}});
+  const FoundLists lists = read_found(options);
+  if (options.truth.empty())
+    evaluate_against_class_labels(lists, options, out);
+  else
+    evaluate_against_truth(lists, options, out);
 }
 
 void add_evaluate_command(CLI::App& app) {
@@ -197,10 +227,12 @@ void add_evaluate_command(CLI::App& app) {
     std::filesystem::path raw;
   };
   auto args = std::make_shared<Arguments>();
-  CLI::App* command =
-      app.add_subcommand("evaluate", "Score found clusters against hidden ones (F1, F1-R, E4SC, RNIA, CE, coverage)");
+  CLI::App* command = app.add_subcommand(
+      "evaluate",
+      "Score found clusters against hidden ones (F1, F1-R, E4SC, RNIA, CE, coverage) or against class labels (F1, "
+      "E4SC; each class a cluster in every dimension)");
   command
-      ->add_option("--found", args->options.found,
+      ->add_option("found,--found", args->options.found,
                    "clusters in the text form {d1, d2}-[p1, p2], one a line; or a run folder (its clusters.txt, "
                    "and clusters_raw.txt beside it when present; its results.h5 when the text files are absent)")
       ->required()
@@ -208,12 +240,20 @@ void add_evaluate_command(CLI::App& app) {
   command->add_option("--raw", args->raw, "merge's raw clusters (a run's clusters_raw.txt), scored beside --found")
       ->check(CLI::ExistingFile);
   command->add_option("--truth", args->options.truth, "ground truth in the OpenSubspace .true format")
-      ->required()
       ->check(CLI::ExistingFile);
+  command
+      ->add_option("--labels", args->options.labels,
+                   "class labels, one a line for every row of the run's input, in its order (empty or ? for none; "
+                   "lines starting with # are skipped)")
+      ->check(CLI::ExistingFile);
+  command->add_option("--label-column", args->options.label_column,
+                      "the column of the run's input (CSV name or 1-based number, ARFF attribute, HDF5 dataset) "
+                      "that holds each row's class; --found must be the run's folder");
   require_count(
       command->add_option("--points", args->points, "number of points in the data (default: the largest id + 1)"));
-  require_count(
-      command->add_option("--dims", args->dimensions, "number of dimensions, for .true files without a DIM= line"));
+  require_count(command->add_option(
+      "--dims", args->dimensions,
+      "number of dimensions, for .true files without a DIM= line and --labels with a clusters file"));
   command->add_option("--json", args->options.json, "also write the measures to this JSON file");
   command->callback([args, command] {
     if (command->count("--points")) args->options.points = args->points;

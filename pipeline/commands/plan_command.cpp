@@ -13,6 +13,7 @@
 #include "distributed/distributed_core.hpp"
 #include "distributed/work_split.hpp"
 #include "io/host_memory.hpp"
+#include "pipeline/commands/run_input.hpp"
 #include "pipeline/log/log_format.hpp"
 #include "pipeline/log/memory_advice.hpp"
 #include "pipeline/log/post_core_plan.hpp"
@@ -21,8 +22,9 @@
 #include "pipeline/settings/config.hpp"
 #include "pipeline/settings/core_schema.hpp"
 #include "pipeline/settings/run_settings.hpp"
-#include "pipeline/steps/automatic_parameters.hpp"
 #include "pipeline/steps/input_loading.hpp"
+#include "pipeline/steps/sampling.hpp"
+#include "pipeline/steps/significance_steps.hpp"
 #include "stages/core/core.hpp"
 #include "stages/dense_units/direct/direct_memory_plan.hpp"
 #include "stages/dense_units/direct/direct_units.hpp"
@@ -153,7 +155,7 @@ std::optional<ColumnMatrix<T>> core_copy_for_plan(const ColumnMatrix<T>& values,
 }
 
 void plan_command(const RunOptions& options) {
-  Config config = Config::load_file(options.config_file, options.overrides, core_config_schema());
+  Config config = load_run_config(options.config_file, options.overrides, "plan");
   if (!config.sweep_keys().empty())
     throw UsageError("plan takes one configuration; the config has sweep lists (" + config.sweep_keys()[0] +
                      "); pick one value with an override, e.g. " + config.sweep_keys()[0] + "=...");
@@ -170,16 +172,15 @@ void plan_command(const RunOptions& options) {
     std::printf("values: %zu points x %zu dimensions held as %s: %zu bytes (%s)\n", input.held.points(),
                 input.held.dimensions(), to_string(input.held.precision()), input.held.bytes(),
                 format_bytes(static_cast<double>(input.held.bytes())).c_str());
-    for (const auto& line : resolve_automatic_parameters(input.held, settings, config))
+    for (const auto& line : resolve_sample_and_parameters(input, settings, config, report.budget))
       std::printf("%s\n", line.c_str());
-    core::validate_core_params(settings.core, input.held.points());
-    for (const auto& warning :
-         workload_warnings(input.held, settings.core.epsilon, settings.normalization == load::Normalization::minmax,
-                           settings.significance.enabled))
+    core::validate_core_params(settings.core, input.discovery().points());
+    for (const auto& warning : workload_warnings(input.discovery(), settings.significance.enabled))
       std::printf("%s\n", warning.c_str());
+    if (report.budget.limited) std::printf("warning: %s\n", report.budget.note.c_str());
     std::optional<UnitPlan> unit_plan;
     std::optional<Density1dResult> densities;
-    input.held.visit([&](const auto& held) {
+    input.discovery().visit([&](const auto& held) {
       const auto copy = core_copy_for_plan(held, settings);
       const auto& values = copy ? *copy : held;
       densities = run_density1d(values, {settings.core.epsilon, settings.core.min_points});

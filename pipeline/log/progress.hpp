@@ -50,6 +50,28 @@ class ProgressBar {
   std::thread line_writer_;  // lines mode only; started last, joined first
 };
 
+// A stage whose work has no count (density1d, the significance test's steps, evaluate): in a batch
+// job a line every `interval` seconds while it runs ("significance still running after 20 s"), so
+// that every stage longer than the interval shows in the log, as the counted ones do; nothing on
+// a terminal or with --quiet. Lines come from a thread of its own, stopped by the destructor.
+class StageHeartbeat {
+ public:
+  StageHeartbeat(std::string label, ProgressDisplay display, double interval_seconds, ProgressBar::LineSink lines);
+  StageHeartbeat(const StageHeartbeat&) = delete;
+  StageHeartbeat& operator=(const StageHeartbeat&) = delete;
+  ~StageHeartbeat();
+
+ private:
+  std::string label_;
+  std::chrono::duration<double> interval_;
+  ProgressBar::LineSink lines_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::mutex stop_mutex_;
+  std::condition_variable stop_signal_;
+  bool stopping_ = false;
+  std::thread line_writer_;  // started last, joined first
+};
+
 // True when stderr is an interactive terminal.
 bool stderr_is_terminal();
 

@@ -1,9 +1,10 @@
 #pragma once
-// Warnings said before the work starts, for input that makes it explode or never finish: a column
-// that holds one value (every point is dense in it: the work grows about a hundredfold per such
-// column), an epsilon of 1 or more on data normalised to [0, 1] (every point is within epsilon of
-// every other), and a time estimate past an hour. With significance on, a value held by most points
-// is kept out of the core's work (docs/significance.md), so constant columns are no warning then.
+// Warnings said before the work starts, for input that makes it explode: a column that holds one
+// value (every point is dense in it: the work grows about a hundredfold per such column), and a
+// time estimate past an hour. With significance on, a value held by most points is kept out of the
+// core's work (docs/significance.md), so constant columns are no warning then. Parameters alone
+// (an epsilon of 1 or more) are no warning: on a few hundred points such a run ends in moments, so
+// whether a run ends in time is judged from its measured rate (core_time_guard.hpp).
 #include <string>
 #include <vector>
 
@@ -13,10 +14,8 @@
 namespace subscale::pipeline {
 
 template <class T>
-std::vector<std::string> workload_warnings(const ColumnMatrix<T>& values, double epsilon, bool normalized,
-                                           bool ties_kept_out = false);
-std::vector<std::string> workload_warnings(const HeldValues& held, double epsilon, bool normalized,
-                                           bool ties_kept_out = false);
+std::vector<std::string> workload_warnings(const ColumnMatrix<T>& values, bool ties_kept_out = false);
+std::vector<std::string> workload_warnings(const HeldValues& held, bool ties_kept_out = false);
 
 // "about 3 h 20 min (from 416337 units walked in 0.42 s)", from a sampled rate: `sampled_units`
 // took `sample_seconds`, and the run has `total_units`. Empty when the sample was too quick to time.

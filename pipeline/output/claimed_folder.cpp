@@ -21,17 +21,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Every file a run (or a sweep) writes; ".tmp-" names are what a killed run leaves of them.
-constexpr std::array<const char*, 10> kRunFiles = {"config.yaml",   "log.txt",      "summary.json",     "results.h5",
-                                                   "subspaces.txt", "clusters.txt", "clusters_raw.txt", "report.html",
-                                                   "sweep.csv",     "sweep.md"};
-
-bool is_run_file(const std::string& name) {
-  for (const char* known : kRunFiles) {
-    const std::string base = known;
-    if (name == base || name.rfind(base + ".tmp-", 0) == 0) return true;
-  }
-  return false;
-}
+constexpr std::array<const char*, 11> kRunFiles = {
+    "config.yaml",      "log.txt",         "summary.json", "results.h5", "subspaces.txt", "clusters.txt",
+    "clusters_raw.txt", "memberships.csv", "report.html",  "sweep.csv",  "sweep.md"};
 
 // The folder's absolute path without a trailing "/" or ".", so that its parent and name exist.
 fs::path plain_path(const fs::path& folder) {
@@ -74,6 +66,14 @@ std::string timestamp() {
 }
 
 }  // namespace
+
+bool is_run_file(const std::string& name) {
+  for (const char* known : kRunFiles) {
+    const std::string base = known;
+    if (name == base || name.rfind(base + ".tmp-", 0) == 0) return true;
+  }
+  return false;
+}
 
 bool is_run_summary(const fs::path& file) {
   std::ifstream in(file);

@@ -55,6 +55,10 @@ class ClaimedFolder {
   bool finished_ = false;
 };
 
+// A name a run (or a sweep) writes in its folder (results.h5, log.txt, sweep.csv, ...), or what a
+// killed run leaves of one.
+bool is_run_file(const std::string& name);
+
 // A run's summary.json (the last file a finished run writes): an object with the run's counts. A
 // summary.json of something else does not make its folder a run.
 bool is_run_summary(const std::filesystem::path& file);

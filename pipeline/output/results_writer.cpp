@@ -38,16 +38,20 @@ void write_scores(io::Hdf5File& file, const RunReport& report, int gzip_level) {
   }
 }
 
-// One name a line (a line break inside a name becomes a space), so that any HDF5 reader gets them
-// from one string attribute.
-void write_column_names(io::Hdf5File& file, const std::vector<std::string>& names) {
-  std::string lines;
-  for (std::string name : names) {
-    std::replace(name.begin(), name.end(), '\n', ' ');
-    lines += name + "\n";
-  }
+// The input as read (docs/output.md §2): its file, format and shape, and the names of its columns
+// as a string dataset, one string a column, so that h5py users get a list of str.
+void write_input_group(io::Hdf5File& file, const RunReport& report) {
   file.create_group("/input");
-  file.write_string_attribute("/input", "column_names", lines);
+  file.write_string_attribute("/input", "path", report.input_path);
+  if (!report.input_format.empty()) file.write_string_attribute("/input", "format", report.input_format);
+  if (!report.input_dataset.empty()) file.write_string_attribute("/input", "dataset", report.input_dataset);
+  if (!report.input_label_column.empty())
+    file.write_string_attribute("/input", "label_column", report.input_label_column);
+  const std::size_t rows = report.input_rows.empty() ? report.points : report.input_row_count;
+  file.write_int_attribute("/input", "rows", static_cast<std::int64_t>(rows));
+  file.write_int_attribute("/input", "columns",
+                           static_cast<std::int64_t>(report.input_columns ? report.input_columns : report.dimensions));
+  if (!report.column_names.empty()) file.write_strings("/input/column_names", report.column_names);
 }
 
 }  // namespace
@@ -69,7 +73,7 @@ void write_results_hdf5(const std::filesystem::path& path, const RunReport& repo
       file.write("/points/input_row", report.input_rows, gzip_level);
       file.write_int_attribute("/points/input_row", "input_rows", static_cast<std::int64_t>(report.input_row_count));
     }
-    if (!report.column_names.empty()) write_column_names(file, report.column_names);
+    write_input_group(file, report);
     io::write_cluster_list(file, "/subspaces", report.core.subspaces, gzip_level);
     // /clusters holds the run's clusters: consolidated when that stage ran, and then merge's own
     // output stays beside them as /raw_clusters.
@@ -93,7 +97,17 @@ void write_results_hdf5(const std::filesystem::path& path, const RunReport& repo
       cluster_counts.push_back(d.clusters);
     }
     file.create_group("/density1d");
-    file.write("/density1d/labels", {dims.size(), report.points}, labels.data(), gzip_level);
+    // With a sample the core saw only its points: /sample/rows names them, in the labels' order.
+    const std::size_t labelled = dims.empty() ? 0 : labels.size() / dims.size();
+    file.write("/density1d/labels", {dims.size(), labelled}, labels.data(), gzip_level);
+    if (report.sample) {
+      std::vector<std::uint64_t> rows;
+      rows.reserve(report.sample->rows.size());
+      for (const auto r : report.sample->rows) rows.push_back(report.input_rows.empty() ? r : report.input_rows[r]);
+      file.create_group("/sample");
+      file.write("/sample/rows", rows, gzip_level);
+      file.write_int_attribute("/sample", "seed", static_cast<std::int64_t>(report.sample->seed));
+    }
     file.write("/density1d/clusters", cluster_counts);
     file.write("/dense_units/per_dimension", report.core.units_per_dimension);
     file.write_int_attribute("/dense_units", "total", static_cast<std::int64_t>(report.core.total_units));
@@ -174,8 +188,28 @@ std::string summary_json(const RunReport& report) {
                 {"found_clusters", q.found_clusters},
                 {"hidden_clusters", q.hidden_clusters}};
   };
+  if (report.sample)
+    summary["sample"] = {{"points", report.sample->points},
+                         {"of", report.sample->of},
+                         {"seed", report.sample->seed},
+                         {"reason", report.sample->reason},
+                         {"clusters_found", report.sample->clusters_found},
+                         {"clusters_kept", report.sample->clusters_kept},
+                         {"memberships", report.sample->memberships},
+                         {"seconds_membership", report.sample->seconds_membership}};
+  else
+    summary["sample"] = nullptr;
+  summary["budget_limited"] = report.budget.limited;
+  if (report.budget.limited) summary["budget_note"] = report.budget.note;
   if (report.quality) summary["evaluation"] = measures(*report.quality);
   if (report.raw_quality) summary["evaluation_raw"] = measures(*report.raw_quality);
+  const auto class_measures = [&](const evaluate::ClassMeasures& q) {
+    return json{
+        {"label_column", report.input_label_column}, {"f1", q.f1},           {"e4sc", q.e4sc},
+        {"found_clusters", q.found_clusters},        {"classes", q.classes}, {"labelled_points", q.labelled_points}};
+  };
+  if (report.class_quality) summary["evaluation_classes"] = class_measures(*report.class_quality);
+  if (report.raw_class_quality) summary["evaluation_classes_raw"] = class_measures(*report.raw_class_quality);
   if (report.consolidated) {
     const auto& c = report.consolidated->stats;
     summary["consolidate"] = {{"input_clusters", c.input_clusters},

@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "common/subspace_cluster.hpp"
+#include "pipeline/output/sample_report.hpp"
 #include "pipeline/output/significance_report.hpp"
 #include "stages/consolidate/consolidate.hpp"
 #include "stages/core/core.hpp"
+#include "stages/evaluate/class_labels.hpp"
 #include "stages/evaluate/quality_measures.hpp"
 #include "stages/merge/merge.hpp"
 
@@ -25,6 +27,11 @@ struct RunReport {
   std::size_t input_row_count = 0;
   std::vector<std::uint64_t> input_rows;
   std::vector<std::string> column_names;  // the input's, when it had them (CSV header, ARFF attributes)
+  // The input as read, before join and filter, for results.h5's /input (docs/output.md §2).
+  std::string input_format;        // hdf5, csv or arff
+  std::string input_dataset;       // HDF5: the dataset read; else empty
+  std::size_t input_columns = 0;   // the columns read as dimensions (a label column is not one)
+  std::string input_label_column;  // input.label_column, when set
   std::uint64_t seed = 0;
   std::string backend;  // the one that ran: cpu or cuda
   int threads = 0;
@@ -37,9 +44,13 @@ struct RunReport {
   std::optional<merge::MergeResult> merge;
   std::optional<consolidate::ConsolidateResult> consolidated;  // set: the run's clusters; merge's stay as raw
   std::optional<SignificanceReport> significance;              // set when significance.enabled
-  std::optional<evaluate::QualityMeasures> quality;            // of the run's clusters (consolidated when set)
-  std::optional<evaluate::QualityMeasures> raw_quality;        // of merge's clusters, when consolidated is set
-  std::vector<std::pair<std::string, double>> stage_seconds;   // in run order
+  std::optional<SampleReport> sample;                          // set when the clusters were found on a sample
+  BudgetLimit budget;
+  std::optional<evaluate::QualityMeasures> quality;           // of the run's clusters (consolidated when set)
+  std::optional<evaluate::QualityMeasures> raw_quality;       // of merge's clusters, when consolidated is set
+  std::optional<evaluate::ClassMeasures> class_quality;       // against input.label_column's classes
+  std::optional<evaluate::ClassMeasures> raw_class_quality;   // of merge's clusters, when consolidated is set
+  std::vector<std::pair<std::string, double>> stage_seconds;  // in run order
   std::uint64_t peak_memory_bytes = 0;
 };
 

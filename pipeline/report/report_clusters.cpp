@@ -1,6 +1,7 @@
 #include "pipeline/report/report_clusters.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <numeric>
@@ -83,11 +84,13 @@ Ranking rank_clusters(const io::Hdf5File& file) {
   return ranking;
 }
 
-// The names results.h5 keeps (one a line), when the input had them.
+// The names results.h5 keeps, when the input had them: the string dataset /input/column_names,
+// or in files written before it the attribute of that name, one name a line.
 std::vector<std::string> stored_names(const io::Hdf5File& file) {
   std::vector<std::string> names;
   if (!file.exists("/input")) return names;
   try {
+    if (file.exists("/input/column_names")) return file.read_strings("/input/column_names");
     std::istringstream lines(file.read_string_attribute("/input", "column_names"));
     for (std::string name; std::getline(lines, name);) names.push_back(name);
   } catch (const Error&) {
@@ -211,6 +214,55 @@ std::pair<std::uint32_t, std::uint32_t> tightest_pair(const M& values, const Ran
   return {std::min(x, y), std::max(x, y)};
 }
 
+// The members' range in both dimensions, widened by a twentieth of its span on each side (a
+// span of 0, every member on one value, by a hundredth of the whole) so no mark sits on the edge.
+ScatterWindow members_window(const std::vector<ScatterPoint>& members) {
+  ScatterWindow w{INFINITY, -INFINITY, INFINITY, -INFINITY};
+  for (const auto& p : members)
+    w.x_low = std::min(w.x_low, p.x), w.x_high = std::max(w.x_high, p.x), w.y_low = std::min(w.y_low, p.y),
+    w.y_high = std::max(w.y_high, p.y);
+  const auto pad = [](double& low, double& high) {
+    const double margin = high > low ? (high - low) / 20 : std::max(std::fabs(low), 1.0) / 100;
+    low -= margin, high += margin;
+  };
+  pad(w.x_low, w.x_high), pad(w.y_low, w.y_high);
+  return w;
+}
+
+std::size_t points_in(const std::vector<ScatterPoint>& marks) {
+  std::size_t points = 0;
+  for (const auto& m : marks) points += m.count;
+  return points;
+}
+
+std::size_t largest_count(const std::vector<ScatterPoint>& a, const std::vector<ScatterPoint>& b) {
+  std::size_t most = 1;
+  for (const auto* group : {&a, &b})
+    for (const auto& m : *group) most = std::max(most, m.count);
+  return most;
+}
+
+// What the figure shows, said under it.
+std::string scatter_caption(const RankedCluster& cluster, const std::string& x_name, const std::string& y_name,
+                            const std::string& score_text, const std::vector<ScatterPoint>& members,
+                            const std::vector<ScatterPoint>& others, std::size_t member_count,
+                            std::size_t other_count) {
+  const std::size_t drawn_members = points_in(members), drawn_others = points_in(others);
+  std::string caption = "<figcaption>cluster #" + std::to_string(cluster.rank) + " (" + std::to_string(member_count) +
+                        " points in " + std::to_string(cluster.dimensions.size()) + " dimensions, " + score_text +
+                        "): " + escape_html(x_name) + " against " + escape_html(y_name) + ", " +
+                        std::to_string(drawn_members) + " members in red";
+  if (drawn_members < member_count) caption += " (an even sample of the " + std::to_string(member_count) + ")";
+  caption += ", " + std::to_string(drawn_others) + " other points in grey";
+  if (drawn_others < other_count) caption += " (an even sample of the " + std::to_string(other_count) + ")";
+  const std::size_t most = largest_count(members, others);
+  if (most > 1)
+    caption += "; points on the same place are one mark, its area growing with how many (the largest stands for " +
+               std::to_string(most) + "; each says its count on hover)";
+  caption += ". Left: every point; right: zoomed to the cluster's range.</figcaption>";
+  return caption;
+}
+
 template <class M>
 std::string scatter_of(const M& values, const RankedCluster& cluster, const std::vector<std::string>& names,
                        const std::string& score_text) {
@@ -222,25 +274,22 @@ std::string scatter_of(const M& values, const RankedCluster& cluster, const std:
     (member[static_cast<std::size_t>(i)] ? members : others)
         .push_back({static_cast<double>(values(i, dx)), static_cast<double>(values(i, dy))});
   const std::size_t member_count = members.size(), other_count = others.size();
-  members = thin_out(members, kScatterPointCap);
-  others = thin_out(others, kScatterPointCap);
-  std::string caption = "<figcaption>cluster #" + std::to_string(cluster.rank) + " (" + std::to_string(member_count) +
-                        " points in " + std::to_string(cluster.dimensions.size()) + " dimensions, " + score_text +
-                        "): " + escape_html(names[dx]) + " against " + escape_html(names[dy]) + ", " +
-                        std::to_string(members.size()) + " members in red";
-  if (members.size() < member_count) caption += " (an even sample of the " + std::to_string(member_count) + ")";
-  caption += ", " + std::to_string(others.size()) + " other points in grey";
-  if (others.size() < other_count) caption += " (an even sample of the " + std::to_string(other_count) + ")";
-  caption += "</figcaption>";
-  const std::string svg =
-      svg_scatter(others, members,
-                  {.title = "cluster #" + std::to_string(cluster.rank) + ": " + names[dx] + " against " + names[dy],
-                   .x_label = names[dx] + " (normalised)",
-                   .y_label = names[dy] + " (normalised)",
-                   .size = 360});
+  const ScatterWindow zoom = members_window(members);
+  // Tied points become one mark first, so the sample caps the marks drawn, not the points.
+  members = thin_out(merge_ties(std::move(members)), kScatterPointCap);
+  others = thin_out(merge_ties(std::move(others)), kScatterPointCap);
+  const std::string title = "cluster #" + std::to_string(cluster.rank) + ": " + names[dx] + " against " + names[dy];
+  ScatterOptions options{
+      .title = title, .x_label = names[dx] + " (normalised)", .y_label = names[dy] + " (normalised)", .size = 300};
+  const std::string whole = svg_scatter(others, members, options);
+  options.title = title + ", zoomed to the cluster's range";
+  options.window = zoom;
+  const std::string zoomed = svg_scatter(others, members, options);
   return "<figure class=\"scatter\" data-rank=\"" + std::to_string(cluster.rank) + "\" data-members=\"" +
-         std::to_string(members.size()) +
-         "\" style=\"display:inline-block;width:420px;margin:6px;vertical-align:top\">" + svg + caption + "</figure>\n";
+         std::to_string(points_in(members)) + "\" style=\"display:inline-block;margin:6px;vertical-align:top\">" +
+         whole + "<span class=\"zoom\">" + zoomed + "</span>" +
+         scatter_caption(cluster, names[dx], names[dy], score_text, members, others, member_count, other_count) +
+         "</figure>\n";
 }
 
 // The cluster with its points as positions in the input read again: results.h5 names them by

@@ -208,9 +208,32 @@ std::string clusters_per_subspace(const io::Hdf5File& file, std::size_t subspace
          " of " + std::to_string(subspaces) + " subspaces; at most " + std::to_string(most) + " in one</p>\n";
 }
 
+// The measures against input.label_column's classes, each class a cluster in every dimension.
+std::string class_quality(const json& summary) {
+  if (!summary.contains("evaluation_classes")) return "";
+  const json& found = summary["evaluation_classes"];
+  const json* raw = summary.contains("evaluation_classes_raw") ? &summary["evaluation_classes_raw"] : nullptr;
+  std::string table = "<p>Against the " + std::to_string(found.value("classes", 0)) + " classes of the label column " +
+                      escape_html(found.value("label_column", std::string("?"))) + " (" +
+                      std::to_string(found.value("labelled_points", 0)) +
+                      " labelled points), each class a cluster in every dimension:</p>\n<table class=\"classes\"><tr>"
+                      "<th>measure</th><th>clusters</th>" +
+                      std::string(raw ? "<th>merge's clusters</th>" : "") + "</tr>";
+  for (const auto& [key, name] :
+       std::array<std::pair<const char*, const char*>, 2>{{{"f1", "F1 (best 1)"}, {"e4sc", "E4SC (best 1)"}}})
+    table += "<tr><th>" + std::string(name) + "</th><td>" + format("%.4f", found.value(key, 0.0)) + "</td>" +
+             (raw ? "<td>" + format("%.4f", raw->value(key, 0.0)) + "</td>" : "") + "</tr>";
+  return table + "<tr><th>clusters found</th><td>" + std::to_string(found.value("found_clusters", 0)) + "</td>" +
+         (raw ? "<td>" + std::to_string(raw->value("found_clusters", 0)) + "</td>" : "") + "</tr></table>\n";
+}
+
 std::string quality(const json& summary) {
+  const std::string classes = class_quality(summary);
   if (!summary.contains("evaluation"))
-    return note("No ground truth was given (ground_truth.path), so there are no quality measures.");
+    return classes.empty() ? note(
+                                 "No ground truth was given (ground_truth.path, input.label_column), so there are no "
+                                 "quality measures.")
+                           : classes;
   const json& found = summary["evaluation"];
   const json* raw = summary.contains("evaluation_raw") ? &summary["evaluation_raw"] : nullptr;
   const std::array<std::pair<const char*, const char*>, 6> measures = {{{"f1", "F1 (best 1)"},
@@ -231,10 +254,12 @@ std::string quality(const json& summary) {
   table += "<tr><th>clusters found / hidden</th><td>" + std::to_string(found.value("found_clusters", 0)) + " / " +
            std::to_string(found.value("hidden_clusters", 0)) + "</td>" +
            (raw ? "<td>" + std::to_string(raw->value("found_clusters", 0)) + "</td>" : "") + "</tr></table>\n";
-  return table + svg_bar_chart(bars, {.title = "quality of the run's clusters against the ground truth",
-                                      .y_label = "measure",
-                                      .horizontal = true,
-                                      .width = 600});
+  return table +
+         svg_bar_chart(bars, {.title = "quality of the run's clusters against the ground truth",
+                              .y_label = "measure",
+                              .horizontal = true,
+                              .width = 600}) +
+         classes;
 }
 
 constexpr const char* kStyle =

@@ -2,11 +2,17 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
+#include <vector>
 
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
 #include "io/atomic_output.hpp"
+#include "io/same_file.hpp"
+#include "pipeline/log/progress.hpp"
+#include "pipeline/output/memberships_writer.hpp"
 #include "pipeline/output/results_writer.hpp"
 #include "pipeline/report/report_html.hpp"
 
@@ -35,7 +41,60 @@ void name_points_by_input_row(RunReport& report) {
   if (report.consolidated) rename(report.consolidated->clusters);
 }
 
+// How many folders down `file` lies below `folder` (1: directly in it), by device and inode, so
+// that links and other spellings of either count; 0 when it does not.
+int depth_below(const std::filesystem::path& file, const std::filesystem::path& folder) {
+  std::error_code error;
+  const std::filesystem::path real = std::filesystem::weakly_canonical(std::filesystem::absolute(file), error);
+  if (error) return 0;
+  int depth = 1;
+  for (std::filesystem::path above = real.parent_path();; above = above.parent_path(), ++depth) {
+    if (io::same_file(above, folder)) return depth;
+    if (above == above.root_path() || above.empty()) return 0;
+  }
+}
+
+struct NamedInput {
+  std::string setting;
+  std::filesystem::path path;
+};
+
+std::vector<NamedInput> run_inputs(const Config& config, const std::optional<std::filesystem::path>& resume) {
+  std::vector<NamedInput> inputs;
+  const std::vector<std::string> swept = config.sweep_keys();
+  for (const ConfigKey& key : config.schema().keys())
+    if (key.kind == ValueKind::path && config.has(key.path) &&
+        std::find(swept.begin(), swept.end(), key.path) == swept.end())
+      inputs.push_back({key.path, config.file_path(key.path)});
+  if (resume) inputs.push_back({"--resume", *resume});
+  return inputs;
+}
+
 }  // namespace
+
+void check_out_spares_inputs(const std::filesystem::path& out, bool overwrite, const Config& config,
+                             const std::optional<std::filesystem::path>& resume) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(out, error)) return;  // a new folder holds nothing yet
+  const bool replaced_whole = is_run_folder(out);
+  // A folder of the user's files without --overwrite is refused by the claim itself.
+  if (!replaced_whole && !overwrite) return;
+  const bool sweep = !config.sweep_keys().empty();
+  for (const NamedInput& input : run_inputs(config, resume)) {
+    const int depth = depth_below(input.path, out);
+    if (depth == 0) continue;
+    const std::string where =
+        "--out " + out.string() + " holds " + input.setting + " (" + input.path.string() + "), an input of this run: ";
+    if (replaced_whole)
+      throw UsageError(where +
+                       "the folder is an earlier run's, which the new run replaces as a whole when it finishes, this "
+                       "input with it; give another --out, or move the input out of the folder first");
+    if ((depth == 1 && is_run_file(input.path.filename().string())) || (depth > 1 && sweep))
+      throw UsageError(where + "the run would write its own " +
+                       (depth == 1 ? input.path.filename().string() : "point folders") +
+                       " over it; give another --out, or move the input out of the folder first");
+  }
+}
 
 std::filesystem::path RunDestination::shown() const {
   if (!claimed) return {};
@@ -60,6 +119,9 @@ void create_folder(const std::filesystem::path& folder) {
 void write_run_folder(const std::filesystem::path& folder, const std::filesystem::path& shown, const Config& config,
                       const RunSettings& settings, RunReport& report, RunLog& log) {
   const auto start = Clock::now();
+  // The write counts no work; in a batch job it says it still runs, as every stage does.
+  const StageHeartbeat beat("write", progress_display(log.quiet()), settings.progress_seconds,
+                            [&log](const std::string& line) { log.line(line); });
   name_points_by_input_row(report);
   io::write_text_file(folder / "config.yaml", config.to_yaml());
   if (settings.text_outputs) {
@@ -70,6 +132,7 @@ void write_run_folder(const std::filesystem::path& folder, const std::filesystem
     } else if (report.merge) {
       write_clusters_text(folder / "clusters.txt", report.merge->clusters);
     }
+    write_memberships_csv(folder / "memberships.csv", report);
   }
   report.stage_seconds.emplace_back("write", 0.0);
   write_results_hdf5(folder / "results.h5", report, settings.gzip_level);

@@ -3,6 +3,7 @@
 // everything written into it, summary.json last.
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "pipeline/log/run_log.hpp"
@@ -27,6 +28,14 @@ struct RunDestination {
   // Begins the claimed folder (once the input is accepted) and returns where this run writes.
   std::filesystem::path begin() const;
 };
+
+// Refuses (UsageError, exit 2) an --out folder in which the run would remove or replace one of its
+// own inputs (every path key of `config`, and `resume`): an earlier run's or sweep's folder, which
+// the run replaces as a whole, holding it at any depth; or, with --overwrite, a folder holding it
+// under a name the run writes (or in a sub-folder, which a sweep's point may replace). Call it
+// before the folder is claimed: nothing is written when it throws.
+void check_out_spares_inputs(const std::filesystem::path& out, bool overwrite, const Config& config,
+                             const std::optional<std::filesystem::path>& resume);
 
 void create_folder(const std::filesystem::path& folder);
 // Writes the run's files into `folder` (the work folder), summary.json last; `shown` is the

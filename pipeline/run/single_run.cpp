@@ -11,9 +11,9 @@
 #include "pipeline/run/run_folder.hpp"
 #include "pipeline/settings/parameter_advice.hpp"
 #include "pipeline/settings/run_settings.hpp"
-#include "pipeline/steps/automatic_parameters.hpp"
 #include "pipeline/steps/input_loading.hpp"
 #include "pipeline/steps/run_stages.hpp"
+#include "pipeline/steps/sampling.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -60,6 +60,7 @@ SingleRun run_one(Config config, const RunDestination& destination, const RunOpt
   };
   agreed([&] {
     settings = read_settings(config, options.resume, comm.local_size());
+    settings.refuse_long_core = !options.force;
     arena.emplace(settings.threads);
     if (comm.is_root() && settings.checkpoint) precheck_checkpoint(*settings.checkpoint);
   });
@@ -88,8 +89,8 @@ SingleRun run_one(Config config, const RunDestination& destination, const RunOpt
   arena->execute([&] {
     agreed([&] {
       input = load_input(settings, log, report);
-      for (const auto& line : resolve_automatic_parameters(input->held, settings, config)) log.line(line);
-      validate_run_params(settings, input->held.points());
+      for (const auto& line : resolve_sample_and_parameters(*input, settings, config, report.budget)) log.line(line);
+      validate_run_params(settings, input->discovery().points());
       report.points = input->held.points();
       report.dimensions = input->held.dimensions();
       if (!comm.is_root()) return;
@@ -97,10 +98,9 @@ SingleRun run_one(Config config, const RunDestination& destination, const RunOpt
       folder = destination.begin();  // only now: refused input leaves nothing behind
       log.write_to(folder / "log.txt");
     });
-    for (const auto& warning :
-         workload_warnings(input->held, settings.core.epsilon, settings.normalization == load::Normalization::minmax,
-                           settings.significance.enabled))
+    for (const auto& warning : workload_warnings(input->discovery(), settings.significance.enabled))
       log.warning(warning);
+    if (report.budget.limited) log.warning(report.budget.note);
     try {
       if (with_parameter_advice([&] { return run_stages(settings, *input, log, report, comm); }))
         write_run_folder(folder, destination.shown(), config, settings, report, log);

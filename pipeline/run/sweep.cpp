@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "io/atomic_output.hpp"
+#include "pipeline/log/log_format.hpp"
 #include "pipeline/run/run_folder.hpp"
 #include "pipeline/run/single_run.hpp"
 
@@ -135,10 +136,11 @@ void write_sweep_tables(const std::filesystem::path& folder, const std::vector<s
     md << "\n";
   }
   if (unfinished == 0)
-    md << "\nThe sweep finished: " << points.size() << " points, " << ok << " ok, " << failed << " failed.\n";
+    md << "\nThe sweep finished: " << counted(points.size(), "point") << ", " << ok << " ok, " << failed
+       << " failed.\n";
   else
-    md << "\nThe sweep is unfinished: " << unfinished << " of " << points.size()
-       << " points are pending or running (a sweep stopped part-way leaves them so).\n";
+    md << "\nThe sweep is unfinished: " << unfinished << " of " << counted(points.size(), "point")
+       << (unfinished == 1 ? " is" : " are") << " pending or running (a sweep stopped part-way leaves them so).\n";
   io::write_text_file(folder / "sweep.csv", csv.str());
   io::write_text_file(folder / "sweep.md", md.str());
 }
@@ -153,8 +155,8 @@ std::filesystem::path run_sweep(const Config& config, const RunDestination& dest
   refuse_repeated_points(config, combinations, sweep_keys);
   const bool quiet = options.quiet || !comm.is_root();
   if (!quiet)
-    std::fprintf(stderr, "sweep: %zu runs over %zu key(s) into %s\n", combinations.size(), sweep_keys.size(),
-                 folder.string().c_str());
+    std::fprintf(stderr, "sweep: %s over %s into %s\n", counted(combinations.size(), "run").c_str(),
+                 counted(sweep_keys.size(), "key").c_str(), folder.string().c_str());
   std::vector<SweepPoint> points;
   for (const Config& combination : combinations) points.push_back({combination});
   const auto write_tables = [&] {

@@ -17,6 +17,10 @@
 namespace subscale::pipeline {
 namespace {
 
+// What a message about a value starts with: where the value came from ("my.yaml: ", "command line:
+// "), or nothing where the caller's own words are enough (a library call's parameters).
+std::string lead(const std::string& origin) { return origin.empty() ? std::string() : origin + ": "; }
+
 // yaml-cpp nodes are shared references and Node::operator= writes through them, so a value is
 // replaced by erasing and inserting, never by assignment: copies of a Config stay independent.
 void replace_value(std::map<std::string, YAML::Node>& values, const std::string& path, const YAML::Node& node) {
@@ -283,12 +287,12 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
       if (known.rfind(path + ".", 0) == 0) members.push_back(known);
     if (!members.empty()) {
       const std::vector<std::string> some(members.begin(), members.begin() + std::min<std::size_t>(members.size(), 4));
-      throw UsageError(origin + ": '" + path + "' is a section and expects a mapping of its keys (" + join(some, ", ") +
-                       (members.size() > some.size() ? ", ..." : "") + "), e.g. " + path + ": {" +
+      throw UsageError(lead(origin) + "'" + path + "' is a section and expects a mapping of its keys (" +
+                       join(some, ", ") + (members.size() > some.size() ? ", ..." : "") + "), e.g. " + path + ": {" +
                        members.front().substr(path.size() + 1) + ": ...}, or " + members.front() +
                        "=... on the command line");
     }
-    std::string message = origin + ": unknown key '" + path + "'";
+    std::string message = lead(origin) + "unknown key '" + path + "'";
     const std::string suggestion = nearest_word(path, all_paths);
     if (!suggestion.empty())
       message += "; did you mean '" + suggestion + "'?";
@@ -311,12 +315,12 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
   for (const auto& override_text : overrides) {
     const auto equals = override_text.find('=');
     if (equals == std::string::npos || equals == 0)
-      throw UsageError(origin + ": '" + override_text + "' is not of the form key=value (e.g. epsilon=0.01)");
+      throw UsageError(lead(origin) + "'" + override_text + "' is not of the form key=value (e.g. epsilon=0.01)");
     const std::string path = section_switch(schema, override_text.substr(0, equals));
     const ConfigKey& key = check_known(path, origin);
     // The last of two would win silently, and which one was meant is anyone's guess.
     if (const auto [first, inserted] = overridden.emplace(path, override_text); !inserted)
-      throw UsageError(origin + ": '" + path + "' is given twice ('" + first->second + "' and '" + override_text +
+      throw UsageError(lead(origin) + "'" + path + "' is given twice ('" + first->second + "' and '" + override_text +
                        "'); give each key once");
     const std::string text = override_text.substr(equals + 1);
     const bool literal =
@@ -325,16 +329,16 @@ Config Config::from_text(const std::string& yaml_text, const std::vector<std::st
     if (literal) {
       node = YAML::Node(text);
     } else {
-      check_yaml_bounds(text, origin + " ('" + path + "')");
+      check_yaml_bounds(text, origin.empty() ? "'" + path + "'" : origin + " ('" + path + "')");
       std::vector<YAML::Node> parsed;
       try {
         parsed = YAML::LoadAll(text);
       } catch (const YAML::Exception& error) {
-        throw UsageError(origin + ": the value of '" + path + "' is not valid YAML: " + error.msg);
+        throw UsageError(lead(origin) + "the value of '" + path + "' is not valid YAML: " + error.msg);
       }
       for (std::size_t i = 1; i < parsed.size(); ++i)
         if (!parsed[i].IsNull())
-          throw UsageError(origin + ": the value of '" + path + "', '" + text +
+          throw UsageError(lead(origin) + "the value of '" + path + "', '" + text +
                            "', has more text after the value's end; give one value (a list is written [a, b], with "
                            "nothing after its ']')");
       if (!parsed.empty()) node = parsed.front();
@@ -360,18 +364,18 @@ void Config::validate_value(const ConfigKey& key, const YAML::Node& node, const 
   if (key.kind == ValueKind::tree) return;  // its reader validates the subtree
   if (node.IsSequence()) {
     if (!key.sweepable)
-      throw UsageError(origin + ": '" + key.path + "' takes one value, not a list (only some keys can be swept)");
-    if (node.size() == 0) throw UsageError(origin + ": '" + key.path + "' is an empty list");
+      throw UsageError(lead(origin) + "'" + key.path + "' takes one value, not a list (only some keys can be swept)");
+    if (node.size() == 0) throw UsageError(lead(origin) + "'" + key.path + "' is an empty list");
     for (const auto& element : node) {
-      if (element.IsSequence()) throw UsageError(origin + ": '" + key.path + "' has a nested list");
+      if (element.IsSequence()) throw UsageError(lead(origin) + "'" + key.path + "' has a nested list");
       validate_value(key, element, origin);
     }
     return;
   }
   if (node.IsMap())
-    throw UsageError(origin + ": '" + key.path + "' expects " + value_kind_phrase(key.kind) + ", not a mapping");
+    throw UsageError(lead(origin) + "'" + key.path + "' expects " + value_kind_phrase(key.kind) + ", not a mapping");
   if (key.allow_auto && is_auto_node(node)) return;
-  const std::string where = origin + ": '" + key.path + "'";
+  const std::string where = lead(origin) + "'" + key.path + "'";
   const std::string text = node.IsScalar() ? node.Scalar() : std::string();
   std::optional<double> numeric;
   switch (key.kind) {

@@ -65,7 +65,8 @@ class Config {
   // newline into a space or end a value at " #"), unless a string begins with '[' (a list). Paths
   // given in the file are relative to the file's folder; paths given as overrides, to the working
   // folder; both are held (and written by to_yaml) as absolute paths. `overrides_origin` names
-  // the overrides in messages ("command line: 'epsilon' ...").
+  // the overrides in messages ("command line: 'epsilon' ..."); empty, the messages begin with the key
+  // ("'epsilon' is -1 ..."), as a library call's parameters want.
   static Config load_file(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                           const ConfigSchema& schema);
   static Config from_text(const std::string& yaml_text, const std::vector<std::string>& overrides,

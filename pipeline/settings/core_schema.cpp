@@ -17,7 +17,9 @@ ConfigSchema core_config_schema() {
        .default_value = "float64",
        .help = "precision the values are held and compared in after normalisation (float32: half the memory)",
        .choices = {"float64", "float32"}});
-  key({.path = "input.label_column", .help = "CSV column (name or 1-based number) or ARFF attribute holding labels"});
+  key({.path = "input.label_column",
+       .help = "each row's class, which the run scores its clusters against: a CSV column (name or 1-based number), "
+               "an ARFF attribute or an HDF5 dataset (beside input.dataset, or a path)"});
   key({.path = "input.header",
        .kind = ValueKind::boolean,
        .default_value = "auto",
@@ -70,6 +72,12 @@ ConfigSchema core_config_schema() {
        .maximum = 64.0,
        .allow_auto = true,
        .sweepable = true});
+  key({.path = "levels",
+       .default_value = "auto",
+       .help = "columns on integer levels, searched at a reach in whole levels: DIM:CORE:MERGE,... (0-based DIM; "
+               "the core links points up to CORE levels apart, merge and the test up to MERGE, by scaling each such "
+               "column), none, or auto: chosen from the data's resolution with epsilon: auto under significance",
+       .allow_auto = true});
   key({.path = "mode",
        .default_value = "auto",
        .help = "how units find their subspace: direct (from the coordinates, skipping units of one dimension), "
@@ -236,6 +244,36 @@ ConfigSchema core_config_schema() {
        .minimum_exclusive = true,
        .maximum = 1.0,
        .sweepable = true});
+  // Discovery on a sample (pipeline/steps/sampling.hpp): on inputs so large that the unit budget,
+  // not the data's spacing, would set epsilon.
+  key({.path = "sample.enabled",
+       .kind = ValueKind::boolean,
+       .default_value = "auto",
+       .help = "find the clusters on a uniform sample of the points, then decide every point's membership in "
+               "each cluster's subspace and test the clusters on all of them (auto: when the whole input would "
+               "make the dense-unit budget halve epsilon below the data's spacing; needs significance)",
+       .allow_auto = true});
+  key({.path = "sample.points",
+       .kind = ValueKind::integer,
+       .default_value = "auto",
+       .help = "points in the sample (auto: the largest halving of the input at which the data's spacing, not the "
+               "budget, sets epsilon, and at least 50 / sample.smallest_cluster)",
+       .minimum = 2.0,
+       .maximum = 4294967295.0,
+       .allow_auto = true});
+  key({.path = "sample.smallest_cluster",
+       .kind = ValueKind::number,
+       .default_value = "0.01",
+       .help = "the smallest cluster the sample must resolve, as a share of the points: the sample keeps at "
+               "least 50 points of such a cluster",
+       .minimum = 0.0,
+       .minimum_exclusive = true,
+       .maximum = 1.0});
+  key({.path = "sample.seed",
+       .kind = ValueKind::integer,
+       .default_value = "1",
+       .help = "seed of the sample's draw (written into config.yaml, so the run repeats exactly)",
+       .minimum = 0.0});
   key({.path = "ground_truth.path", .kind = ValueKind::path, .help = "hidden clusters (.true) to evaluate against"});
   key({.path = "progress.interval",
        .kind = ValueKind::number,

@@ -13,6 +13,8 @@ struct RunOptions {
   std::optional<std::filesystem::path> out;
   bool quiet = false;
   bool overwrite = false;                       // run: write into an --out folder that holds other files
+  bool force = false;                           // run: run even when the core is projected past a day
+  bool check = false;                           // run: check the config and overrides, run nothing
   std::optional<std::filesystem::path> resume;  // run: continue the checkpoint in this folder
   int processes = 0;                            // plan: processes to plan for (0: this job's)
   std::string placement;                        // cluster runs: where this process runs (host, GPU)

@@ -96,6 +96,8 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.min_points_auto = config.is_auto("min_points");
   s.core.epsilon = s.epsilon_auto ? 0.0 : config.number("epsilon");
   s.core.min_points = s.min_points_auto ? 0 : static_cast<std::uint32_t>(config.integer("min_points"));
+  s.levels_auto = config.is_auto("levels");
+  if (!s.levels_auto) s.levels = parse_levels(config.string("levels"));
   // auto: direct mode, faster than the signature table on every file measured (S5500 at epsilon
   // 0.01: 2.8 s against 30.4 s on one H100), and exact by construction.
   const std::string mode = config.string("mode");
@@ -150,6 +152,15 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.significance.test.correction =
       config.boolean("significance.fdr") ? significance::Correction::fdr : significance::Correction::bonferroni;
   s.consolidate_params.level_gap_floor = s.significance.enabled;
+  if (!config.is_auto("sample.enabled")) s.sample.enabled = config.boolean("sample.enabled");
+  if (!config.is_auto("sample.points")) s.sample.points = static_cast<std::size_t>(config.integer("sample.points"));
+  s.sample.smallest_cluster = config.number("sample.smallest_cluster");
+  s.sample.seed = static_cast<std::uint64_t>(config.integer("sample.seed"));
+  if (s.sample.enabled.value_or(false) && !s.significance.enabled)
+    throw UsageError(
+        "sample.enabled: true needs significance.enabled: true: clusters found on a sample are tested "
+        "on every point, and without the test the run gives the published method's output, which a "
+        "sample would change; set sample.enabled: false or auto");
   if (config.has("ground_truth.path")) s.ground_truth = config.file_path("ground_truth.path");
   if (s.join && s.join->key_column && s.ground_truth)
     throw UsageError("join.key = " + std::to_string(*s.join->key_column) + " takes that column out of the matrix, " +

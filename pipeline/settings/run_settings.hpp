@@ -14,6 +14,8 @@
 #include "io/dataset_loader.hpp"
 #include "pipeline/settings/config.hpp"
 #include "pipeline/settings/filter_section.hpp"
+#include "pipeline/settings/levels_setting.hpp"
+#include "pipeline/settings/sample_settings.hpp"
 #include "pipeline/settings/significance_settings.hpp"
 #include "stages/consolidate/consolidate.hpp"
 #include "stages/core/core.hpp"
@@ -51,11 +53,19 @@ struct RunSettings {
   bool consolidate = true;
   consolidate::ConsolidateParams consolidate_params;
   SignificanceSettings significance;
+  // `levels` (levels_setting.hpp): the reach of the columns on integer levels; auto: chosen with
+  // epsilon: auto under significance (automatic_parameters.hpp), else none.
+  bool levels_auto = false;
+  std::vector<significance::LevelReach> levels;
+  SampleSettings sample;
   std::optional<std::filesystem::path> ground_truth;
   bool text_outputs = true;
   int gzip_level = 0;
   bool html_report = false;
   double progress_seconds = 10;
+  // The command line without --force: a core projected past a day is refused (core_time_guard.hpp);
+  // a library run (Python) is warned of only, its caller can stop it.
+  bool refuse_long_core = false;
   std::optional<distributed::CheckpointOptions> checkpoint;
   std::vector<std::string> memory_notes;  // what the memory plan adapted, said before the run starts
 };

@@ -23,6 +23,8 @@ struct AutomaticInput {
   std::uint32_t min_points = 0;
   double merge_epsilon = 0;
   std::uint32_t merge_min_points = 0;
+  bool levels_auto = false;                      // `levels: auto` (levels_setting.hpp)
+  std::vector<significance::LevelReach> levels;  // the given reaches, where not auto
 };
 
 struct AutomaticParameters {
@@ -30,8 +32,11 @@ struct AutomaticParameters {
   std::uint32_t min_points = 0;
   double merge_epsilon = 0;
   std::uint32_t merge_min_points = 0;
+  bool budget_limited = false, epsilon_halved = false;  // significance::AutoChoice's
+  std::uint32_t halvings = 0;
   std::vector<std::pair<std::string, std::string>> resolved;  // config key, YAML value
   std::vector<std::string> log_lines;
+  std::vector<significance::LevelReach> levels;  // the columns on integer levels and their reach
 };
 
 // merge.epsilon = kMergeRadius * epsilon with significance (the core's radius is a 1-D window that
@@ -41,9 +46,13 @@ inline constexpr double kMergeRadius = 4.0;
 template <class T>
 AutomaticParameters choose_parameters(const ColumnMatrix<T>& values, const AutomaticInput& input);
 
-// The run's auto values chosen from the held values, written into `settings` and back into
-// `config` (so config.yaml repeats the run); returns a line for each choice saying why.
-std::vector<std::string> resolve_automatic_parameters(const HeldValues& held, RunSettings& settings, Config& config);
+// What choose_parameters reads from the run's settings.
+AutomaticInput automatic_input(const RunSettings& settings);
+
+// The chosen values written into `settings` and back into `config` (so config.yaml repeats the run).
+void apply_parameters(const AutomaticParameters& chosen, RunSettings& settings, Config& config);
+
+AutomaticParameters choose_on(const HeldValues& held, const AutomaticInput& input);
 
 // A double as YAML text that reads back to the same value.
 std::string exact_text(double value);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "pipeline/log/core_time_guard.hpp"
 #include "pipeline/log/progress.hpp"
 #include "pipeline/log/run_log.hpp"
 #include "pipeline/output/run_report.hpp"
@@ -25,6 +26,7 @@ class CoreStepLog {
   void step(const std::string& step, const CoreResult& so_far);
   void advance(std::uint64_t done) {
     if (bar_) bar_->advance(done);
+    if (guard_) guard_->advance(done);
   }
   // Since the last step began.
   double seconds_in_step() const;
@@ -35,6 +37,8 @@ class CoreStepLog {
   RunLog& log_;
   RunReport& report_;
   std::optional<ProgressBar> bar_;
+  std::optional<CoreTimeGuard> guard_;
+  std::optional<StageHeartbeat> heartbeat_;  // density1d and plan, which count no work
   std::uint64_t planned_units_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };

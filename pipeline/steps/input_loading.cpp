@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
 #include "io/host_memory.hpp"
+#include "pipeline/log/log_format.hpp"
 #include "pipeline/steps/join_table_reader.hpp"
 
 namespace subscale::pipeline {
@@ -81,6 +82,16 @@ std::string apply_join(const RunSettings& settings, Dataset& data) {
          ", " + std::to_string(kept) + " rows matched, " + std::to_string(before - kept) + " dropped";
 }
 
+// What results.h5's /input says about the file (docs/output.md §2).
+void describe_input(const load::LoadOptions& load, const Dataset& data, RunReport& report) {
+  const io::InputFormat format =
+      load.format == io::InputFormat::auto_detect ? io::detect_input_format(load.path) : load.format;
+  report.input_format = io::to_string(format);
+  report.input_dataset = format == io::InputFormat::hdf5 ? load.dataset_path : std::string();
+  report.input_columns = data.dimensions();
+  report.input_label_column = load.label_column;
+}
+
 }  // namespace
 
 LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& report) {
@@ -88,10 +99,11 @@ LoadedInput load_input(const RunSettings& settings, RunLog& log, RunReport& repo
   auto start = Clock::now();
   input.data = load::load_dataset(settings.load);
   report.stage_seconds.emplace_back("load", seconds_since(start));
-  log.line("load        " + std::to_string(input.data.points()) + " points x " +
-           std::to_string(input.data.dimensions()) + " dimensions from " + settings.load.path);
+  log.line("load        " + counted(input.data.points(), "point") + " x " +
+           counted(input.data.dimensions(), "dimension") + " from " + settings.load.path);
   if (!input.data.reader_note.empty()) log.line("load        " + input.data.reader_note);
   report.input_row_count = input.data.points();
+  describe_input(settings.load, input.data, report);
   if (settings.join) {
     start = Clock::now();
     const std::string line = apply_join(settings, input.data);

@@ -15,9 +15,9 @@
 #include "pipeline/settings/core_schema.hpp"
 #include "pipeline/settings/parameter_advice.hpp"
 #include "pipeline/settings/run_settings.hpp"
-#include "pipeline/steps/automatic_parameters.hpp"
 #include "pipeline/steps/input_loading.hpp"
 #include "pipeline/steps/run_stages.hpp"
+#include "pipeline/steps/sampling.hpp"
 #include "stages/dense_units/direct/direct_memory_plan.hpp"
 #include "stages/dense_units/direct/direct_units.hpp"
 #include "stages/dense_units/table/partition_plan.hpp"
@@ -70,9 +70,10 @@ void refuse_file_keys(const std::vector<std::string>& overrides) {
 
 Config memory_config(const std::vector<std::string>& overrides, const MemoryInput& input) {
   refuse_file_keys(overrides);
-  // The overrides are a caller's parameters (the Python estimator's keywords), not a command line.
-  Config config = Config::from_text("input:\n  path: '" + input.name + "'\n", overrides, core_config_schema(), ".",
-                                    input.name, "parameters");
+  // The overrides are a caller's parameters (the Python estimator's keywords), not a command line:
+  // their messages begin with the key, without a word for where they came from.
+  Config config =
+      Config::from_text("input:\n  path: '" + input.name + "'\n", overrides, core_config_schema(), ".", input.name, "");
   if (!config.sweep_keys().empty())
     throw UsageError(config.sweep_keys()[0] + " is a list (a sweep); a run takes one value: run once per value");
   return config;
@@ -90,9 +91,9 @@ HeldValues hold_input(const MemoryInput& input, const RunSettings& settings) {
 
 // What the command line does once the input is read: "auto" parameters chosen from the data (and
 // written into the config, so config_ repeats the run), then the core's parameters checked.
-void choose_from_data(const HeldValues& held, RunSettings& settings, Config& config, RunLog& log) {
-  for (const auto& line : resolve_automatic_parameters(held, settings, config)) log.line(line);
-  validate_run_params(settings, held.points());
+void choose_from_data(LoadedInput& input, RunSettings& settings, Config& config, RunLog& log, BudgetLimit& budget) {
+  for (const auto& line : resolve_sample_and_parameters(input, settings, config, budget)) log.line(line);
+  validate_run_params(settings, input.discovery().points());
 }
 
 std::uint64_t peak_resident_bytes() {
@@ -118,12 +119,12 @@ RunReport run_in_memory(Config& config, const MemoryInput& source, const RunObse
     const auto start = std::chrono::steady_clock::now();
     input.held = hold_input(source, settings);
     report.stage_seconds.emplace_back("normalize", seconds_since(start));
-    choose_from_data(input.held, settings, config, log);
+    choose_from_data(input, settings, config, log, report.budget);
     report.points = input.held.points();
     report.dimensions = input.held.dimensions();
     if (source.truth) input.truth = io::GroundTruth{input.held.dimensions(), {}, *source.truth};
-    warnings = workload_warnings(input.held, settings.core.epsilon,
-                                 settings.normalization == load::Normalization::minmax, settings.significance.enabled);
+    warnings = workload_warnings(input.discovery(), settings.significance.enabled);
+    if (report.budget.limited) warnings.push_back(report.budget.note);
     for (const auto& warning : warnings) log.warning(warning);
     with_parameter_advice(
         [&] { return run_stages(settings, input, log, report, distributed::Communicator::world(), observer); });
@@ -139,12 +140,19 @@ LibraryPlan plan_in_memory(Config& config, const MemoryInput& source) {
   LibraryPlan out;
   tbb::task_arena arena(settings.threads);
   arena.execute([&] {
-    const HeldValues held = hold_input(source, settings);
+    LoadedInput input;
+    input.held = hold_input(source, settings);
     RunLog log(true, true);
-    choose_from_data(held, settings, config, log);
-    out.points = held.points();
-    out.dimensions = held.dimensions();
-    out.held_bytes = held.bytes();
+    BudgetLimit budget;
+    choose_from_data(input, settings, config, log, budget);
+    out.points = input.held.points();
+    out.dimensions = input.held.dimensions();
+    out.held_bytes = input.held.bytes();
+    if (input.sample) {
+      out.sample_points = input.sample->rows.size();
+      out.sample_reason = input.sample->reason;
+    }
+    const HeldValues& held = input.discovery();
     const Density1dResult density = held.visit([&](const auto& values) {
       return run_density1d(values, {settings.core.epsilon, settings.core.min_points});
     });

@@ -78,6 +78,8 @@ struct LibraryPlan {
   std::vector<std::uint64_t> units_per_dimension;
   std::uint32_t largest_window = 0;
   std::size_t held_bytes = 0;
+  std::size_t sample_points = 0;  // the sample the clusters would be found on; 0: every point
+  std::string sample_reason;
   // direct mode: the walk's estimate from a sample of windows (exact when every window was walked)
   bool walk_exact = false;
   double walk_nodes = 0, multi_units = 0;

@@ -8,8 +8,12 @@
 #include "common/phase_timer.hpp"
 #include "distributed/distributed_core.hpp"
 #include "distributed/distributed_merge.hpp"
+#include "pipeline/log/log_format.hpp"
 #include "pipeline/log/stage_progress_log.hpp"
 #include "pipeline/steps/core_log.hpp"
+#include "pipeline/steps/evaluate_step.hpp"
+#include "pipeline/steps/sample_extension.hpp"
+#include "pipeline/steps/search_values.hpp"
 #include "pipeline/steps/significance_steps.hpp"
 #include "stages/significance/pooled_pairs.hpp"
 
@@ -17,6 +21,14 @@ namespace subscale::pipeline {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+std::string sample_log_line(const SampleReport& sample) {
+  return "membership  " + std::to_string(sample.clusters_found) +
+         (sample.clusters_found == 1 ? " cluster" : " clusters") + " found on the sample of " +
+         std::to_string(sample.points) + " points extended to all " + std::to_string(sample.of) + " (" +
+         std::to_string(sample.memberships) + " memberships); " + std::to_string(sample.clusters_kept) +
+         " significant on every point";
+}
 
 // The progress a stage reports goes to the log's bar and to the caller's observer: a library run
 // shows it (Python's progress callback) and may stop there (Ctrl-C), as in the core.
@@ -32,12 +44,35 @@ StageProgress shown_and_observed(StageProgress shown, const RunObserver& observe
           }};
 }
 
+// A step whose work has no count says it still runs, every progress.interval in a batch job.
+StageHeartbeat heartbeat(const std::string& stage, RunLog& log, const RunSettings& settings) {
+  return StageHeartbeat(stage, progress_display(log.quiet()), settings.progress_seconds,
+                        [&log](const std::string& line) { log.line(line); });
+}
+
 // Runs the stages after load; with several processes (or a checkpoint) the core goes through the
 // cluster executor and merge is spread over the processes. Returns false on the processes that
 // only helped (everything after merge is the root's).
+// The sample's values as the held type (the sample is held in the input's precision).
 template <class T>
-bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings, const LoadedInput& input, RunLog& log,
+const ColumnMatrix<T>& sample_values(const LoadedInput& input) {
+  return *input.sample->held.visit([](const auto& m) -> const ColumnMatrix<T>* {
+    if constexpr (std::is_same_v<std::decay_t<decltype(m)>, ColumnMatrix<T>>)
+      return &m;
+    else
+      throw std::logic_error("the sample is held in another precision than the input");
+  });
+}
+
+// `every`: the held values of every point. With a sample (sampling.hpp) the stages up to
+// consolidation read the sample's values, and its clusters are then extended to every point.
+template <class T>
+bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, const LoadedInput& input, RunLog& log,
                      RunReport& report, const distributed::Communicator& comm, const RunObserver& observer) {
+  // Repeated columns folded and columns on levels scaled to their reach, where that applies.
+  const SearchValues<T> search(every, input.sample ? &sample_values<T>(input) : nullptr, settings);
+  for (const auto& line : search.log_lines()) log.line(line);
+  const ColumnMatrix<T>& values = search.discovery();
   distributed::ClusterCoreReport cluster_report;
   const bool use_cluster = comm.distributed() || settings.checkpoint.has_value();
   CoreStepLog core_log(settings, static_cast<std::size_t>(values.cols()), log, report);
@@ -50,11 +85,13 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     marginals = significance::Marginals::of(values);
     report.significance->seconds += seconds_since(sig_start);
     report.significance->seconds_prepare += seconds_since(sig_start);
-    core_copy = core_values(values, settings.core.epsilon, sig, *report.significance);
+    const auto beat = heartbeat("significance", log, settings);
+    core_copy = core_values(search.core(), settings.core.epsilon, sig, *report.significance);
+    for (const auto& line : significance_log_lines(*report.significance, sig, SignificancePhase::core)) log.line(line);
   }
   observer.stage("density1d");
   report.core = core::run_core(
-      core_copy ? *core_copy : values, settings.core,
+      core_copy ? *core_copy : search.core(), settings.core,
       [&](const std::string& step, const CoreResult& so_far) {
         core_log.step(step, so_far);
         observer.stage(step, step == "dense_units" ? so_far.total_units : 0);
@@ -78,7 +115,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     if (stage == "subspaces") seconds = report.core.timings.subspaces_seconds;
   }
   report.backend = backend_name(report.core.backend_used);
-  log.line("subspaces   " + std::to_string(report.core.subspaces.size()) + " subspaces");
+  log.line("subspaces   " + counted(report.core.subspaces.size(), "subspace"));
   core_copy.reset();
   // The subspaces that can hold a significant cluster (pooled into pairs of dimensions where
   // chance fills the units with dimensions): on the root of a cluster run, which holds every
@@ -88,6 +125,7 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
     std::exception_ptr failure;
     if (comm.is_root()) {
       try {
+        const auto beat = heartbeat("significance", log, settings);
         to_merge = subspaces_to_merge(
             *marginals, report.core.subspaces, std::max<std::uint32_t>(settings.merge_min_points, 2),
             significance::chance_dimensions(static_cast<double>(report.core.total_units),
@@ -101,6 +139,8 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
       comm.agree(failure);
     else if (failure)
       std::rethrow_exception(failure);
+    for (const auto& line : significance_log_lines(*report.significance, sig, SignificancePhase::subspaces))
+      log.line(line);
   }
 
   auto start = Clock::now();
@@ -119,9 +159,16 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
           shown_and_observed(StageProgressLog("merge", log, settings.progress_seconds).progress(), observer, "merge"));
     report.stage_seconds.emplace_back("merge", seconds_since(start));
     if (!comm.is_root()) return false;
-    log.line("merge       " + std::to_string(report.merge->clusters.size()) + " clusters" +
+    log.line("merge       " + counted(report.merge->clusters.size(), "cluster") +
              (comm.distributed() ? " (subspaces spread over " + std::to_string(comm.size()) + " processes)" : ""));
-    if (sig.enabled) keep_significant_merge(values, *marginals, *report.merge, sig, *report.significance);
+    if (sig.enabled) {
+      {
+        const auto beat = heartbeat("significance", log, settings);
+        keep_significant_merge(values, *marginals, *report.merge, sig, *report.significance);
+      }
+      for (const auto& line : significance_log_lines(*report.significance, sig, SignificancePhase::merge))
+        log.line(line);
+    }
   } else {
     if (!comm.is_root()) return false;
     log.line("merge       skipped (merge.enabled: false)");
@@ -134,35 +181,37 @@ bool run_held_stages(const ColumnMatrix<T>& values, const RunSettings& settings,
         consolidate::consolidate_clusters(values, report.merge->clusters, settings.consolidate_params,
                                           shown_and_observed(progress.progress(), observer, "consolidate"));
     report.stage_seconds.emplace_back("consolidate", seconds_since(start));
-    if (sig.enabled) keep_significant_consolidated(values, *marginals, *report.consolidated, sig, *report.significance);
+    if (sig.enabled) {
+      const auto beat = heartbeat("significance", log, settings);
+      keep_significant_consolidated(values, *marginals, *report.consolidated, sig, *report.significance);
+    }
     const auto& c = report.consolidated->stats;
-    log.line("consolidate " + std::to_string(c.clusters) + " clusters from " + std::to_string(c.input_clusters) + " (" +
-             std::to_string(c.joins) + " joins, " + std::to_string(c.rejected_joins) + " refused by the span test, " +
-             std::to_string(c.extended_dimensions) + " dimensions added, " + std::to_string(c.redundant) +
-             " redundant" + (c.over_top_k ? ", " + std::to_string(c.over_top_k) + " over top_k" : std::string()) + ")");
+    log.line("consolidate " + counted(c.clusters, "cluster") + " from " + std::to_string(c.input_clusters) + " (" +
+             counted(c.joins, "join") + ", " + std::to_string(c.rejected_joins) + " refused by the span test, " +
+             counted(c.extended_dimensions, "dimension") + " added, " + std::to_string(c.redundant) + " redundant" +
+             (c.over_top_k ? ", " + std::to_string(c.over_top_k) + " over top_k" : std::string()) + ")");
+    if (sig.enabled)
+      for (const auto& line : significance_log_lines(*report.significance, sig, SignificancePhase::consolidate))
+        log.line(line);
   }
+  if (input.sample && comm.is_root()) {
+    observer.stage("membership");
+    start = Clock::now();
+    StageProgressLog progress("membership", log, settings.progress_seconds);
+    extend_sample_result(search.every(), values, *input.sample, settings, report,
+                         shown_and_observed(progress.progress(), observer, "membership"));
+    report.stage_seconds.emplace_back("membership", report.sample->seconds_membership);
+    log.line(sample_log_line(*report.sample));
+  }
+  search.unfold(report);
   if (report.significance) {
     report.stage_seconds.emplace_back("significance", report.significance->seconds);
-    for (const auto& line : significance_log_lines(*report.significance, sig)) log.line(line);
+    for (const auto& line : significance_log_lines(*report.significance, sig, SignificancePhase::end)) log.line(line);
   }
-  if (input.truth) {
+  if (has_evaluation(settings, input)) {
     observer.stage("evaluate");
-    start = Clock::now();
-    const auto& found = report.consolidated ? report.consolidated->clusters
-                        : report.merge      ? report.merge->clusters
-                                            : report.core.subspaces;
-    report.quality = evaluate::evaluate(found, input.truth->clusters, input.held.points(), input.held.dimensions());
-    if (report.consolidated)
-      report.raw_quality = evaluate::evaluate(report.merge->clusters, input.truth->clusters, input.held.points(),
-                                              input.held.dimensions());
-    report.stage_seconds.emplace_back("evaluate", seconds_since(start));
-    std::ostringstream line;
-    line << std::setprecision(3) << "evaluate    F1 " << report.quality->f1 << ", E4SC " << report.quality->e4sc
-         << ", RNIA " << report.quality->rnia << ", CE " << report.quality->ce << ", coverage "
-         << report.quality->coverage;
-    if (report.raw_quality)
-      line << " (merge's raw clusters: F1 " << report.raw_quality->f1 << ", E4SC " << report.raw_quality->e4sc << ")";
-    log.line(line.str());
+    const auto beat = heartbeat("evaluate", log, settings);
+    run_evaluate_step(settings, input, log, report);
   }
   return true;
 }

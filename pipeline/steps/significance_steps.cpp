@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/phase_timer.hpp"
+#include "pipeline/log/log_format.hpp"
 #include "stages/significance/distinct_clusters.hpp"
 #include "stages/significance/heavy_ties.hpp"
 #include "stages/significance/keep_significant.hpp"
@@ -208,7 +209,7 @@ std::vector<std::string> near_miss_lines(const SignificanceReport& report, const
     line.precision(3);
     line << "significance   {";
     for (std::size_t j = 0; j < miss.dimensions.size(); ++j) line << (j ? ", " : "") << miss.dimensions[j];
-    line << "} " << miss.points << " points"
+    line << "} " << counted(miss.points, "point")
          << (miss.best_case ? " (a subspace skipped before merge): at best score " : ": score ") << miss.score.score
          << ", ";
     if (miss.score.score <= 0)
@@ -238,41 +239,44 @@ std::vector<std::string> near_miss_lines(const SignificanceReport& report, const
 
 }  // namespace
 
-std::vector<std::string> significance_log_lines(const SignificanceReport& report,
-                                                const SignificanceSettings& settings) {
+std::vector<std::string> significance_log_lines(const SignificanceReport& report, const SignificanceSettings& settings,
+                                                SignificancePhase phase) {
   std::vector<std::string> lines;
   const std::string test = std::string(significance::to_string(settings.test.correction)) + " at alpha " +
                            std::to_string(settings.test.alpha).substr(0, 6);
-  if (report.background_dimensions > 0)
-    lines.push_back("significance " + std::to_string(report.background_values) + " values in " +
-                    std::to_string(report.background_dimensions) +
-                    " dimensions share a value with more than half of the points: kept out of the core's work");
-  if (report.pooled) {
+  if (phase == SignificancePhase::core && report.background_dimensions > 0)
+    lines.push_back("significance " + counted(report.background_values, "value") + " in " +
+                    counted(report.background_dimensions, "dimension") +
+                    (report.background_values == 1 ? " shares" : " share") +
+                    " a value with more than half of the points: kept out of the core's work");
+  if (phase == SignificancePhase::subspaces && report.pooled) {
     std::ostringstream line;
     line.precision(3);
     line << "significance a dense unit holds " << report.chance_dimensions
          << " dimensions by chance (ties): each hidden cluster's units scatter over many subspaces; ";
     if (report.pooling_over_budget)
-      line << "pooling them into pairs of dimensions would take " << report.pooling_memberships
-           << " additions, over the budget of " << settings.pooling_budget << ": not pooled";
+      line << "pooling them into pairs of dimensions would take " << counted(report.pooling_memberships, "addition")
+           << ", over the budget of " << settings.pooling_budget << ": not pooled";
     else
-      line << "pooled into " << report.pooled_pairs << " pairs of dimensions (" << report.pooling_memberships
-           << " additions)";
+      line << "pooled into " << counted(report.pooled_pairs, "pair") << " of dimensions ("
+           << counted(report.pooling_memberships, "addition") << ")";
     lines.push_back(line.str());
   }
-  if (report.subspaces_tested > 0)
+  if (phase == SignificancePhase::subspaces && report.subspaces_tested > 0)
     lines.push_back("significance " + std::to_string(report.subspaces_skipped) + " of " +
-                    std::to_string(report.subspaces_tested) +
-                    " subspaces skipped before merge: no cluster of theirs could pass (" + test + ")");
-  if (report.merge_tested > 0)
-    lines.push_back("significance " + std::to_string(report.merge_kept) + " of " + std::to_string(report.merge_tested) +
-                    " merge clusters significant, " + std::to_string(report.merge_candidates) +
+                    counted(report.subspaces_tested, "subspace") +
+                    " skipped before merge: no cluster of theirs could pass (" + test + ")");
+  if (phase == SignificancePhase::merge && report.merge_tested > 0)
+    lines.push_back("significance " + std::to_string(report.merge_kept) + " of " +
+                    counted(report.merge_tested, "merge cluster") + " significant, " +
+                    std::to_string(report.merge_candidates) +
                     " more passed to consolidation as parts of possible clusters");
-  if (report.consolidated_tested > 0)
+  if (phase == SignificancePhase::consolidate && report.consolidated_tested > 0)
     lines.push_back("significance " + std::to_string(report.consolidated_kept) + " of " +
-                    std::to_string(report.consolidated_tested) + " consolidated clusters significant, " +
+                    counted(report.consolidated_tested, "consolidated cluster") + " significant, " +
                     std::to_string(report.repeated) + " of them repeating a stronger one");
-  for (const auto& line : near_miss_lines(report, settings)) lines.push_back(line);
+  if (phase == SignificancePhase::end)
+    for (const auto& line : near_miss_lines(report, settings)) lines.push_back(line);
   return lines;
 }
 

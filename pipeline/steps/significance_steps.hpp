@@ -45,7 +45,14 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
                                    consolidate::ConsolidateResult& consolidated, const SignificanceSettings& settings,
                                    SignificanceReport& report);
 
-// The log's lines for what the test did.
-std::vector<std::string> significance_log_lines(const SignificanceReport& report, const SignificanceSettings& settings);
+// Where in the run the test did something, so that its log lines come in the order the stages run:
+// before the core (values kept out of its work), after subspaces (the pooling, the subspaces
+// skipped before merge), after merge, after consolidate, and at the end (the strongest candidates
+// when nothing passed).
+enum class SignificancePhase { core, subspaces, merge, consolidate, end };
+
+// The log's lines for what the test did in `phase`.
+std::vector<std::string> significance_log_lines(const SignificanceReport& report, const SignificanceSettings& settings,
+                                                SignificancePhase phase);
 
 }  // namespace subscale::pipeline

@@ -14,8 +14,8 @@ struct LoadOptions {
   std::string path;                                       // input.path
   io::InputFormat format = io::InputFormat::auto_detect;  // input.format
   std::string dataset_path = "/data";                     // input.dataset (HDF5)
-  std::string label_column;                               // CSV column (name or 1-based number), ARFF attribute
-  io::CsvHeader header = io::CsvHeader::automatic;        // input.header (CSV only)
+  std::string label_column;  // CSV column (name or 1-based number), ARFF attribute, HDF5 labels dataset
+  io::CsvHeader header = io::CsvHeader::automatic;  // input.header (CSV only)
 };
 
 Dataset load_dataset(const LoadOptions& options);

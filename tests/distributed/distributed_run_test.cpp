@@ -141,6 +141,22 @@ TEST_F(ClusterRun, EveryDefaultOnTwoThreeFourProcessesEqualsAPlainRun) {
   }
 }
 
+// Discovery on a sample: every process draws the same sample from sample.seed, so two processes
+// give one process's subspaces (the sample's), merge's clusters and the clusters extended to
+// every point.
+TEST_F(ClusterRun, ASampledRunOnTwoProcessesEqualsAPlainOne) {
+  const fs::path config = generated("sampled", "-n 3000 -d 10 -c '1,4:300:0.05;0,6,9:200:0.05;2,3,7:150:0.06' -s 4",
+                                    "sample:\n  enabled: true\n  points: 1000\n");
+  const fs::path plain = folder_ / "plain", spread = folder_ / "spread";
+  ASSERT_EQ(run("run " + config.string() + " -q --out " + plain.string()).exit_code, 0);
+  ASSERT_NE(read_text(plain / "log.txt").find("sample      1000 of 3000 points"), std::string::npos);
+  const auto outcome = mpirun(2, "run " + config.string() + " --out " + spread.string(), "log.txt");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  expect_same_outputs(plain, spread, "a sampled run on 2 processes");
+  EXPECT_TRUE(read_text(plain / "clusters_raw.txt") == read_text(spread / "clusters_raw.txt"));
+  EXPECT_FALSE(read_text(plain / "clusters.txt").empty());
+}
+
 // input.precision: float32 over two processes: the walk, the merge and the checkpoint read the
 // float32 values, so the result equals a plain float32 run; a checkpoint made from them is refused
 // by a float64 resume (its content hash is of the held values).

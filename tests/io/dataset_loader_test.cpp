@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "io/hdf5_dataset_writer.hpp"
+#include "io/hdf5_file.hpp"
 #include "tests/io/test_files.hpp"
 
 namespace subscale::io {
@@ -77,6 +78,30 @@ TEST(ReadDataset, DispatchesByFormat) {
   options.format = InputFormat::auto_detect;
   options.dataset_path = "/grid";
   EXPECT_EQ(read_dataset(options).values, original.values);
+}
+
+// input.label_column on HDF5 input names the labels' dataset: beside the data, or by its path.
+TEST(ReadDataset, AnHdf5LabelColumnNamesTheLabelsDataset) {
+  TempDir dir;
+  ReadOptions options;
+  options.path = dir.file("classes.h5");
+  {
+    Hdf5File file(options.path, Hdf5File::Mode::create_truncate);
+    const std::vector<double> values{0, 1, 2, 3, 4, 5};
+    file.write("/g/data", {3, 2}, values.data());
+    file.write("/g/kind", std::vector<std::int64_t>{4, -1, 4});
+    file.write("/g/labels", std::vector<std::int64_t>{0, 0, 0});
+    file.close();
+  }
+  options.dataset_path = "/g/data";
+  EXPECT_THAT(read_dataset(options).labels, ElementsAre(0, 0, 0));  // `labels` when none is named
+  options.label_column = "kind";
+  EXPECT_THAT(read_dataset(options).labels, ElementsAre(4, -1, 4));
+  options.label_column = "/g/kind";
+  EXPECT_THAT(read_dataset(options).labels, ElementsAre(4, -1, 4));
+  options.label_column = "class";
+  EXPECT_THAT(input_error_message([&] { read_dataset(options); }),
+              AllOf(HasSubstr("no labels dataset at '/g/class'"), HasSubstr("/g/kind")));
 }
 
 TEST(ReadDataset, MissingFileForEveryFormat) {

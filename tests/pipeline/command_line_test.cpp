@@ -163,4 +163,20 @@ TEST_F(CommandLine, ACsvWithCarriageReturnLineEndsIsNamedAsSuch) {
   EXPECT_FALSE(fs::exists(folder_ / "r"));
 }
 
+TEST_F(CommandLine, RunCheckTakesTheConfigAndRunsNothing) {
+  const fs::path config = subscale::testing::source_root() / "configs" / "quickstart.yaml";
+  const fs::path out = folder_ / "run";
+  const auto valid = run("run " + config.string() + " \"epsilon=[0.003, 0.004]\" --check --out " + out.string());
+  EXPECT_EQ(valid.exit_code, 0) << valid.output;
+  EXPECT_NE(valid.output.find("the config and 1 override are valid (2 runs)"), std::string::npos) << valid.output;
+  EXPECT_FALSE(fs::exists(out)) << "--check wrote a folder";
+  const auto bad_value = run("run " + config.string() + " epsilon=abc --check", "bad.txt");
+  EXPECT_EQ(bad_value.exit_code, 2) << bad_value.output;
+  EXPECT_NE(bad_value.output.find("'epsilon'"), std::string::npos) << bad_value.output;
+  const auto missing =
+      run("run " + config.string() + " input.path=" + (folder_ / "none.csv").string() + " --check", "missing.txt");
+  EXPECT_EQ(missing.exit_code, 3) << missing.output;
+  EXPECT_NE(missing.output.find("none.csv: no such file"), std::string::npos) << missing.output;
+}
+
 }  // namespace

@@ -8,7 +8,9 @@
 #include <atomic>
 #include <cmath>
 #include <random>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gpu/device_info.hpp"
@@ -161,6 +163,25 @@ TEST(LibraryRun, PlanCountsTheRunsUnits) {
   EXPECT_EQ(plan.total_units, run.report.core.total_units);
   EXPECT_EQ(plan.units_per_dimension, run.report.core.units_per_dimension);
   EXPECT_EQ(plan.mode, "direct");
+}
+
+TEST(LibraryRun, ParameterErrorsBeginWithTheKeyNotACommandLine) {
+  // Regression: Python's ValueError began "command line: 'epsilon' ..." (or "parameters: ") for a
+  // keyword argument.
+  const Sample sample;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"epsilon=-1", "'epsilon' is -1 but must be > 0"},
+      {"epsilonn=0.1", "unknown key 'epsilonn'"},
+      {"merge.min_points=abc", "'merge.min_points' expects"}};
+  for (const auto& [setting, begins] : cases) {
+    RunControl control;
+    try {
+      run_library({setting}, sample.c_input(), control);
+      ADD_FAILURE() << setting << " was taken";
+    } catch (const UsageError& error) {
+      EXPECT_THAT(std::string(error.what()), ::testing::StartsWith(begins)) << setting;
+    }
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "pipeline/report/report_clusters.hpp"
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <numeric>
 #include <random>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -215,37 +217,137 @@ TEST_F(ReportClusters, AnInputThatIsGoneLeavesTheTableAndMapAndSaysWhyThereIsNoS
   EXPECT_NE(scatter.find("copy.h5"), std::string::npos) << scatter;
 }
 
-// A CSV input with a header: results.h5 keeps the names and the report shows them.
-TEST_F(ReportClusters, ColumnNamesFromACsvHeaderNameTheDimensions) {
-  const std::vector<std::string> names = {"height", "weight", "age", "income", "score", "depth"};
-  std::mt19937_64 random(7);
-  std::uniform_real_distribution<double> uniform(0, 1), narrow(0.40, 0.42);
-  std::ofstream csv(folder_ / "people.csv");
-  for (std::size_t j = 0; j < names.size(); ++j) csv << (j ? "," : "") << names[j];
-  csv << "\n";
-  for (int i = 0; i < 300; ++i) {
-    for (std::size_t j = 0; j < names.size(); ++j)
-      csv << (j ? "," : "") << ((i < 60 && (j == 1 || j == 4)) ? narrow(random) : uniform(random));
-    csv << "\n";
+// The circles of a scatter's group (the first <g class="NAME"> of `svg`): each one's count
+// (data-count, 1 without) and radius.
+struct Mark {
+  std::size_t count;
+  std::string radius;
+};
+
+std::vector<Mark> marks_of(const std::string& svg, const std::string& name) {
+  const auto begin = svg.find("<g class=\"" + name + "\"");
+  const std::string group = svg.substr(begin, svg.find("</g>", begin) - begin);
+  std::vector<Mark> marks;
+  for (const auto& m : matches(group, "<circle ([^>]*)>")) {
+    const std::string attributes = m[1];
+    const auto count = matches(attributes, "data-count=\"(\\d+)\"");
+    const auto radius = matches(attributes, " r=\"([0-9.]+)\"");
+    marks.push_back({count.empty() ? 1 : std::stoul(count[0][1]), radius.empty() ? "" : radius[0][1].str()});
   }
-  csv.close();
-  const fs::path config = write("people.yaml",
-                                "input:\n  path: people.csv\nepsilon: 0.01\nmin_points: 4\nmerge:\n  epsilon: 0.03\n"
-                                "  min_points: 10\nreport: true\n");
-  const fs::path run_folder = folder_ / "run";
-  const auto outcome = run("run " + config.string() + " --out " + run_folder.string() + " -q", "run.log");
-  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  return marks;
+}
+
+std::size_t total(const std::vector<Mark>& marks) {
+  std::size_t sum = 0;
+  for (const auto& m : marks) sum += m.count;
+  return sum;
+}
+
+// Integer-valued data put many points on one place: each place is one mark, sized by and titled
+// with how many points it stands for, and a second view zooms to the cluster's range.
+TEST_F(ReportClusters, TiedPointsAreOneMarkThatCarriesItsCount) {
+  const fs::path run_folder = run_integers();
+  const Expected expected = ranked_clusters(run_folder / "results.h5");
+  ASSERT_EQ(expected.clusters.size(), 1u);
+  const std::size_t members = expected.clusters[0].points.size();
+  ASSERT_GE(members, 40u);
+  const std::string scatter = section_of(read_text(run_folder / "report.html"), "cluster-scatter");
+  const std::string figure = scatter.substr(scatter.find("<figure"));
+  EXPECT_NE(figure.find("data-members=\"" + std::to_string(members) + "\""), std::string::npos);
+  const auto views = matches(figure, "<svg[^>]*><title>([^<]*)</title>");
+  ASSERT_EQ(views.size(), 2u);
+  EXPECT_NE(views[1][1].str().find("zoomed to the cluster&#39;s range"), std::string::npos);
+  const std::string whole = figure.substr(0, figure.find("<span class=\"zoom\">"));
+  const std::string zoomed = figure.substr(figure.find("<span class=\"zoom\">"));
+
+  // Every member holds 3 and 7 in the cluster's two dimensions: one mark for all of them.
+  const auto member_marks = marks_of(whole, "members");
+  ASSERT_EQ(member_marks.size(), 1u);
+  EXPECT_EQ(member_marks[0].count, members);
+  const std::string count = std::to_string(members);
+  EXPECT_NE(whole.find("data-count=\"" + count + "\"><title>" + count + " points</title>"), std::string::npos);
+  // The others: fewer marks than points, their counts adding up to every other point, the
+  // marks of more points larger.
+  const auto other_marks = marks_of(whole, "others");
+  EXPECT_LT(other_marks.size(), 200 - members);
+  EXPECT_EQ(total(other_marks), 200 - members);
+  std::set<std::string> radii;
+  for (const auto& m : other_marks) radii.insert(m.radius);
+  EXPECT_GT(radii.size(), 1u);
+  // Zoomed to the members' one place: the others elsewhere are left out.
+  EXPECT_EQ(total(marks_of(zoomed, "members")), members);
+  EXPECT_LT(total(marks_of(zoomed, "others")), total(other_marks));
+  EXPECT_NE(figure.find("the largest stands for " + count), std::string::npos);
+}
+
+TEST_F(ReportClusters, TheDimensionGridShowsLongColumnNamesWhole) {
+  const std::string map = section_of(read_text(run_integers() / "report.html"), "cluster-map");
+  for (const std::string name : {kLongName, "second_long_column_name_two"})
+    EXPECT_NE(map.find(">" + name + "</text>"), std::string::npos) << name;
+}
+
+// A run on a CSV whose header names its six columns, with a cluster planted in weight and score.
+class NamedColumns : public subscale::testing::ReportTest {
+ protected:
+  const std::vector<std::string> names_ = {"height", "weight", "age", "income", "score", "depth"};
+
+  fs::path run_people() {
+    std::mt19937_64 random(7);
+    std::uniform_real_distribution<double> uniform(0, 1), narrow(0.40, 0.42);
+    std::ofstream csv(folder_ / "people.csv");
+    for (std::size_t j = 0; j < names_.size(); ++j) csv << (j ? "," : "") << names_[j];
+    csv << "\n";
+    for (int i = 0; i < 300; ++i) {
+      for (std::size_t j = 0; j < names_.size(); ++j)
+        csv << (j ? "," : "") << ((i < 60 && (j == 1 || j == 4)) ? narrow(random) : uniform(random));
+      csv << "\n";
+    }
+    csv.close();
+    const fs::path config = write("people.yaml",
+                                  "input:\n  path: people.csv\nepsilon: 0.01\nmin_points: 4\nmerge:\n  epsilon: 0.03\n"
+                                  "  min_points: 10\nreport: true\n");
+    const fs::path run_folder = folder_ / "run";
+    const auto outcome = run("run " + config.string() + " --out " + run_folder.string() + " -q", "run.log");
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+    return run_folder;
+  }
+
+  void expect_names_in_report(const fs::path& run_folder) {
+    const std::string html = read_text(run_folder / "report.html");
+    const Expected expected = ranked_clusters(run_folder / "results.h5");
+    ASSERT_FALSE(expected.clusters.empty());
+    check_sections(html, expected, [&](std::uint32_t d) { return names_[d]; });
+    // The planted cluster, in weight and score, is the strongest.
+    EXPECT_EQ(expected.clusters[0].dimensions, (std::vector<std::uint32_t>{1, 4}));
+    EXPECT_NE(section_of(html, "cluster-scatter").find("weight against score"), std::string::npos);
+  }
+};
+
+// results.h5 keeps the header's names, one string a column, and the report shows them.
+TEST_F(NamedColumns, ColumnNamesFromACsvHeaderNameTheDimensions) {
+  const fs::path run_folder = run_people();
   {
     const subscale::io::Hdf5File file((run_folder / "results.h5").string(), subscale::io::Hdf5File::Mode::read);
-    EXPECT_EQ(file.read_string_attribute("/input", "column_names"), "height\nweight\nage\nincome\nscore\ndepth\n");
+    EXPECT_EQ(file.read_strings("/input/column_names"), names_);
   }
-  const std::string html = read_text(run_folder / "report.html");
-  const Expected expected = ranked_clusters(run_folder / "results.h5");
-  ASSERT_FALSE(expected.clusters.empty());
-  check_sections(html, expected, [&](std::uint32_t d) { return names[d]; });
-  // The planted cluster, in weight and score, is the strongest.
-  EXPECT_EQ(expected.clusters[0].dimensions, (std::vector<std::uint32_t>{1, 4}));
-  EXPECT_NE(section_of(html, "cluster-scatter").find("weight against score"), std::string::npos);
+  expect_names_in_report(run_folder);
+}
+
+// Runs written before the names became a dataset kept them in one attribute, a name a line.
+TEST_F(NamedColumns, NamesKeptAsOneAttributeStillNameTheDimensions) {
+  const fs::path run_folder = run_people();
+  const std::string results = (run_folder / "results.h5").string();
+  const hid_t raw = H5Fopen(results.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(raw, 0);
+  ASSERT_GE(H5Ldelete(raw, "/input/column_names", H5P_DEFAULT), 0);
+  H5Fclose(raw);
+  {
+    subscale::io::Hdf5File file(results, subscale::io::Hdf5File::Mode::read_write);
+    file.write_string_attribute("/input", "column_names", "height\nweight\nage\nincome\nscore\ndepth\n");
+    file.close();
+  }
+  ASSERT_EQ(run("report " + run_folder.string(), "report.log").exit_code, 0);
+  expect_names_in_report(run_folder);
 }
 
 }  // namespace

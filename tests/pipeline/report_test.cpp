@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
+#include <set>
 #include <string>
 
 #include "pipeline/report/report_html.hpp"
@@ -75,6 +76,35 @@ TEST_F(Report, RendersInHeadlessChromium) {
   const std::string parsed = read_text(folder_ / "dom.html");
   for (const char* id : kReportSections)
     EXPECT_NE(parsed.find("<section id=\"" + std::string(id) + "\"><h2>"), std::string::npos) << id;
+}
+
+// On integer-valued data the scatter's marks stand for several points each: Chromium's DOM keeps
+// each mark's count, as its data-count and its <title>, and draws them at different sizes.
+TEST_F(Report, TiedMarksCarryTheirCountsInHeadlessChromium) {
+  const std::string chromium = find_chromium();
+  if (chromium.empty())
+    GTEST_SKIP() << "chromium is not installed (apt-get install chromium); the render is not checked";
+  const fs::path page = run_integers() / "report.html";
+  ASSERT_TRUE(fs::exists(page));
+  const std::string dom = chromium +
+                          " --headless --no-sandbox --disable-gpu --disable-background-networking "
+                          "--disable-component-update --disable-sync --no-first-run --user-data-dir=" +
+                          (folder_ / "chromium-profile").string() + " --dump-dom file://" +
+                          fs::absolute(page).string() + " > " + (folder_ / "dom.html").string() + " 2> " +
+                          (folder_ / "dom.log").string();
+  ASSERT_EQ(std::system(dom.c_str()), 0) << read_text(folder_ / "dom.log");
+  const std::string parsed = read_text(folder_ / "dom.html");
+  const std::regex mark("<circle [^>]*r=\"([0-9.]+)\" data-count=\"(\\d+)\"><title>(\\d+) points</title></circle>");
+  std::set<std::string> radii;
+  std::size_t marks = 0;
+  for (auto it = std::sregex_iterator(parsed.begin(), parsed.end(), mark); it != std::sregex_iterator(); ++it) {
+    EXPECT_EQ((*it)[2], (*it)[3]);
+    EXPECT_GT(std::stoul((*it)[2]), 1u);
+    radii.insert((*it)[1]);
+    ++marks;
+  }
+  EXPECT_GT(marks, 10u) << "the rendered scatter has no marks that carry a count";
+  EXPECT_GT(radii.size(), 1u) << "marks of different counts are drawn the same size";
 }
 
 TEST_F(Report, AFolderThatIsNotARunIsRefused) {

@@ -2,7 +2,8 @@
 // written into, a rerun replaces a run as a whole or, when it fails, leaves it intact, a folder
 // another run holds is refused, default names never collide, summary.json comes last and log.txt
 // grows while the run goes, a run folder's own config.yaml repeats the run from anywhere, work
-// that cannot finish is warned of, and refused sweeps and resumes leave no folder.
+// that cannot finish is warned of, refused sweeps and resumes leave no folder, and an --out folder
+// that holds the run's own input is refused before anything changes.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
@@ -201,8 +202,8 @@ TEST_F(RunFolderCli, ARefusedResumeIsDecidedBeforeTheDataAndLeavesNoFolder) {
 }
 
 TEST_F(RunFolderCli, WorkThatCannotFinishIsWarnedOfEvenWhenQuiet) {
-  // Regression: a constant column and epsilon >= 1 passed silently; plan gave no time. (With
-  // significance on, a value most points share is kept out of the core's work: no warning then.)
+  // Regression: a constant column passed silently; plan gave no time. (With significance on, a
+  // value most points share is kept out of the core's work: no warning then.)
   std::string csv;
   for (int i = 0; i < 300; ++i)
     csv += std::to_string((i * 37) % 101 / 100.0) + "," + std::to_string((i * 53) % 97 / 96.0) + ",0.5\n";
@@ -213,10 +214,6 @@ TEST_F(RunFolderCli, WorkThatCannotFinishIsWarnedOfEvenWhenQuiet) {
   EXPECT_EQ(plan.exit_code, 0) << plan.output;
   EXPECT_NE(plan.output.find("single value (2;"), std::string::npos) << plan.output;
   EXPECT_NE(plan.output.find("estimated time"), std::string::npos) << plan.output;
-  const auto wide =
-      run("plan " + config().string() + " input.path=" + data.string() + " ground_truth.path= epsilon=1.5 min_points=3",
-          "wide.log");
-  EXPECT_NE(wide.output.find("epsilon 1.5"), std::string::npos) << wide.output;
   const auto quiet = run_into(folder_ / "run", base, "quiet.log");
   EXPECT_EQ(quiet.exit_code, 0) << quiet.output;
   EXPECT_NE(quiet.output.find("single value"), std::string::npos) << "-q hid a warning:\n" << quiet.output;
@@ -224,6 +221,44 @@ TEST_F(RunFolderCli, WorkThatCannotFinishIsWarnedOfEvenWhenQuiet) {
                                 " ground_truth.path= epsilon=0.02 min_points=3 significance.enabled=true",
                             "kept_out.log");
   EXPECT_EQ(kept_out.output.find("single value"), std::string::npos) << kept_out.output;
+}
+
+TEST_F(RunFolderCli, AnEarlierRunHoldingTheInputIsRefusedAndKept) {
+  // Regression: --out RUN with input.path RUN/results.h5 replaced the earlier run as a whole at
+  // the end, the input with it.
+  const fs::path out = folder_ / "run";
+  ASSERT_EQ(run_into(out, "", "first.log").exit_code, 0);
+  fs::copy_file(subscale::testing::source_root() / "datasets" / "quickstart.h5", out / "results.h5",
+                fs::copy_options::overwrite_existing);
+  std::map<std::string, std::string> before;
+  for (const auto& name : names(out)) before[name] = read_text(out / name);
+  const auto second = run_into(out, "input.path=" + (out / "results.h5").string(), "second.log");
+  EXPECT_EQ(second.exit_code, 2) << second.output;
+  EXPECT_NE(second.output.find("holds input.path"), std::string::npos) << second.output;
+  EXPECT_NE(second.output.find("give another --out"), std::string::npos) << second.output;
+  std::map<std::string, std::string> after;
+  for (const auto& name : names(out)) after[name] = read_text(out / name);
+  EXPECT_TRUE(after == before) << "the refused run changed the earlier run's folder";
+  for (const auto& name : names(folder_)) EXPECT_EQ(name.find(".partial"), std::string::npos) << name;
+}
+
+TEST_F(RunFolderCli, OverwriteIsRefusedWhereTheRunWouldWriteOverItsInput) {
+  // With --overwrite the run's files join the user's, replacing namesakes: an input named
+  // results.h5 would be replaced by the run's own.
+  const fs::path mine = folder_ / "mine";
+  fs::create_directories(mine);
+  fs::copy_file(subscale::testing::source_root() / "datasets" / "quickstart.h5", mine / "results.h5");
+  fs::copy_file(subscale::testing::source_root() / "datasets" / "quickstart.h5", mine / "data.h5");
+  const std::string input = read_text(mine / "results.h5");
+  const auto refused = run_into(mine, "input.path=" + (mine / "results.h5").string() + " --overwrite", "refused.log");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("its own results.h5 over it"), std::string::npos) << refused.output;
+  EXPECT_EQ(read_text(mine / "results.h5"), input);
+  EXPECT_EQ(names(mine), (std::set<std::string>{"data.h5", "results.h5"}));
+  // An input under a name the run does not write stays beside the run's files.
+  const auto beside = run_into(mine, "input.path=" + (mine / "data.h5").string() + " --overwrite", "beside.log");
+  EXPECT_EQ(beside.exit_code, 0) << beside.output;
+  EXPECT_EQ(read_text(mine / "data.h5"), input);
 }
 
 }  // namespace

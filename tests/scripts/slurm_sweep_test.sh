@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Slurm sweep's logic without Slurm: POINTS parsing (blank and # lines skipped), each point run
-# by scripts/slurm/sweep-task as an array task would, and scripts/slurm/gather-sweep's table. A row
-# is ok only when this submission's run of that point succeeded: a re-run that fails, or a point
-# that never ran, shows as failed even where an earlier submission left results.
+# by scripts/slurm/sweep-task as an array task would (its stage lines in its output), and
+# scripts/slurm/gather-sweep's table and final "finished" line. A row is ok only when this
+# submission's run of that point succeeded: a re-run that fails, or a point that never ran, shows as
+# failed even where an earlier submission left results.
 #   slurm_sweep_test.sh SOURCE_DIR SUBSCALE
 set -uo pipefail
 source_dir="${1:?usage: slurm_sweep_test.sh SOURCE_DIR SUBSCALE}"
@@ -26,9 +27,12 @@ check "point 1 is epsilon=0.005" test "$(sed -n 2p "$sweep/points.tsv" | cut -f2
 for task in 0 1; do "$scripts/sweep-task" "$sweep" "$task" > "$sweep/logs/task-$task.out" 2>&1; done
 "$scripts/gather-sweep" "$sweep" > "$work/gather.out"
 check "the first gather succeeds" test $? = 0
+check "and says the sweep finished" grep -q "gather-sweep: finished: 2 points, 2 ok, 0 failed" "$work/gather.out"
+check "sweep.md says so too" grep -q "The sweep finished: 2 points, 2 ok, 0 failed." "$sweep/sweep.md"
+check "a task's output holds the run's stage lines" grep -q "^merge " "$sweep/logs/task-0.out"
 check "row 0 is epsilon=0.003, ok" grep -q '^0,epsilon=0.003,point-.*,ok$' "$sweep/sweep.csv"
 check "row 1 is epsilon=0.005, ok" grep -q '^1,epsilon=0.005,point-.*,ok$' "$sweep/sweep.csv"
-check "the checkpoints of successful runs are removed" test -z "$(ls -A "$sweep/checkpoints" 2>/dev/null)"
+check "the checkpoints of successful runs are removed, their folder too" test ! -e "$sweep/checkpoints"
 units_005=$(row "$sweep" 1 | cut -d, -f4)
 
 # Point 1 changed (0.005 -> 0.0045): its row has the new point's own numbers.
@@ -52,7 +56,7 @@ check "the gather reports failures" test $? = 1
 check "row 0 failed with the run's exit status" grep -q '^0,.*failed: exit [1-9]' "$sweep/sweep.csv"
 check "row 1 failed: did not run in this submission" grep -q '^1,.*failed: did not run' "$sweep/sweep.csv"
 check "no row is ok" test -z "$(grep ',ok$' "$sweep/sweep.csv")"
-check "the summary says 2 failed" grep -q '2 point(s), 2 failed' "$work/gather.out"
+check "the summary says 2 failed" grep -q 'finished: 2 points, 0 ok, 2 failed' "$work/gather.out"
 check "the old run of point 1 is still there" test -f "$sweep/$(sed -n 2p "$sweep/points.tsv" | cut -f1)/summary.json"
 
 # A task killed mid-run leaves "running": failed, not ok.
