@@ -45,9 +45,16 @@ std::vector<significance::LevelReach> parse_levels(const std::string& text) {
 std::string format_levels(const std::vector<significance::LevelReach>& levels) {
   if (levels.empty()) return "none";
   std::string text;
-  for (const auto& r : levels)
-    text += (text.empty() ? "" : ",") + std::to_string(r.dimension) + ":" + std::to_string(r.core) + ":" +
-            std::to_string(r.search);
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on the chain of + it
+  // inlines otherwise.
+  for (const auto& r : levels) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(r.dimension);
+    text += ':';
+    text += std::to_string(r.core);
+    text += ':';
+    text += std::to_string(r.search);
+  }
   return text;
 }
 

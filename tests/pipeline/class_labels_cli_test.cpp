@@ -78,7 +78,7 @@ TEST_F(ClassLabelRun, AfterAFilterTheClassesAreTheKeptRowsLabels) {
   EXPECT_NEAR(summary["evaluation_classes"]["e4sc"].get<double>(), 2.0 / 3.0, 1e-12);
   EXPECT_EQ(summary["evaluation_classes"]["labelled_points"], 25);
   // evaluate gives the same from a file of one label per input row and from the input's column.
-  for (const std::string source :
+  for (const std::string& source :
        {"--labels " + (folder_ / "classes.txt").string(), std::string("--label-column class")}) {
     const fs::path json = folder_ / "measures.json";
     fs::remove(json);
