@@ -1,4 +1,4 @@
-"""Tests of the issue-24 benchmark scripts (not run in CI: bench/ is not built).
+"""Tests of the bench/quality scripts (not run in CI: bench/ is not built).
 
     /usr/bin/python3 -m pytest bench/quality/test_quality_scripts.py
 """
@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 import families  # noqa: E402
+import real_world  # noqa: E402
 import run_elki  # noqa: E402
 import run_families  # noqa: E402
 
@@ -198,3 +199,84 @@ def test_grid_parts_differ_in_seeds_and_shapes():
         assert not shapes(families.GRIDS_TRAIN) & shapes(other)
         assert not seeds(families.GRIDS_TRAIN) & seeds(other)
     assert not seeds(families.GRIDS_HELDOUT) & seeds(families.GRIDS_HELDOUT2)
+
+
+# ---- real_world.py: reading the study's real sets and summarising the peers --------------------
+
+ARFF = """% a comment
+@relation tiny
+@attribute dim0 real
+@attribute dim1 real
+@attribute class {b,a}
+
+@data
+0.5,1.0,b\r
+0.25,2.0,a
+1.0,3.0,b
+"""
+
+
+def test_arff_class_is_read_as_labels_not_as_a_feature(tmp_path):
+    (tmp_path / "tiny.arff").write_text(ARFF)
+    data, labels, names = real_world.read_arff(str(tmp_path / "tiny.arff"))
+    assert names == ["dim0", "dim1"] and data.shape == (3, 2) and data[1, 0] == 0.25
+    assert labels.tolist() == [1, 0, 1]  # classes numbered in sorted order: a=0, b=1
+
+
+def test_arff_row_of_the_wrong_width_names_the_line(tmp_path):
+    (tmp_path / "bad.arff").write_text(ARFF.replace("1.0,3.0,b", "1.0,b"))
+    with pytest.raises(ValueError, match=r"bad.arff:10: 2 values, but 3 attributes"):
+        real_world.read_arff(str(tmp_path / "bad.arff"))
+
+
+def test_study_truth_with_a_title_line_is_rewritten_under_a_dim_line(tmp_path):
+    (tmp_path / "t.true").write_text("TINY TRUE CLUSTER\n1 1 2 0 2\n1 1 1 1\n")
+    clusters = real_world.read_true(str(tmp_path / "t.true"), 2)
+    assert clusters == [([0, 1], [0, 2]), ([0, 1], [1])]
+    real_world.write_true(str(tmp_path / "out.true"), clusters, 2, "tiny.arff")
+    assert (tmp_path / "out.true").read_text() == "DIM=2;FILE=tiny.arff\n1 1 2 0 2\n1 1 1 1\n"
+    assert real_world.read_true(str(tmp_path / "out.true"), 2) == clusters
+    labels = np.array([1, 0, 1])
+    assert real_world.same_clusters(clusters, real_world.classes_as_clusters(labels, 2))
+    assert not real_world.same_clusters(clusters, real_world.classes_as_clusters(np.array([1, 1, 0]), 2))
+
+
+def test_truth_with_a_wrong_size_is_refused(tmp_path):
+    (tmp_path / "t.true").write_text("T\n1 1 3 0 2\n")
+    with pytest.raises(ValueError, match="t.true:2"):
+        real_world.read_true(str(tmp_path / "t.true"), 2)
+
+
+def test_elki_summary_takes_the_median_default_and_the_best_run_with_its_algorithm():
+    def run(algorithm, index, e4sc, f1, status="ok"):
+        return dict(algorithm=algorithm, setting_index=index, setting=f"s{index}", e4sc=e4sc, f1=f1, status=status)
+
+    rows = [run("P3C", 0, 0.2, 0.4), run("P3C", 1, 0.9, 0.5), run("DOC", 0, 0.0, 0.0, "timeout"),
+            run("DOC", 1, 0.0, 0.0, "skipped"), run("DiSH", 0, 0.6, 0.8)]
+    s = real_world.elki_summary(rows)
+    assert (s["elki_default_e4sc"], s["elki_default_f1"]) == (0.2, 0.4)  # the timeout counts 0
+    assert (s["elki_best_algorithm"], s["elki_best_setting"], s["elki_best_e4sc"]) == ("P3C", "s1", 0.9)
+    assert (s["elki_runs"], s["elki_timeouts"]) == (4, 1)
+
+
+def test_kmeans_clusters_cover_every_point_in_every_dimension():
+    rng = np.random.default_rng(1)
+    data = np.vstack([rng.normal(0, 0.01, (20, 3)), rng.normal(5, 0.01, (30, 3))])
+    data[:, 2] = 7.0  # a constant column is no obstacle
+    clusters = real_world.kmeans_clusters(data, 2, seed=1)
+    assert all(dims == [0, 1, 2] for dims, _ in clusters)
+    assert sorted(len(ids) for _, ids in clusters) == [20, 30]
+    assert sorted(i for _, ids in clusters for i in ids) == list(range(50))
+
+
+# The study's files, where CTest's convention puts them: SUBSCALE_SHARED_DIR, else shared/ beside the checkout.
+SHARED = os.environ.get("SUBSCALE_SHARED_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared"))
+STUDY_REAL = os.path.join(SHARED, "datasets", "opensubspace", "real_world")
+
+
+@pytest.mark.skipif(not os.path.isdir(STUDY_REAL), reason="the OpenSubspace real sets are not beside the checkout")
+def test_study_truth_files_are_the_arff_classes():
+    data, labels, _ = real_world.read_arff(os.path.join(STUDY_REAL, "glass.arff"))
+    truth = real_world.read_true(os.path.join(STUDY_REAL, "glass.true"), data.shape[1])
+    assert data.shape == (214, 9) and len(truth) == 6
+    assert real_world.same_clusters(truth, real_world.classes_as_clusters(labels, data.shape[1]))

@@ -18,6 +18,7 @@
 #include "pipeline/log/memory_advice.hpp"
 #include "pipeline/log/post_core_plan.hpp"
 #include "pipeline/log/run_log.hpp"
+#include "pipeline/log/significance_reach.hpp"
 #include "pipeline/log/workload_warnings.hpp"
 #include "pipeline/settings/config.hpp"
 #include "pipeline/settings/core_schema.hpp"
@@ -178,6 +179,12 @@ void plan_command(const RunOptions& options) {
     for (const auto& warning : workload_warnings(input.discovery(), settings.significance.enabled))
       std::printf("%s\n", warning.c_str());
     if (report.budget.limited) std::printf("warning: %s\n", report.budget.note.c_str());
+    // The test scores every point, a sample's run too: the whole input decides what can pass.
+    if (settings.significance.enabled)
+      for (const auto& line : significance_reach_lines(
+               static_cast<std::uint32_t>(input.held.points()), static_cast<std::uint32_t>(input.held.dimensions()),
+               median_distinct_values(input.held), settings.significance.test.alpha))
+        std::printf("%s\n", line.c_str());
     std::optional<UnitPlan> unit_plan;
     std::optional<Density1dResult> densities;
     input.discovery().visit([&](const auto& held) {

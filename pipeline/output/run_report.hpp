@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/held_values.hpp"
 #include "common/subspace_cluster.hpp"
 #include "pipeline/output/sample_report.hpp"
 #include "pipeline/output/significance_report.hpp"
@@ -14,9 +15,23 @@
 #include "stages/core/core.hpp"
 #include "stages/evaluate/class_labels.hpp"
 #include "stages/evaluate/quality_measures.hpp"
+#include "stages/load/normalize.hpp"
 #include "stages/merge/merge.hpp"
 
 namespace subscale::pipeline {
+
+// Where the search put the points (pipeline/steps/search_values.hpp), so that new points can be
+// put there too: the Python estimator's predict tests them by a sample's membership rule
+// (stages/sample/membership.hpp). An input value is normalised (with the input's own minimum and
+// maximum) and held in `precision`; searched column k is input column columns[k] (the first of a
+// group of repeated columns), times scales[k] where columns on levels were scaled (empty: none).
+struct SearchSpace {
+  load::Normalization normalization = load::Normalization::minmax;
+  Precision precision = Precision::float64;
+  std::vector<std::uint32_t> columns;
+  std::vector<double> scales;
+  double radius = 0;  // merge.epsilon
+};
 
 struct RunReport {
   std::string config_source;
@@ -45,6 +60,7 @@ struct RunReport {
   std::optional<consolidate::ConsolidateResult> consolidated;  // set: the run's clusters; merge's stay as raw
   std::optional<SignificanceReport> significance;              // set when significance.enabled
   std::optional<SampleReport> sample;                          // set when the clusters were found on a sample
+  SearchSpace search;
   BudgetLimit budget;
   std::optional<evaluate::QualityMeasures> quality;           // of the run's clusters (consolidated when set)
   std::optional<evaluate::QualityMeasures> raw_quality;       // of merge's clusters, when consolidated is set

@@ -15,6 +15,9 @@ struct SampleReport {
   std::uint64_t clusters_found = 0;  // on the sample, before the test on every point
   std::uint64_t clusters_kept = 0;   // significant on every point, distinct
   std::uint64_t memberships = 0;     // (point, cluster) pairs over the whole input
+  // Per cluster of the run (kept on every point, in the run's order): the sample's points it was
+  // found with (rows of the held values, ascending), the points its membership was decided by.
+  std::vector<std::vector<std::uint32_t>> found_points;
   double seconds_membership = 0;
 };
 

@@ -28,6 +28,9 @@ struct SignificanceReport {
   bool pooling_over_budget = false;
   std::uint64_t pooling_memberships = 0, pooled_pairs = 0;
   std::uint64_t subspaces_tested = 0, subspaces_skipped = 0;  // before merge: could any cluster pass?
+  // ... and per group of a passing subspace's points (group_bound.hpp): the groups, those that could
+  // pass, the points merge no longer reads, the subspaces (among the skipped) left with no group.
+  std::uint64_t groups_tested = 0, groups_kept = 0, group_points_dropped = 0, subspaces_skipped_by_groups = 0;
   std::uint64_t merge_tested = 0, merge_kept = 0;
   std::uint64_t merge_candidates = 0;  // not significant alone, passed to consolidation as possible parts
   std::uint64_t consolidated_tested = 0, consolidated_kept = 0;

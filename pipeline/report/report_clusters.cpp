@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
 #include <sstream>
 
 #include "common/error.hpp"
+#include "pipeline/report/report_near_misses.hpp"
 #include "pipeline/report/svg_chart.hpp"
 #include "pipeline/report/svg_cluster_charts.hpp"
 #include "pipeline/settings/config.hpp"
@@ -327,20 +329,27 @@ std::string scatter_section(const Ranking& ranking, const std::vector<std::strin
   return body;
 }
 
+// The three sections of a run without clusters; where the test failed every candidate, the
+// clusters section lists the strongest of them (report_near_misses.hpp).
+std::string empty_sections(const std::filesystem::path& folder, const io::Hdf5File& file, const nlohmann::json& summary,
+                           const std::string& reason) {
+  const std::string misses = near_miss_html(summary, applied_test(folder), stored_names(file));
+  const std::string why = remark(reason);
+  const std::string elsewhere =
+      misses.empty() ? why : remark(reason + " Its strongest candidates are listed under Clusters.");
+  return wrap("clusters", "Clusters", misses.empty() ? why : misses) +
+         wrap("cluster-map", "Dimensions of the clusters", elsewhere) +
+         wrap("cluster-scatter", "The strongest clusters' points", elsewhere);
+}
+
 }  // namespace
 
-std::string cluster_sections(const std::filesystem::path& folder, const io::Hdf5File& file) {
-  if (!file.exists("/clusters/point_offsets")) {
-    const std::string why = remark("Merge did not run (merge.enabled: false): no clusters.");
-    return wrap("clusters", "Clusters", why) + wrap("cluster-map", "Dimensions of the clusters", why) +
-           wrap("cluster-scatter", "The strongest clusters' points", why);
-  }
+std::string cluster_sections(const std::filesystem::path& folder, const io::Hdf5File& file,
+                             const nlohmann::json& summary) {
+  if (!file.exists("/clusters/point_offsets"))
+    return empty_sections(folder, file, summary, "Merge did not run (merge.enabled: false): no clusters.");
   const Ranking ranking = rank_clusters(file);
-  if (ranking.top.empty()) {
-    const std::string why = remark("The run reported no clusters.");
-    return wrap("clusters", "Clusters", why) + wrap("cluster-map", "Dimensions of the clusters", why) +
-           wrap("cluster-scatter", "The strongest clusters' points", why);
-  }
+  if (ranking.top.empty()) return empty_sections(folder, file, summary, "The run reported no clusters.");
   const Reloaded reloaded = reload_input(folder);
   std::size_t dimensions = 0;
   for (const auto& c : ranking.top)

@@ -7,6 +7,7 @@
 // and the map, and the scatter section says why it is empty).
 #include <array>
 #include <filesystem>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "io/hdf5_file.hpp"
@@ -19,7 +20,9 @@ inline constexpr std::size_t kTableClusters = 50;      // rows of the table and 
 inline constexpr std::size_t kScatterClusters = 4;     // the strongest clusters get a scatter each
 inline constexpr std::size_t kScatterPointCap = 5000;  // per group (members, others); beyond, a sample
 
-// The three sections, each a <section id="..."> with an id of kClusterSections.
-std::string cluster_sections(const std::filesystem::path& run_folder, const io::Hdf5File& results);
+// The three sections, each a <section id="..."> with an id of kClusterSections. `summary` is the
+// run's summary.json: where the run reported no cluster, its near misses fill the first section.
+std::string cluster_sections(const std::filesystem::path& run_folder, const io::Hdf5File& results,
+                             const nlohmann::json& summary);
 
 }  // namespace subscale::pipeline

@@ -280,7 +280,7 @@ std::string report_from(const std::filesystem::path& folder, const json& summary
   html += "<h1>subscale run report: " + escape_html(folder.filename().string()) + "</h1>\n";
   try {
     html += section("overview", "Overview", overview(summary, folder));
-    html += cluster_sections(folder, file);
+    html += cluster_sections(folder, file, summary);
     html += section("stage-times", "Stage times", stage_times(summary));
     html += section("dense-units", "Dense units per dimension", dense_units(file));
     html += section("partitions", "Partition fills", partitions(file, summary));

@@ -72,6 +72,7 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
   // Repeated columns folded and columns on levels scaled to their reach, where that applies.
   const SearchValues<T> search(every, input.sample ? &sample_values<T>(input) : nullptr, settings);
   for (const auto& line : search.log_lines()) log.line(line);
+  report.search = search.space(settings);
   const ColumnMatrix<T>& values = search.discovery();
   distributed::ClusterCoreReport cluster_report;
   const bool use_cluster = comm.distributed() || settings.checkpoint.has_value();
@@ -127,10 +128,11 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
       try {
         const auto beat = heartbeat("significance", log, settings);
         to_merge = subspaces_to_merge(
-            *marginals, report.core.subspaces, std::max<std::uint32_t>(settings.merge_min_points, 2),
+            values, *marginals, report.core.subspaces, std::max<std::uint32_t>(settings.merge_min_points, 2),
+            settings.merge_epsilon,
             significance::chance_dimensions(static_cast<double>(report.core.total_units),
                                             static_cast<std::uint32_t>(values.rows()), settings.core.min_points),
-            sig, *report.significance);
+            sig, *report.significance, /*by_group=*/ false);
       } catch (...) {
         failure = std::current_exception();
       }

@@ -88,6 +88,10 @@ void extend_sample_result(const ColumnMatrix<T>& values, const ColumnMatrix<T>& 
   const auto marginals = significance::Marginals::of(values);
   auto kept = significant_on_every_point(values, marginals, extended, settings.significance, sig);
   out.clusters_kept = kept.indices.size();
+  for (const auto i : kept.indices) {
+    out.found_points.push_back((*found)[i].points);
+    for (auto& p : out.found_points.back()) p = sample.rows[p];  // rows ascend, so the points stay sorted
+  }
   if (report.consolidated) {
     auto& c = *report.consolidated;
     c.clusters = significance::take(extended, kept.indices);

@@ -1,6 +1,8 @@
 #include "pipeline/steps/search_values.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <type_traits>
 
 #include "stages/significance/resolution.hpp"
 
@@ -54,12 +56,24 @@ SearchValues<T>::SearchValues(const ColumnMatrix<T>& every, const ColumnMatrix<T
   const auto scales = significance::scales_for(reaches, significance::grids_of(this->every()), settings.core.epsilon,
                                                settings.merge_epsilon);
   // The core's copy is of the values discovery reads; the search's copies replace them.
+  search_scales_ = scales.search;
   core_copy_ = significance::scaled(discovery(), scales.core);
   every_copy_ = significance::scaled(this->every(), scales.search);
   if (sample) sample_copy_ = significance::scaled(sample_copy_ ? *sample_copy_ : *sample, scales.search);
   log_lines_.push_back("levels      " + std::to_string(reaches.size()) +
                        " dimensions on integer levels scaled to their reach (levels in config.yaml): epsilon and "
                        "merge.epsilon hold whole levels there");
+}
+
+template <class T>
+SearchSpace SearchValues<T>::space(const RunSettings& settings) const {
+  SearchSpace out{settings.normalization, std::is_same_v<T, float> ? Precision::float32 : Precision::float64,
+                  folding_.kept, search_scales_, settings.merge_epsilon};
+  if (!folding_.any()) {
+    out.columns.resize(static_cast<std::size_t>(every_->cols()));
+    std::iota(out.columns.begin(), out.columns.end(), 0U);
+  }
+  return out;
 }
 
 template <class T>

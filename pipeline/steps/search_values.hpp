@@ -33,6 +33,9 @@ class SearchValues {
   const dedup::ColumnFolding& folding() const noexcept { return folding_; }
   const std::vector<std::string>& log_lines() const noexcept { return log_lines_; }
 
+  // The map from the input's held values to every()'s, for RunReport::search.
+  SearchSpace space(const RunSettings& settings) const;
+
   // Every list of the report in the input's columns again (a folded dimension becomes all the
   // columns of its group), before evaluation and output.
   void unfold(RunReport& report) const;
@@ -42,6 +45,7 @@ class SearchValues {
   const ColumnMatrix<T>* sample_;
   std::optional<ColumnMatrix<T>> every_copy_, sample_copy_, core_copy_;
   dedup::ColumnFolding folding_;
+  std::vector<double> search_scales_;  // per column of every(); empty: none scaled
   std::vector<std::string> log_lines_;
 };
 

@@ -11,6 +11,7 @@
 #include "common/phase_timer.hpp"
 #include "pipeline/log/log_format.hpp"
 #include "stages/significance/distinct_clusters.hpp"
+#include "stages/significance/group_bound.hpp"
 #include "stages/significance/heavy_ties.hpp"
 #include "stages/significance/keep_significant.hpp"
 #include "stages/significance/pooled_pairs.hpp"
@@ -88,10 +89,12 @@ std::vector<NearMiss> strongest_failures(const std::vector<SubspaceCluster>& clu
 
 }  // namespace
 
-std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& marginals,
+template <class T>
+std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
                                                 const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
-                                                double chance_dimensions, const SignificanceSettings& settings,
-                                                SignificanceReport& report) {
+                                                double merge_epsilon, double chance_dimensions,
+                                                const SignificanceSettings& settings, SignificanceReport& report,
+                                                bool by_group) {
   const auto start = Clock::now();
   report.chance_dimensions = chance_dimensions;
   report.pooled = chance_dimensions > settings.pooling_chance_dimensions;
@@ -101,6 +104,14 @@ std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& m
   std::vector<SubspaceCluster> kept;
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (can[i]) kept.push_back(candidates[i]);
+  if (by_group) {
+    const auto groups =
+        significance::keep_passing_groups(values, marginals, kept, min_size, merge_epsilon, settings.test);
+    report.groups_tested = groups.groups;
+    report.groups_kept = groups.groups_kept;
+    report.group_points_dropped = groups.points_dropped;
+    report.subspaces_skipped_by_groups = groups.subspaces_dropped;
+  }
   report.subspaces_tested = candidates.size();
   report.subspaces_skipped = candidates.size() - kept.size();
   report.near_misses.clear();
@@ -232,7 +243,7 @@ std::vector<std::string> near_miss_lines(const SignificanceReport& report, const
     advice << "significance no alpha reports any of them: ";
   advice << "more points, fewer dimensions, or a cluster that holds more of the points raise the scores";
   if (best.score > 0 && settings.test.correction == significance::Correction::bonferroni)
-    advice << "; significance.correction=fdr controls the share of false clusters instead, a weaker test";
+    advice << "; significance.fdr=true controls the share of false clusters instead, a weaker test";
   lines.push_back(advice.str());
   return lines;
 }
@@ -266,6 +277,12 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
     lines.push_back("significance " + std::to_string(report.subspaces_skipped) + " of " +
                     counted(report.subspaces_tested, "subspace") +
                     " skipped before merge: no cluster of theirs could pass (" + test + ")");
+  if (phase == SignificancePhase::subspaces && report.groups_tested > 0)
+    lines.push_back("significance " + std::to_string(report.groups_kept) + " of " +
+                    counted(report.groups_tested, "group") +
+                    " of the other subspaces' points could hold such a cluster: merge reads only theirs (" +
+                    counted(report.group_points_dropped, "point") + " left out, " +
+                    counted(report.subspaces_skipped_by_groups, "subspace") + " with no such group among the skipped)");
   if (phase == SignificancePhase::merge && report.merge_tested > 0)
     lines.push_back("significance " + std::to_string(report.merge_kept) + " of " +
                     counted(report.merge_tested, "merge cluster") + " significant, " +
@@ -283,6 +300,9 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
 #define SUBSCALE_SIGNIFICANCE_STEPS(T)                                                                              \
   template std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>&, double, const SignificanceSettings&,  \
                                                       SignificanceReport&);                                         \
+  template std::vector<SubspaceCluster> subspaces_to_merge(                                                         \
+      const ColumnMatrix<T>&, const significance::Marginals&, const std::vector<SubspaceCluster>&, std::uint32_t,   \
+      double, double, const SignificanceSettings&, SignificanceReport&, bool);                                      \
   template void keep_significant_merge(const ColumnMatrix<T>&, const significance::Marginals&, merge::MergeResult&, \
                                        const SignificanceSettings&, SignificanceReport&);                           \
   template void keep_significant_consolidated(const ColumnMatrix<T>&, const significance::Marginals&,               \

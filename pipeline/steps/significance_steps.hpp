@@ -25,13 +25,17 @@ template <class T>
 std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double epsilon,
                                            const SignificanceSettings& settings, SignificanceReport& report);
 
-// The subspaces worth merging (those where a cluster of at least min_size points could pass);
-// where a dense unit holds more than settings.pooling_chance_dimensions dimensions by chance, the
-// subspaces pooled into their pairs of dimensions first.
-std::vector<SubspaceCluster> subspaces_to_merge(const significance::Marginals& marginals,
+// The subspaces worth merging (those where a cluster of at least min_size points could pass), each
+// with only the points of its groups at merge.epsilon `merge_epsilon` where some cluster could pass
+// (group_bound.hpp; `by_group` false keeps every point of a passing subspace, for the tests that
+// compare the two); where a dense unit holds more than settings.pooling_chance_dimensions dimensions
+// by chance, the subspaces pooled into their pairs of dimensions first.
+template <class T>
+std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
                                                 const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
-                                                double chance_dimensions, const SignificanceSettings& settings,
-                                                SignificanceReport& report);
+                                                double merge_epsilon, double chance_dimensions,
+                                                const SignificanceSettings& settings, SignificanceReport& report,
+                                                bool by_group = true);
 
 // Keeps merge's significant clusters, strongest first.
 template <class T>

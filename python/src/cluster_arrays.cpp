@@ -6,19 +6,17 @@
 
 namespace subscale::python {
 
-py::array_t<std::uint32_t> to_array(std::vector<std::uint32_t>&& values) {
-  auto* owned = new std::vector<std::uint32_t>(std::move(values));
-  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<std::uint32_t>*>(p); });
-  return py::array_t<std::uint32_t>({static_cast<py::ssize_t>(owned->size())}, {sizeof(std::uint32_t)}, owned->data(),
-                                    owner);
-}
-
 py::list to_python(std::vector<SubspaceCluster>&& clusters) {
   py::list out(clusters.size());
   for (std::size_t i = 0; i < clusters.size(); ++i)
     out[i] = py::make_tuple(to_array(std::move(clusters[i].dimensions)), to_array(std::move(clusters[i].points)));
   clusters.clear();
   return out;
+}
+
+py::object to_python_or_none(std::optional<std::vector<SubspaceCluster>>&& clusters) {
+  if (!clusters) return py::none();
+  return to_python(std::move(*clusters));
 }
 
 namespace {

@@ -42,16 +42,6 @@ py::list config_keys() {
   return keys;
 }
 
-// A Matrix handed to numpy without a copy: the array owns it.
-py::array_t<double> to_array(Matrix&& matrix) {
-  auto* owned = new Matrix(std::move(matrix));
-  py::capsule owner(owned, [](void* p) { delete static_cast<Matrix*>(p); });
-  const auto rows = static_cast<py::ssize_t>(owned->rows());
-  const auto item = static_cast<py::ssize_t>(sizeof(double));
-  return py::array_t<double>({rows, static_cast<py::ssize_t>(owned->cols())}, {item, rows * item}, owned->data(),
-                             owner);
-}
-
 py::dict load(const std::string& path, const std::string& format, const std::string& dataset,
               const std::string& label_column) {
   load::LoadOptions options;
@@ -59,11 +49,7 @@ py::dict load(const std::string& path, const std::string& format, const std::str
   options.format = io::parse_input_format(format, "format");
   options.dataset_path = dataset;
   options.label_column = label_column;
-  Dataset data;
-  {
-    py::gil_scoped_release release;
-    data = load::load_dataset(options);
-  }
+  Dataset data = without_gil([&] { return load::load_dataset(options); });
   py::dict out;
   out["values"] = to_array(std::move(data.values));
   out["column_names"] = data.column_names;
@@ -82,22 +68,17 @@ py::array_t<double> normalized(const py::array& values, const std::string& norma
                                const std::vector<std::string>& column_names) {
   const AnyMatrixView view = view_of(values);
   const load::Normalization how = load::parse_normalization(normalization);
-  Matrix out;
-  {
-    py::gil_scoped_release release;
-    out = std::visit([&](const auto& v) { return load::normalized_matrix(v, how, source, column_names); }, view);
-  }
+  Matrix out = without_gil([&] {
+    return std::visit([&](const auto& v) { return load::normalized_matrix(v, how, source, column_names); }, view);
+  });
   return to_array(std::move(out));
 }
 
 py::dict evaluate(const py::handle& found, const py::handle& hidden, std::size_t points, std::size_t dimensions) {
   const std::vector<SubspaceCluster> found_clusters = from_python(found, "found");
   const std::vector<SubspaceCluster> hidden_clusters = from_python(hidden, "truth");
-  evaluate::QualityMeasures q;
-  {
-    py::gil_scoped_release release;
-    q = evaluate::evaluate(found_clusters, hidden_clusters, points, dimensions);
-  }
+  evaluate::QualityMeasures q =
+      without_gil([&] { return evaluate::evaluate(found_clusters, hidden_clusters, points, dimensions); });
   py::dict out;
   out["f1"] = q.f1;
   out["f1_recall"] = q.f1_recall;
@@ -111,38 +92,33 @@ py::dict evaluate(const py::handle& found, const py::handle& hidden, std::size_t
 }
 
 py::list read_cluster_text(const std::filesystem::path& path) {
-  std::vector<SubspaceCluster> clusters;
-  {
-    py::gil_scoped_release release;
-    clusters = evaluate::read_cluster_text(path);
-  }
+  std::vector<SubspaceCluster> clusters = without_gil([&] { return evaluate::read_cluster_text(path); });
   return to_python(std::move(clusters));
+}
+
+// What `read` takes from a run's results.h5 at `path`, read without the GIL; nullopt where the
+// file holds no such path.
+template <class F>
+auto read_present(const std::string& file, const std::string& path, F&& read)
+    -> std::optional<decltype(read(std::declval<const io::Hdf5File&>(), path))> {
+  py::gil_scoped_release release;
+  const io::Hdf5File h5(file, io::Hdf5File::Mode::read);
+  if (!h5.exists(path)) return std::nullopt;
+  return read(h5, path);
 }
 
 // A cluster list of results.h5 (group "clusters", "raw_clusters" or "subspaces"); None when the
 // file has no such group.
 py::object read_cluster_list(const std::string& file, const std::string& group) {
-  std::optional<std::vector<SubspaceCluster>> clusters;
-  {
-    py::gil_scoped_release release;
-    const io::Hdf5File h5(file, io::Hdf5File::Mode::read);
-    if (h5.exists("/" + group)) clusters = io::read_cluster_list(h5, "/" + group);
-  }
-  if (!clusters) return py::none();
-  return to_python(std::move(*clusters));
+  return to_python_or_none(read_present(file, "/" + group, io::read_cluster_list));
 }
 
 // The significance scores results.h5 holds beside a cluster list (/clusters/score); None when
 // the run did not test significance.
 py::object read_scores(const std::string& file, const std::string& group) {
-  std::optional<std::vector<double>> scores;
-  {
-    py::gil_scoped_release release;
-    const io::Hdf5File h5(file, io::Hdf5File::Mode::read);
-    if (h5.exists("/" + group + "/score")) scores = h5.read<double>("/" + group + "/score").data;
-  }
-  if (!scores) return py::none();
-  return py::array_t<double>(static_cast<py::ssize_t>(scores->size()), scores->data());
+  return array_or_none(read_present(file, "/" + group + "/score", [](const io::Hdf5File& h5, const std::string& path) {
+    return h5.read<double>(path).data;
+  }));
 }
 
 // F1 and E4SC against class labels (one per point, -1: no class), each class a hidden cluster in
@@ -151,11 +127,8 @@ py::dict evaluate_classes(const py::handle& found, const py::array_t<std::int64_
                           std::size_t dimensions) {
   const std::vector<SubspaceCluster> found_clusters = from_python(found, "found");
   const std::vector<std::int64_t> codes(labels.data(), labels.data() + labels.size());
-  evaluate::ClassMeasures q;
-  {
-    py::gil_scoped_release release;
-    q = evaluate::evaluate_against_classes(found_clusters, codes, dimensions);
-  }
+  evaluate::ClassMeasures q =
+      without_gil([&] { return evaluate::evaluate_against_classes(found_clusters, codes, dimensions); });
   py::dict out;
   out["f1"] = q.f1;
   out["e4sc"] = q.e4sc;
@@ -167,14 +140,9 @@ py::dict evaluate_classes(const py::handle& found, const py::array_t<std::int64_
 
 // /points/input_row of a run's results.h5 (the input rows clustered); None when every row was.
 py::object read_input_rows(const std::string& file) {
-  std::optional<std::vector<std::uint64_t>> rows;
-  {
-    py::gil_scoped_release release;
-    const io::Hdf5File h5(file, io::Hdf5File::Mode::read);
-    if (h5.exists("/points/input_row")) rows = h5.read<std::uint64_t>("/points/input_row").data;
-  }
-  if (!rows) return py::none();
-  return py::array_t<std::uint64_t>(static_cast<py::ssize_t>(rows->size()), rows->data());
+  return array_or_none(read_present(file, "/points/input_row", [](const io::Hdf5File& h5, const std::string& path) {
+    return h5.read<std::uint64_t>(path).data;
+  }));
 }
 
 // The input's column names a run's results.h5 keeps: the string dataset /input/column_names, or,
@@ -196,11 +164,7 @@ std::vector<std::string> read_column_names(const std::string& file) {
 
 py::tuple read_ground_truth(const std::filesystem::path& path, std::optional<std::size_t> dimensions,
                             std::optional<std::size_t> points) {
-  io::GroundTruth truth;
-  {
-    py::gil_scoped_release release;
-    truth = io::read_ground_truth(path, {dimensions, points});
-  }
+  io::GroundTruth truth = without_gil([&] { return io::read_ground_truth(path, {dimensions, points}); });
   return py::make_tuple(truth.dimensions, to_python(std::move(truth.clusters)));
 }
 

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "python/src/library_bindings.hpp"
+#include "python/src/membership_model.hpp"
 #include "python/src/run_bindings.hpp"
 
 namespace py = pybind11;
@@ -32,4 +33,5 @@ PYBIND11_MODULE(_subscale, m) {
   });
   subscale::python::bind_library(m);
   subscale::python::bind_run(m);
+  subscale::python::bind_membership(m);
 }

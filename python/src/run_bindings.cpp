@@ -13,6 +13,7 @@
 #include "pipeline/steps/library_run.hpp"
 #include "python/src/array_input.hpp"
 #include "python/src/cluster_arrays.hpp"
+#include "python/src/membership_model.hpp"
 
 namespace subscale::python {
 namespace {
@@ -52,11 +53,7 @@ LibraryRun run_watched(const std::vector<std::string>& overrides, const pipeline
     progress(now.stage, now.done, now.total);
   };
   for (;;) {
-    bool finished;
-    {
-      py::gil_scoped_release release;
-      finished = result.wait_for(kWatchInterval) == std::future_status::ready;
-    }
+    bool finished = without_gil([&] { return result.wait_for(kWatchInterval) == std::future_status::ready; });
     if (finished) break;
     if (interruption) continue;  // cancelled: waiting for the run to stop
     try {
@@ -97,12 +94,13 @@ py::dict core_plan(const pipeline::RunReport& report) {
 // The significance score of each cluster of a list, in its order, as results.h5 holds it beside
 // the list (/clusters/score, /raw_clusters/score); None when the test did not run.
 py::object scores_array(const pipeline::RunReport& report, bool raw) {
-  if (!report.significance) return py::none();
-  const auto& scores = raw ? report.significance->raw_scores : report.significance->scores;
-  py::array_t<double> out(static_cast<py::ssize_t>(scores.size()));
-  double* data = out.mutable_data();
-  for (std::size_t i = 0; i < scores.size(); ++i) data[i] = scores[i].score;
-  return out;
+  std::optional<std::vector<double>> scores;
+  if (report.significance) {
+    scores.emplace();
+    for (const auto& s : raw ? report.significance->raw_scores : report.significance->scores)
+      scores->push_back(s.score);
+  }
+  return array_or_none(std::move(scores));
 }
 
 py::dict run(const py::array& values, const std::vector<std::string>& overrides,
@@ -117,6 +115,7 @@ py::dict run(const py::array& values, const std::vector<std::string>& overrides,
   out["config"] = run.config_yaml;
   out["log"] = run.log;
   out["warnings"] = run.warnings;
+  out["membership"] = membership_model(input.values, report);  // before the clusters are moved out
   out["subspaces"] = to_python(std::move(report.core.subspaces));
   // The lists and their scores as results.h5 pairs them: without consolidation merge's clusters
   // are the run's, with merge's scores.
@@ -137,11 +136,7 @@ py::dict run(const py::array& values, const std::vector<std::string>& overrides,
 py::dict plan(const py::array& values, const std::vector<std::string>& overrides,
               const std::vector<std::string>& column_names) {
   const pipeline::MemoryInput input = memory_input(values, column_names, py::none());
-  pipeline::LibraryPlan p;
-  {
-    py::gil_scoped_release release;
-    p = pipeline::plan_library(overrides, input);
-  }
+  pipeline::LibraryPlan p = without_gil([&] { return pipeline::plan_library(overrides, input); });
   py::dict out;
   out["points"] = p.points;
   out["dimensions"] = p.dimensions;

@@ -105,12 +105,13 @@ def _is_dataframe(X: Any) -> bool:
     return type(X).__module__.startswith("pandas") and hasattr(X, "columns") and hasattr(X, "to_numpy")
 
 
-def as_matrix(X: Any) -> Matrix:
+def as_matrix(X: Any, least: int = 2) -> Matrix:
     """The input as an array the library reads without a copy where its layout allows.
 
     float64 and float32 arrays of any order and any strides are read in place. Other dtypes
     (integers, booleans, float16, a DataFrame whose columns have different dtypes or live in
     several blocks) are converted to float64 first: that is a copy, and ``copied`` says so.
+    ``least``: the fewest points taken (2 to fit: one point forms no cluster; 1 to predict).
     """
     columns: List[str] = []
     if isinstance(X, Data):
@@ -127,7 +128,7 @@ def as_matrix(X: Any) -> Matrix:
         shared = (X.ndim == 2 and X.shape[1] > 0 and X.shape[0] > 0
                   and np.shares_memory(X, frame.iloc[:, 0].to_numpy(copy=False)))
         try:
-            matrix = _as_float_array(X)
+            matrix = _as_float_array(X, least)
         except (TypeError, ValueError):
             _refuse_bad_cell(frame, columns)  # numpy's message names neither the row nor the column
             raise
@@ -135,7 +136,7 @@ def as_matrix(X: Any) -> Matrix:
     if hasattr(X, "toarray") and hasattr(X, "nnz"):
         raise TypeError("sparse matrices are not supported: subspace clustering reads every value; "
                         "pass X.toarray()")
-    matrix = _as_float_array(X)
+    matrix = _as_float_array(X, least)
     matrix.columns = columns
     return matrix
 
@@ -188,7 +189,7 @@ def _refuse_bad_cell(frame: Any, columns: List[str]) -> None:
                      f"a number: {remedy}")
 
 
-def _as_float_array(X: Any) -> Matrix:
+def _as_float_array(X: Any, least: int = 2) -> Matrix:
     array = np.asarray(X)
     copied = array is not X and not isinstance(X, np.ndarray)
     if array.dtype.kind == "c":
@@ -201,7 +202,7 @@ def _as_float_array(X: Any) -> Matrix:
         what = "sample" if array.shape[0] == 0 else "feature"
         raise ValueError(f"Found array with 0 {what}(s) (shape={array.shape}) while a minimum of 1 is required: "
                          "the data matrix is empty")
-    if array.ndim == 2 and array.shape[0] == 1:
+    if array.ndim == 2 and array.shape[0] == 1 and least > 1:
         raise ValueError(f"Found array with 1 sample(s) (shape={array.shape}) while a minimum of 2 is required: "
                          "one point forms no cluster (min_points is at least 2)")
     if array.ndim == 2 and any(s % array.itemsize for s in array.strides):

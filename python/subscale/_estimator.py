@@ -12,12 +12,13 @@ import json
 import keyword
 import textwrap
 import warnings
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
 from . import _config, _subscale
 from ._data import as_matrix
+from ._memberships import strongest
 from ._progress import make_progress
 from ._results import Clusters, scores_or_nan
 
@@ -55,8 +56,12 @@ class _ClusterStandIn:
 
 try:
     from sklearn.base import BaseEstimator as _Base, ClusterMixin as _Cluster
+    from sklearn.exceptions import NotFittedError
 except ImportError:
     _Base, _Cluster = _ParameterProtocol, _ClusterStandIn
+
+    class NotFittedError(ValueError, AttributeError):  # type: ignore[no-redef]
+        """scikit-learn's exception for a model used before fit, where scikit-learn is not installed."""
 
 
 def _stores_keywords(defaults: Dict[str, Any]):
@@ -290,10 +295,155 @@ class SubspaceClustering(_Cluster, _Base):
         """
         return self.fit(X, y, **fit_params).labels_
 
+    def predict(self, X: Any) -> np.ndarray:
+        """Each new point's strongest cluster, as ``labels_`` is each fitted point's.
+
+        A point belongs to a cluster when it lies within ``merge.epsilon`` of one of the points the
+        cluster was found with, in the cluster's subspace: the rule by which a run on a sample
+        extends the sample's clusters to every point (docs/sampling.md §3), in the run's own
+        arithmetic. X is first put where the fit put its data: normalised with the fitted data's
+        minimum and maximum, held in the fit's precision, repeated columns read once and columns
+        on levels scaled as the fit scaled them.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            New points, with the fitted data's columns (a DataFrame's names as in fit). Read as
+            :meth:`fit` reads X; a single point is a matrix of one row.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            The index in ``clusters_`` of each point's strongest cluster (the one of the highest
+            ``interest_``, the first on ties, as in ``labels_``), -1 for none. After a fit that
+            took a sample, ``predict(X)`` on the fitted X is ``labels_``; after a fit on every
+            point, a cluster's points are predicted in it, with some more points near it
+            (docs/python.md §5).
+
+        Raises
+        ------
+        NotFittedError
+            Before fit.
+        ValueError
+            For another number of columns than fit saw, other column names, NaN or Inf (naming
+            the row and column), or data that is not a 2-D matrix of numbers.
+
+        Examples
+        --------
+        >>> data = subscale.load("datasets/quickstart.h5")
+        >>> model = subscale.SubspaceClustering(epsilon=0.004, min_points=4, merge__epsilon=0.02,
+        ...                                     merge__min_points=20).fit(data.values)
+        >>> labels = model.predict(data.values)
+        >>> bool((labels[model.labels_ >= 0] >= 0).all())  # every clustered point is in a cluster
+        True
+        >>> model.predict(data.values[:1] + 10.0).tolist()  # far from every cluster
+        [-1]
+        """
+        members, rows = self._members(X)
+        return strongest(members, self.interest_, rows)
+
+    def predict_memberships(self, X: Any) -> np.ndarray:
+        """Every cluster each new point belongs to, by the rule of :meth:`predict`.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            As for :meth:`predict`.
+
+        Returns
+        -------
+        memberships : ndarray of bool, shape (n_samples, n_clusters)
+            ``memberships[i, c]``: point i belongs to ``clusters_[c]``. On the fitted X after a
+            fit that took a sample, column c is true exactly at ``clusters_[c]``'s points.
+
+        Raises
+        ------
+        NotFittedError
+            Before fit.
+        ValueError
+            As :meth:`predict` raises.
+
+        Examples
+        --------
+        >>> data = subscale.load("datasets/quickstart.h5")
+        >>> model = subscale.SubspaceClustering(epsilon=0.004, min_points=4, merge__epsilon=0.02,
+        ...                                     merge__min_points=20).fit(data.values)
+        >>> memberships = model.predict_memberships(data.values)
+        >>> memberships.shape
+        (1000, 5)
+        >>> [bool(memberships[points, c].all()) for c, (dims, points) in enumerate(model.clusters_)]
+        [True, True, True, True, True]
+        """
+        members, rows = self._members(X)
+        out = np.zeros((rows, len(members)), dtype=bool)
+        for c, points in enumerate(members):
+            out[points, c] = True
+        return out
+
+    def _members(self, X: Any) -> Tuple[List[np.ndarray], int]:
+        """Per cluster the rows of X that belong to it (predict's rule), and the rows of X."""
+        model = self._fitted_membership()
+        matrix = as_matrix(X, least=1)
+        names = self._checked_names(matrix.columns)
+        if matrix.values.ndim != 2:
+            raise ValueError(f"Expected a 2-D array (points x dimensions), got {matrix.values.ndim}-D: Reshape "
+                             "your data with X.reshape(1, -1) for a single point")
+        if matrix.values.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {matrix.values.shape[1]} features, but {type(self).__name__} is expecting "
+                             f"{self.n_features_in_} features as input")
+        backend = str(self.backend).lower()
+        if backend == "auto":
+            backend = "cuda" if model["backend"] == "cuda" and _subscale.cuda_available() else "cpu"
+        threads = self.threads if isinstance(self.threads, (int, np.integer)) and self.threads > 0 else 0
+        members = list(_subscale.members(matrix.values, model, backend, int(threads), names))
+        return members, int(matrix.values.shape[0])
+
+    def _fitted_membership(self) -> Dict[str, Any]:
+        if not hasattr(self, "clusters_"):
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet. Call 'fit' with "
+                                 "appropriate arguments before using this estimator.")
+        model = getattr(self, "_membership", None)
+        if model is None:
+            raise ValueError(f"this {type(self).__name__} was fitted by a version of subscale without predict, "
+                             "which kept nothing to predict with: fit it again to predict")
+        return model
+
+    def _checked_names(self, names: List[str]) -> List[str]:
+        """X's column names, checked against the fit's as scikit-learn checks them (the same
+        messages; a missing side is a warning, as there); the names to report cells by."""
+        fitted = getattr(self, "feature_names_in_", None)
+        kind = type(self).__name__
+        if fitted is None:
+            if names:
+                warnings.warn(f"X has feature names, but {kind} was fitted without feature names", UserWarning,
+                              stacklevel=3)
+            return []
+        if not names:
+            warnings.warn(f"X does not have valid feature names, but {kind} was fitted with feature names",
+                          UserWarning, stacklevel=3)
+            return [str(n) for n in fitted]
+        if list(fitted) != names:
+            unseen = sorted(set(names) - set(fitted))
+            missing = sorted(set(fitted) - set(names))
+
+            def listed(values: List[str]) -> str:
+                return "".join(f"- {v}\n" for v in values[:5]) + ("- ...\n" if len(values) > 5 else "")
+
+            message = "The feature names should match those that were passed during fit.\n"
+            if unseen:
+                message += "Feature names unseen at fit time:\n" + listed(unseen)
+            if missing:
+                message += "Feature names seen at fit time, yet now missing:\n" + listed(missing)
+            if not unseen and not missing:
+                message += "Feature names must be in the same order as they were in fit.\n"
+            raise ValueError(message)
+        return names
     def _clear_fitted(self) -> None:
-        """Removes the fitted attributes (scikit-learn's names ending in "_"): unfitted again."""
+        """Removes the fitted attributes (scikit-learn's names ending in "_", and what predict
+        reads): unfitted again."""
         for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]:
             delattr(self, name)
+        self.__dict__.pop("_membership", None)
 
     def _set_fitted(self, out: Dict[str, Any], matrix) -> None:
         names = matrix.columns
@@ -314,6 +464,9 @@ class SubspaceClustering(_Cluster, _Base):
         self.config_ = out["config"]
         self.log_ = out["log"]
         self.input_copied_ = matrix.copied
+        # What predict reads: the fit's map to the searched values and, per cluster, the points it
+        # was found with in its subspace (python/src/membership_model.hpp).
+        self._membership = out["membership"]
         for warning in out["warnings"]:
             warnings.warn(warning, RuntimeWarning, stacklevel=3)
 

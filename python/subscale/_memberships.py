@@ -11,6 +11,16 @@ import numpy as np
 from . import _subscale
 
 
+def strongest(members: Sequence, interest: np.ndarray, points: int) -> np.ndarray:
+    """For each of ``points`` points the index of the strongest cluster holding it (the one of the
+    highest ``interest``, the first on ties), -1 for none; ``members[c]``: cluster c's point ids."""
+    labels = np.full(points, -1, dtype=np.int64)
+    order = np.argsort(-np.asarray(interest, dtype=np.float64), kind="stable")
+    for index in order[::-1]:  # the strongest written last
+        labels[members[index]] = index
+    return labels
+
+
 def point_table(clusters: Sequence, point_ids: np.ndarray):
     """One row per point id (the index ``row``): ``strongest`` (the index of its strongest cluster,
     the one of the highest interest, first on ties; -1 for none), ``clusters`` (a tuple of the

@@ -73,11 +73,7 @@ class Clusters(list):
     def labels(self, points: int) -> np.ndarray:
         """For each of ``points`` points the index of the strongest cluster holding it (the one of
         the highest interest, the first on ties), or -1 when none holds it."""
-        labels = np.full(points, -1, dtype=np.int64)
-        order = np.argsort(-self.interest(), kind="stable")
-        for index in order[::-1]:  # the strongest written last
-            labels[self[index][1]] = index
-        return labels
+        return _memberships.strongest([p for _, p in self], self.interest(), points)
 
     def to_frame(self, kind: str = "clusters", points: Union[None, int, Sequence[int]] = None):
         """One row per cluster, in the list's order (index ``cluster``); or, with

@@ -10,24 +10,12 @@
 #include "common/held_values.hpp"
 #include "stages/merge/cell_index.hpp"
 #include "stages/merge/concurrent_union_find.hpp"
+#include "stages/merge/neighbour_test.hpp"
 
 namespace subscale::merge {
 namespace {
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-
-// Squared distance <= limit, summed in dimension order. Partial sums of non-negative terms never
-// decrease in floating point, so stopping early gives the same answer as the full sum.
-template <class T>
-inline bool within(const T* a, const T* b, std::size_t width, T limit) {
-  T sum = 0;
-  for (std::size_t t = 0; t < width; ++t) {
-    const T diff = a[t] - b[t];
-    sum += diff * diff;
-    if (sum > limit) return false;
-  }
-  return true;
-}
 
 // Runs body(cell, distance_counter) for every cell, in parallel when asked; returns the sum of
 // the counters.

@@ -11,23 +11,11 @@
 #include <string>
 
 #include "common/held_values.hpp"
+#include "stages/merge/neighbour_test.hpp"
 #include "stages/sample/cluster_members.hpp"
 
 namespace subscale::sample {
 namespace membership_detail {
-
-// Squared distance <= limit, summed in dimension order (merge's test; partial sums of
-// non-negative terms never decrease, so stopping early gives the full sum's answer).
-template <class T>
-bool within(const T* a, const T* b, std::size_t width, T limit) {
-  T sum = 0;
-  for (std::size_t t = 0; t < width; ++t) {
-    const T diff = a[t] - b[t];
-    sum += diff * diff;
-    if (sum > limit) return false;
-  }
-  return true;
-}
 
 // The rows [begin, end) of `points` that belong to one cluster, ascending.
 template <class T>
@@ -56,7 +44,7 @@ void block_members(const ColumnMatrix<T>& points, const SubspaceCluster& cluster
                                  [](T a, double b) { return static_cast<double>(a) < b; });
     for (auto it = from; it != m.first.end() && static_cast<double>(*it) <= x0 + reach; ++it) {
       const auto member = static_cast<std::size_t>(it - m.first.begin());
-      if (within(x.data(), m.coordinates.data() + member * m.width, m.width, limit)) {
+      if (merge::within(x.data(), m.coordinates.data() + member * m.width, m.width, limit)) {
         out.push_back(static_cast<std::uint32_t>(begin + i));
         break;
       }

@@ -32,8 +32,10 @@ std::vector<std::uint32_t> sizes_to_try(std::uint32_t n, std::size_t s, std::uin
   return sizes;
 }
 
-double best_over_sizes(std::uint32_t n, const std::vector<double>& log_floors, double log_m, std::uint32_t min_size,
-                       std::uint32_t largest) {
+}  // namespace
+
+double best_score_within(std::uint32_t n, const std::vector<double>& log_floors, double log_m, std::uint32_t min_size,
+                         std::uint32_t largest) {
   if (largest < std::max<std::uint32_t>(min_size, 1)) return 0.0;
   double best = 0;
   for (const auto k : sizes_to_try(n, log_floors.size(), min_size, largest))
@@ -41,7 +43,17 @@ double best_over_sizes(std::uint32_t n, const std::vector<double>& log_floors, d
   return best;
 }
 
-}  // namespace
+std::vector<double> log_tie_floors(const Marginals& marginals, std::span<const std::uint32_t> dimensions,
+                                   std::span<const std::uint32_t> points) {
+  std::vector<double> log_floors;
+  log_floors.reserve(dimensions.size());
+  for (const auto j : dimensions) {
+    std::uint32_t smallest_tie = marginals.points();
+    for (const auto p : points) smallest_tie = std::min(smallest_tie, marginals.tie_count(j, p));
+    log_floors.push_back(std::log(static_cast<double>(smallest_tie) / marginals.points()));
+  }
+  return log_floors;
+}
 
 double best_possible_score(const Marginals& marginals, const SubspaceCluster& subspace, std::uint32_t min_size,
                            double enough_below) {
@@ -49,21 +61,15 @@ double best_possible_score(const Marginals& marginals, const SubspaceCluster& su
   const auto largest = static_cast<std::uint32_t>(subspace.points.size());
   // Without the tie floors first: they only lower the bound, and most subspaces fail without them.
   const std::vector<double> no_floors(subspace.dimensions.size(), -std::numeric_limits<double>::infinity());
-  const double loose = best_over_sizes(marginals.points(), no_floors, log_m, min_size, largest);
+  const double loose = best_score_within(marginals.points(), no_floors, log_m, min_size, largest);
   if (loose < enough_below) return loose;
-  std::vector<double> log_floors;
-  log_floors.reserve(subspace.dimensions.size());
-  for (const auto j : subspace.dimensions) {
-    std::uint32_t smallest_tie = marginals.points();
-    for (const auto p : subspace.points) smallest_tie = std::min(smallest_tie, marginals.tie_count(j, p));
-    log_floors.push_back(std::log(static_cast<double>(smallest_tie) / marginals.points()));
-  }
-  return best_over_sizes(marginals.points(), log_floors, log_m, min_size, largest);
+  return best_score_within(marginals.points(), log_tie_floors(marginals, subspace.dimensions, subspace.points), log_m,
+                           min_size, largest);
 }
 
 double best_possible_score(std::uint32_t n, std::uint32_t d, std::uint32_t s, std::uint32_t distinct, std::uint32_t k) {
   const std::vector<double> no_floors(s, -std::numeric_limits<double>::infinity());
-  return best_over_sizes(n, no_floors, log_search_size(d, s, distinct), k, k);
+  return best_score_within(n, no_floors, log_search_size(d, s, distinct), k, k);
 }
 
 std::uint32_t smallest_passing_size(std::uint32_t n, std::uint32_t d, std::uint32_t s, std::uint32_t distinct,

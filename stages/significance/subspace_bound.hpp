@@ -12,6 +12,8 @@
 // range, at the sizes next to k*. A subspace where even the best case fails need not be merged:
 // none of its clusters could be kept.
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "common/dataset.hpp"
 #include "common/subspace_cluster.hpp"
@@ -24,6 +26,17 @@ namespace subscale::significance {
 // (the caller only needs to know the subspace fails).
 double best_possible_score(const Marginals& marginals, const SubspaceCluster& subspace, std::uint32_t min_size,
                            double enough_below = 0.0);
+
+// The highest score a cluster of `min_size` to `largest` points can reach, given ln of each
+// dimension's floor on its box's mass (-infinity for none) and ln of the family size `log_m`: the
+// bound above for any set of points, all of P_S or a group of them (group_bound.hpp).
+double best_score_within(std::uint32_t n, const std::vector<double>& log_floors, double log_m, std::uint32_t min_size,
+                         std::uint32_t largest);
+
+// ln of the tie floor t_j of each dimension of `dimensions` over `points`: the smallest mass of a
+// single value among them.
+std::vector<double> log_tie_floors(const Marginals& marginals, std::span<const std::uint32_t> dimensions,
+                                   std::span<const std::uint32_t> points);
 
 // The best score a k-point cluster can reach in s dimensions that each have `distinct` values, with
 // n points in d dimensions and no ties.

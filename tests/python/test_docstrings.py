@@ -61,6 +61,17 @@ def test_public_api_has_numpydoc_sections(api):
         assert "Parameters\n----------\n" in doc or "Attributes\n----------\n" in doc
 
 
+@pytest.mark.parametrize("method", ["fit", "fit_predict", "predict", "predict_memberships"])
+def test_the_estimators_methods_have_numpydoc_sections(method):
+    function = getattr(SubspaceClustering, method)
+    doc = inspect.getdoc(function)
+    assert "Parameters\n----------\n" in doc and "Returns\n-------\n" in doc, method
+    named = set(inspect.signature(function).parameters) - {"self", "fit_params"}
+    assert named <= set(section(function.__doc__, "Parameters")), method
+    if method.startswith("predict"):
+        assert "Examples\n--------\n>>> " in doc and "Raises\n------\n" in doc, method
+
+
 def test_docstring_examples_run_as_written(monkeypatch):
     pytest.importorskip("pandas", reason="the examples show tables")
     monkeypatch.chdir(ROOT)  # the examples read datasets/ relative to the repository
