@@ -132,7 +132,7 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
             settings.merge_epsilon,
             significance::chance_dimensions(static_cast<double>(report.core.total_units),
                                             static_cast<std::uint32_t>(values.rows()), settings.core.min_points),
-            sig, *report.significance, /*by_group=*/ false);
+            sig, *report.significance, /*by_group=*/false);
       } catch (...) {
         failure = std::current_exception();
       }
