@@ -53,6 +53,17 @@ class CliTest : public ::testing::Test {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(folder_ / log_name)};
   }
 
+  // Runs `subscale-generate ARGUMENTS -o folder/STEM` (the generator beside the binary under test,
+  // which the GPU bundle moves with it); false when it fails.
+  bool generate(const std::string& arguments, const std::string& stem) {
+    const char* cli = std::getenv("SUBSCALE_CLI");
+    const std::filesystem::path generator = cli ? std::filesystem::path(cli).parent_path() / "subscale-generate"
+                                                : std::filesystem::path(SUBSCALE_BINARY_DIR) / "subscale-generate";
+    const std::string command =
+        generator.string() + " " + arguments + " -o " + (folder_ / stem).string() + " > /dev/null";
+    return std::system(command.c_str()) == 0;
+  }
+
   std::filesystem::path folder_;
 };
 

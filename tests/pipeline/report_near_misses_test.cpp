@@ -158,12 +158,7 @@ TEST_F(ReportNearMissesRun, TheLevelIsReadFromTheRunsConfig) {
 // A planted cluster of 10 points in 2 of 10 dimensions among 150 is too weak for the test: the page
 // lists what summary.json lists, dimensions {0, 1} first, instead of an empty clusters section.
 TEST_F(ReportNearMissesRun, AnEmptyRunsReportListsItsStrongestCandidates) {
-  const char* cli = std::getenv("SUBSCALE_CLI");
-  const fs::path generator =
-      cli ? fs::path(cli).parent_path() / "subscale-generate" : fs::path(SUBSCALE_BINARY_DIR) / "subscale-generate";
-  const std::string command =
-      generator.string() + " -n 150 -d 10 -c 0,1:10:0.08 -s 5 -o " + (folder_ / "weak").string() + " > /dev/null";
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  ASSERT_TRUE(generate("-n 150 -d 10 -c 0,1:10:0.08 -s 5", "weak"));
   const fs::path out = folder_ / "run";
   const auto outcome = run("run " + write("weak.yaml", "input:\n  path: weak.h5\nreport: true\n").string() + " --out " +
                                out.string() + " -q",

@@ -108,13 +108,7 @@ TEST_F(SignificanceRun, ScoresStrongestFirstBesideTheClusters) {
 // alpha it would pass at), and what to change; summary.json lists them too. Here a planted cluster of
 // 10 points in 2 of 10 dimensions among 150 is too weak for the test, and it is the first named.
 TEST_F(SignificanceRun, AnEmptyResultNamesItsStrongestCandidates) {
-  // The generator beside the program under test (the GPU bundle moves both).
-  const char* cli = std::getenv("SUBSCALE_CLI");
-  const fs::path generator =
-      cli ? fs::path(cli).parent_path() / "subscale-generate" : fs::path(SUBSCALE_BINARY_DIR) / "subscale-generate";
-  const std::string command =
-      generator.string() + " -n 150 -d 10 -c 0,1:10:0.08 -s 5 -o " + (folder_ / "weak").string() + " > /dev/null";
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  ASSERT_TRUE(generate("-n 150 -d 10 -c 0,1:10:0.08 -s 5", "weak"));
   const fs::path out = run_into(write("weak.yaml", "input:\n  path: weak.h5\n"), "weak");
   EXPECT_TRUE(read_text(out / "clusters.txt").empty());
   const std::string log = read_text(out / "log.txt");
