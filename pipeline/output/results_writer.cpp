@@ -243,6 +243,7 @@ std::string summary_json(const RunReport& report) {
                                {"consolidated_tested", g.consolidated_tested},
                                {"consolidated_kept", g.consolidated_kept},
                                {"repeated", g.repeated},
+                               {"touching_joins", g.touching_joins},
                                {"seconds", g.seconds},
                                {"seconds_prepare", g.seconds_prepare},
                                {"seconds_subspaces", g.seconds_subspaces},

@@ -185,7 +185,8 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
     report.stage_seconds.emplace_back("consolidate", seconds_since(start));
     if (sig.enabled) {
       const auto beat = heartbeat("significance", log, settings);
-      keep_significant_consolidated(values, *marginals, *report.consolidated, sig, *report.significance);
+      keep_significant_consolidated(values, *marginals, *report.consolidated, settings.merge_epsilon, sig,
+                                    *report.significance);
     }
     const auto& c = report.consolidated->stats;
     log.line("consolidate " + counted(c.clusters, "cluster") + " from " + std::to_string(c.input_clusters) + " (" +

@@ -16,6 +16,7 @@
 #include "stages/significance/keep_significant.hpp"
 #include "stages/significance/pooled_pairs.hpp"
 #include "stages/significance/subspace_bound.hpp"
+#include "stages/significance/touching_pieces.hpp"
 #include "stages/significance/weak_dimensions.hpp"
 
 namespace subscale::pipeline {
@@ -157,8 +158,8 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
 
 template <class T>
 void keep_significant_consolidated(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
-                                   consolidate::ConsolidateResult& consolidated, const SignificanceSettings& settings,
-                                   SignificanceReport& report) {
+                                   consolidate::ConsolidateResult& consolidated, double merge_epsilon,
+                                   const SignificanceSettings& settings, SignificanceReport& report) {
   const auto start = Clock::now();
   tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
     auto& cluster = consolidated.clusters[i];
@@ -188,17 +189,30 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
                                             significance::score_clusters(values, marginals, consolidated.clusters));
   }
   std::vector<SubspaceCluster> strongest_first;
-  for (const auto i : kept.indices) strongest_first.push_back(consolidated.clusters[i]);
-  const auto distinct = significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap,
-                                                        -std::log10(settings.test.alpha));
-  report.repeated = kept.indices.size() - distinct.size();
-  kept.indices = significance::take(kept.indices, distinct);
-  kept.scores = significance::take(kept.scores, distinct);
-  consolidated.clusters = significance::take(consolidated.clusters, kept.indices);
-  consolidated.sizes = significance::take(consolidated.sizes, kept.indices);
-  consolidated.sources = significance::take(consolidated.sources, kept.indices);
+  std::vector<std::uint32_t> sources;
+  for (const auto i : kept.indices) {
+    strongest_first.push_back(consolidated.clusters[i]);
+    sources.push_back(consolidated.sources[i]);
+  }
+  const double threshold = -std::log10(settings.test.alpha);
+  // Pieces of a stronger cluster go first, so that none of them is joined to others like it into
+  // a cluster that outscores the one they are pieces of; a join can make a cluster repeat a
+  // stronger one (or be repeated), so the pieces are looked for again after it.
+  const auto distinct =
+      significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap, threshold);
+  auto pieces = significance::join_touching_pieces(values, marginals, significance::take(strongest_first, distinct),
+                                                   significance::take(kept.scores, distinct),
+                                                   significance::take(sources, distinct), merge_epsilon, threshold);
+  report.touching_joins = pieces.joins;
+  const auto after_joins =
+      significance::distinct_clusters(values, marginals, pieces.clusters, settings.distinct_overlap, threshold);
+  report.repeated = kept.indices.size() - pieces.joins - after_joins.size();
+  consolidated.clusters = significance::take(pieces.clusters, after_joins);
+  consolidated.sizes.clear();
+  for (const auto& cluster : consolidated.clusters) consolidated.sizes.push_back(cluster.points.size());
+  consolidated.sources = significance::take(pieces.sources, after_joins);
   consolidated.stats.clusters = consolidated.clusters.size();
-  report.scores = std::move(kept.scores);
+  report.scores = significance::take(pieces.scores, after_joins);
   report.seconds_consolidated += seconds_since(start);
   report.seconds += seconds_since(start);
 }
@@ -292,6 +306,9 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
     lines.push_back("significance " + std::to_string(report.consolidated_kept) + " of " +
                     counted(report.consolidated_tested, "consolidated cluster") + " significant, " +
                     std::to_string(report.repeated) + " of them repeating a stronger one");
+  if (phase == SignificancePhase::consolidate && report.touching_joins > 0)
+    lines.push_back("significance " + counted(report.touching_joins, "join") +
+                    " of pieces of one cluster that touch in their subspace (within merge.epsilon)");
   if (phase == SignificancePhase::end)
     for (const auto& line : near_miss_lines(report, settings)) lines.push_back(line);
   return lines;
@@ -306,7 +323,7 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
   template void keep_significant_merge(const ColumnMatrix<T>&, const significance::Marginals&, merge::MergeResult&, \
                                        const SignificanceSettings&, SignificanceReport&);                           \
   template void keep_significant_consolidated(const ColumnMatrix<T>&, const significance::Marginals&,               \
-                                              consolidate::ConsolidateResult&, const SignificanceSettings&,         \
+                                              consolidate::ConsolidateResult&, double, const SignificanceSettings&, \
                                               SignificanceReport&);
 SUBSCALE_SIGNIFICANCE_STEPS(float)
 SUBSCALE_SIGNIFICANCE_STEPS(double)

@@ -43,11 +43,13 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
                             merge::MergeResult& merge, const SignificanceSettings& settings,
                             SignificanceReport& report);
 
-// Keeps the significant consolidated clusters, strongest first.
+// Keeps the significant consolidated clusters, strongest first, with the touching pieces of one
+// cluster in one subspace joined (stages/significance/touching_pieces.hpp; `merge_epsilon` is
+// the radius they touch within).
 template <class T>
 void keep_significant_consolidated(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
-                                   consolidate::ConsolidateResult& consolidated, const SignificanceSettings& settings,
-                                   SignificanceReport& report);
+                                   consolidate::ConsolidateResult& consolidated, double merge_epsilon,
+                                   const SignificanceSettings& settings, SignificanceReport& report);
 
 // Where in the run the test did something, so that its log lines come in the order the stages run:
 // before the core (values kept out of its work), after subspaces (the pooling, the subspaces

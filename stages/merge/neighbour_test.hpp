@@ -4,6 +4,7 @@
 // squared in T). One definition, because the sample's membership rule is merge's own arithmetic
 // (a point belongs to a cluster exactly where merge would have called it a neighbour).
 #include <cstddef>
+#include <limits>
 
 namespace subscale::merge {
 
@@ -20,6 +21,15 @@ inline bool within(const T* a, const T* b, std::size_t width, T limit) {
     if (sum > limit) return false;
   }
   return true;
+}
+
+// A difference within the radius in T is within this much more than the radius in real numbers:
+// the subtraction and the squaring each round by at most T's epsilon. Windows and boxes widened
+// by it never leave out a point that `within` keeps.
+template <class T>
+inline double neighbour_reach(double radius) {
+  return radius * (1.0 + 16.0 * static_cast<double>(std::numeric_limits<T>::epsilon())) +
+         4.0 * static_cast<double>(std::numeric_limits<T>::min());
 }
 
 }  // namespace subscale::merge

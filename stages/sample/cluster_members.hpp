@@ -12,6 +12,7 @@
 
 #include "common/dataset.hpp"
 #include "common/subspace_cluster.hpp"
+#include "stages/merge/neighbour_test.hpp"
 #include "stages/sample/membership.hpp"
 
 // Named, not anonymous: the lambdas of members_near capture these types, and a unity build would
@@ -28,13 +29,10 @@ struct Members {
   std::vector<double> lo, hi;  // the box, widened by the radius and its rounding
 };
 
-// A difference within the radius in T is within this much more than the radius in real numbers:
-// the subtraction and the squaring each round by at most T's epsilon. Windows and boxes widened
-// by it never leave out a point that the exact test keeps.
+// The window around a member that holds every point `within` keeps (merge's own widening).
 template <class T>
 inline double widened(double radius) {
-  return radius * (1.0 + 16.0 * static_cast<double>(std::numeric_limits<T>::epsilon())) +
-         4.0 * static_cast<double>(std::numeric_limits<T>::min());
+  return merge::neighbour_reach<T>(radius);
 }
 
 template <class T>
