@@ -195,14 +195,15 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
     sources.push_back(consolidated.sources[i]);
   }
   const double threshold = -std::log10(settings.test.alpha);
-  // Pieces of a stronger cluster go first, so that none of them is joined to others like it into
-  // a cluster that outscores the one they are pieces of; a join can make a cluster repeat a
-  // stronger one (or be repeated), so the pieces are looked for again after it.
-  const auto distinct =
-      significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap, threshold);
-  auto pieces = significance::join_touching_pieces(values, marginals, significance::take(strongest_first, distinct),
-                                                   significance::take(kept.scores, distinct),
-                                                   significance::take(sources, distinct), merge_epsilon, threshold);
+  // The clusters that are no piece of a stronger one lead the joins (touching_pieces.hpp); a join
+  // can make a cluster repeat a stronger one, so the pieces are looked for again after them.
+  std::vector<bool> leads(strongest_first.size(), false);
+  for (const auto i :
+       significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap, threshold))
+    leads[i] = true;
+  auto pieces =
+      significance::join_touching_pieces(values, marginals, std::move(strongest_first), std::move(kept.scores),
+                                         std::move(sources), leads, merge_epsilon, threshold);
   report.touching_joins = pieces.joins;
   const auto after_joins =
       significance::distinct_clusters(values, marginals, pieces.clusters, settings.distinct_overlap, threshold);

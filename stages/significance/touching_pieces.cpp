@@ -68,22 +68,25 @@ bool clusters_touch(const ColumnMatrix<T>& values, const std::vector<std::uint32
 template <class T>
 TouchingPieces join_touching_pieces(const ColumnMatrix<T>& values, const Marginals& marginals,
                                     std::vector<SubspaceCluster> clusters, std::vector<ClusterScore> scores,
-                                    std::vector<std::uint32_t> sources, double epsilon, double threshold) {
-  if (clusters.size() != scores.size() || clusters.size() != sources.size())
+                                    std::vector<std::uint32_t> sources, const std::vector<bool>& leads, double epsilon,
+                                    double threshold) {
+  if (clusters.size() != scores.size() || clusters.size() != sources.size() || clusters.size() != leads.size())
     throw std::invalid_argument("join_touching_pieces: " + std::to_string(clusters.size()) + " clusters but " +
-                                std::to_string(scores.size()) + " scores and " + std::to_string(sources.size()) +
-                                " sources");
+                                std::to_string(scores.size()) + " scores, " + std::to_string(sources.size()) +
+                                " sources and " + std::to_string(leads.size()) + " lead flags");
   if (!(epsilon > 0) || !std::isfinite(epsilon))
     throw std::invalid_argument("join_touching_pieces: the radius must be a positive number, not " +
                                 std::to_string(epsilon));
   TouchingPieces out;
   std::vector<char> absorbed(clusters.size(), 0);
   for (std::size_t i = 0; i < clusters.size(); ++i) {
-    if (absorbed[i]) continue;
+    if (absorbed[i] || !leads[i]) continue;
+    absorbed[i] = 1;
     SubspaceCluster cluster = std::move(clusters[i]);
     ClusterScore score = scores[i];
     std::uint32_t summed = sources[i];
-    for (std::size_t j = i + 1; j < clusters.size(); ++j) {
+    // Every cluster not yet taken: the later leads and the others wherever they stand.
+    for (std::size_t j = 0; j < clusters.size(); ++j) {
       if (absorbed[j] || clusters[j].dimensions != cluster.dimensions) continue;
       if (!clusters_touch(values, cluster.dimensions, cluster.points, clusters[j].points, epsilon)) continue;
       SubspaceCluster with{cluster.dimensions, {}};
@@ -120,7 +123,8 @@ TouchingPieces join_touching_pieces(const ColumnMatrix<T>& values, const Margina
   template bool clusters_touch(const ColumnMatrix<T>&, const std::vector<std::uint32_t>&,                              \
                                const std::vector<std::uint32_t>&, const std::vector<std::uint32_t>&, double);          \
   template TouchingPieces join_touching_pieces(const ColumnMatrix<T>&, const Marginals&, std::vector<SubspaceCluster>, \
-                                               std::vector<ClusterScore>, std::vector<std::uint32_t>, double, double);
+                                               std::vector<ClusterScore>, std::vector<std::uint32_t>,                  \
+                                               const std::vector<bool>&, double, double);
 SUBSCALE_TOUCHING_PIECES(float)
 SUBSCALE_TOUCHING_PIECES(double)
 #undef SUBSCALE_TOUCHING_PIECES

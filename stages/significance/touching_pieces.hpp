@@ -15,9 +15,13 @@
 // stretched 2-D cluster, scores 30 and 19, join into one of score 16). That the union is still
 // significant, and that the pieces touch in their own subspace, is the evidence.
 //
-// Taken strongest first: each cluster absorbs every later cluster of its subspace that touches
-// it, the union scored after each join (and so able to touch the next). The result does not
-// depend on the number of threads.
+// Only some clusters lead: those that are no piece of a stronger one (distinct_clusters.hpp).
+// Taken strongest first, each lead absorbs every cluster of its subspace not yet absorbed (a
+// later lead, or a piece wherever it stands) that touches it, the union scored after each join
+// (and so able to touch the next); the pieces a lead absorbs bring it the points its part of the
+// cluster lacked. Pieces that no lead absorbs are left out, as pieces of a stronger cluster. A
+// piece never leads, so pieces in a subspace one dimension too many cannot join into a cluster
+// that outscores the one they are pieces of. The result does not depend on the number of threads.
 #include <cstdint>
 #include <vector>
 
@@ -35,13 +39,14 @@ struct TouchingPieces {
   std::uint64_t joins = 0;
 };
 
-// `clusters` strongest first with their `scores` and `sources` (a count carried along, such as
-// the merge clusters each was consolidated from; summed over a join); `epsilon` merge's radius
-// (> 0); `threshold` the score the union needs (-log10 alpha).
+// `clusters` strongest first with their `scores`, `sources` (a count carried along, such as the
+// merge clusters each was consolidated from; summed over a join) and `leads`; `epsilon` merge's
+// radius (> 0); `threshold` the score the union needs (-log10 alpha). Returns the leads, joined.
 template <class T>
 TouchingPieces join_touching_pieces(const ColumnMatrix<T>& values, const Marginals& marginals,
                                     std::vector<SubspaceCluster> clusters, std::vector<ClusterScore> scores,
-                                    std::vector<std::uint32_t> sources, double epsilon, double threshold);
+                                    std::vector<std::uint32_t> sources, const std::vector<bool>& leads, double epsilon,
+                                    double threshold);
 
 // Whether a point of `a` lies within `epsilon` of a point of `b` over `dimensions` (both point
 // lists sorted), by merge's neighbour test in T.

@@ -56,7 +56,8 @@ TEST(TouchingPieces, TwoPiecesOfADiagonalClusterAcrossAGapBecomeOne) {
   const auto high = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
   const auto marginals = Marginals::of(m);
   const std::vector<SubspaceCluster> pieces{low, high};
-  const auto out = join_touching_pieces(m, marginals, pieces, scores_of(m, marginals, pieces), {3, 2}, 0.03, 2.0);
+  const auto out =
+      join_touching_pieces(m, marginals, pieces, scores_of(m, marginals, pieces), {3, 2}, {true, true}, 0.03, 2.0);
   ASSERT_EQ(out.clusters.size(), 1U);
   EXPECT_EQ(out.joins, 1U);
   EXPECT_EQ(out.clusters[0].dimensions, (std::vector<std::uint32_t>{1, 4}));
@@ -73,7 +74,8 @@ TEST(TouchingPieces, ClustersFurtherApartThanTheRadiusStayApart) {
   const auto high = diagonal(m, 1, 4, 100, 200, 0.50, 0.54);
   const auto marginals = Marginals::of(m);
   const std::vector<SubspaceCluster> pieces{low, high};
-  const auto out = join_touching_pieces(m, marginals, pieces, scores_of(m, marginals, pieces), {1, 1}, 0.03, 2.0);
+  const auto out =
+      join_touching_pieces(m, marginals, pieces, scores_of(m, marginals, pieces), {1, 1}, {true, true}, 0.03, 2.0);
   EXPECT_EQ(out.joins, 0U);
   ASSERT_EQ(out.clusters.size(), 2U);
   EXPECT_EQ(out.clusters[0].points.size() + out.clusters[1].points.size(), 200U);
@@ -87,7 +89,8 @@ TEST(TouchingPieces, TouchingClustersOfOtherSubspacesStayApart) {
   for (const auto p : b.points) m(p, 5) = 0.5;
   const auto marginals = Marginals::of(m);
   const std::vector<SubspaceCluster> pieces{a, b};
-  const auto out = join_touching_pieces(m, marginals, pieces, scores_of(m, marginals, pieces), {1, 1}, 0.03, 2.0);
+  const auto out =
+      join_touching_pieces(m, marginals, pieces, scores_of(m, marginals, pieces), {1, 1}, {true, true}, 0.03, 2.0);
   EXPECT_EQ(out.joins, 0U);
   EXPECT_EQ(out.clusters.size(), 2U);
 }
@@ -102,7 +105,7 @@ TEST(TouchingPieces, AUnionThatFailsTheTestIsNotMade) {
   SubspaceCluster both{{1, 4}, low.points};
   both.points.insert(both.points.end(), high.points.begin(), high.points.end());
   const double union_score = score_cluster(m, marginals, both).score;
-  const auto out = join_touching_pieces(m, marginals, pieces, scores, {1, 1}, 0.03, union_score + 1.0);
+  const auto out = join_touching_pieces(m, marginals, pieces, scores, {1, 1}, {true, true}, 0.03, union_score + 1.0);
   EXPECT_EQ(out.joins, 0U);
   EXPECT_EQ(out.clusters.size(), 2U);
 }
@@ -125,7 +128,7 @@ TEST(TouchingPieces, TheResultIsStrongestFirst) {
     sorted.push_back(pieces[k]);
     sorted_scores.push_back(scores[k]);
   }
-  const auto out = join_touching_pieces(m, marginals, sorted, sorted_scores, {1, 1, 1}, 0.03, 2.0);
+  const auto out = join_touching_pieces(m, marginals, sorted, sorted_scores, {1, 1, 1}, {true, true, true}, 0.03, 2.0);
   EXPECT_EQ(out.joins, 1U);
   ASSERT_EQ(out.clusters.size(), 2U);
   EXPECT_GE(out.scores[0].score, out.scores[1].score);
@@ -150,15 +153,36 @@ TEST(TouchingPieces, TouchEqualsEveryPairCompared) {
   EXPECT_LT(touching, 180);
 }
 
+// A piece of a stronger cluster (not a lead) is taken in by the lead of its subspace that it
+// touches; a piece no lead takes is left out; and pieces never take each other.
+TEST(TouchingPieces, OnlyLeadsTakeInPiecesAndUntakenPiecesAreLeftOut) {
+  Matrix m = uniform_noise(1500, 6, 18);
+  const auto lead = diagonal(m, 1, 4, 0, 100, 0.30, 0.34);
+  const auto piece = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
+  const auto stray = diagonal(m, 1, 4, 200, 300, 0.70, 0.74);
+  auto other = diagonal(m, 0, 2, 300, 400, 0.10, 0.14);
+  auto other_piece = diagonal(m, 0, 2, 400, 500, 0.15, 0.19);
+  const auto marginals = Marginals::of(m);
+  const std::vector<SubspaceCluster> clusters{lead, other, piece, stray, other_piece};
+  const auto out = join_touching_pieces(m, marginals, clusters, scores_of(m, marginals, clusters), {1, 1, 1, 1, 1},
+                                        {true, false, false, false, false}, 0.03, 2.0);
+  EXPECT_EQ(out.joins, 1U);
+  ASSERT_EQ(out.clusters.size(), 1U);
+  EXPECT_EQ(out.clusters[0].dimensions, lead.dimensions);
+  EXPECT_EQ(out.clusters[0].points.size(), 200U);
+  EXPECT_EQ(out.sources, (std::vector<std::uint32_t>{2}));
+}
+
 TEST(TouchingPieces, ListsOfDifferentLengthsOrABadRadiusAreRefused) {
   Matrix m = uniform_noise(100, 3, 17);
   const auto marginals = Marginals::of(m);
   const std::vector<SubspaceCluster> one{{{0, 1}, {1, 2, 3}}};
   const auto scores = scores_of(m, marginals, one);
-  EXPECT_THROW(join_touching_pieces(m, marginals, one, scores, {}, 0.03, 2.0), std::invalid_argument);
-  EXPECT_THROW(join_touching_pieces(m, marginals, one, {}, {1}, 0.03, 2.0), std::invalid_argument);
-  EXPECT_THROW(join_touching_pieces(m, marginals, one, scores, {1}, 0.0, 2.0), std::invalid_argument);
-  EXPECT_THROW(join_touching_pieces(m, marginals, one, scores, {1}, std::nan(""), 2.0), std::invalid_argument);
+  EXPECT_THROW(join_touching_pieces(m, marginals, one, scores, {}, {true}, 0.03, 2.0), std::invalid_argument);
+  EXPECT_THROW(join_touching_pieces(m, marginals, one, {}, {1}, {true}, 0.03, 2.0), std::invalid_argument);
+  EXPECT_THROW(join_touching_pieces(m, marginals, one, scores, {1}, {}, 0.03, 2.0), std::invalid_argument);
+  EXPECT_THROW(join_touching_pieces(m, marginals, one, scores, {1}, {true}, 0.0, 2.0), std::invalid_argument);
+  EXPECT_THROW(join_touching_pieces(m, marginals, one, scores, {1}, {true}, std::nan(""), 2.0), std::invalid_argument);
 }
 
 }  // namespace
