@@ -37,6 +37,14 @@ std::vector<ClusterScore> scores_of(const Matrix& m, const Marginals& marginals,
   return out;
 }
 
+// Every cluster a lead with a source of 1, scored on m, merge's radius 0.03.
+TouchingPieces join_as_leads(const Matrix& m, const std::vector<SubspaceCluster>& clusters, double threshold = 2.0) {
+  const auto marginals = Marginals::of(m);
+  return join_touching_pieces(m, marginals, clusters, scores_of(m, marginals, clusters),
+                              std::vector<std::uint32_t>(clusters.size(), 1), std::vector<bool>(clusters.size(), true),
+                              0.03, threshold);
+}
+
 // Brute force: every pair, the Euclidean distance over the dimensions.
 bool touch_by_every_pair(const Matrix& m, const std::vector<std::uint32_t>& dims, const std::vector<std::uint32_t>& a,
                          const std::vector<std::uint32_t>& b, double epsilon) {
@@ -72,10 +80,7 @@ TEST(TouchingPieces, ClustersFurtherApartThanTheRadiusStayApart) {
   Matrix m = uniform_noise(1000, 6, 12);
   const auto low = diagonal(m, 1, 4, 0, 100, 0.10, 0.14);
   const auto high = diagonal(m, 1, 4, 100, 200, 0.50, 0.54);
-  const auto marginals = Marginals::of(m);
-  const std::vector<SubspaceCluster> pieces{low, high};
-  const auto out =
-      join_touching_pieces(m, marginals, pieces, scores_of(m, marginals, pieces), {1, 1}, {true, true}, 0.03, 2.0);
+  const auto out = join_as_leads(m, {low, high});
   EXPECT_EQ(out.joins, 0U);
   ASSERT_EQ(out.clusters.size(), 2U);
   EXPECT_EQ(out.clusters[0].points.size() + out.clusters[1].points.size(), 200U);
@@ -87,10 +92,7 @@ TEST(TouchingPieces, TouchingClustersOfOtherSubspacesStayApart) {
   auto b = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
   b.dimensions = {1, 4, 5};
   for (const auto p : b.points) m(p, 5) = 0.5;
-  const auto marginals = Marginals::of(m);
-  const std::vector<SubspaceCluster> pieces{a, b};
-  const auto out =
-      join_touching_pieces(m, marginals, pieces, scores_of(m, marginals, pieces), {1, 1}, {true, true}, 0.03, 2.0);
+  const auto out = join_as_leads(m, {a, b});
   EXPECT_EQ(out.joins, 0U);
   EXPECT_EQ(out.clusters.size(), 2U);
 }
@@ -99,13 +101,10 @@ TEST(TouchingPieces, AUnionThatFailsTheTestIsNotMade) {
   Matrix m = uniform_noise(1000, 6, 14);
   const auto low = diagonal(m, 1, 4, 0, 100, 0.30, 0.34);
   const auto high = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
-  const auto marginals = Marginals::of(m);
-  const std::vector<SubspaceCluster> pieces{low, high};
-  const auto scores = scores_of(m, marginals, pieces);
   SubspaceCluster both{{1, 4}, low.points};
   both.points.insert(both.points.end(), high.points.begin(), high.points.end());
-  const double union_score = score_cluster(m, marginals, both).score;
-  const auto out = join_touching_pieces(m, marginals, pieces, scores, {1, 1}, {true, true}, 0.03, union_score + 1.0);
+  const double union_score = score_cluster(m, Marginals::of(m), both).score;
+  const auto out = join_as_leads(m, {low, high}, union_score + 1.0);
   EXPECT_EQ(out.joins, 0U);
   EXPECT_EQ(out.clusters.size(), 2U);
 }
