@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 #include "significance_test_data.hpp"
 #include "stages/significance/cluster_score.hpp"
@@ -28,6 +29,14 @@ SubspaceCluster diagonal(Matrix& m, std::uint32_t x, std::uint32_t y, std::uint3
     c.points.push_back(i);
   }
   return c;
+}
+
+// The two pieces most tests use: one stretched cluster in (1, 4), rows 0-99 on [0.30, 0.34] and
+// rows 100-199 on [0.35, 0.39] of the diagonal, a gap of about 0.015 between them.
+std::pair<SubspaceCluster, SubspaceCluster> touching_pair(Matrix& m) {
+  auto low = diagonal(m, 1, 4, 0, 100, 0.30, 0.34);
+  auto high = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
+  return {std::move(low), std::move(high)};
 }
 
 std::vector<ClusterScore> scores_of(const Matrix& m, const Marginals& marginals,
@@ -59,9 +68,7 @@ bool touch_by_every_pair(const Matrix& m, const std::vector<std::uint32_t>& dims
 
 TEST(TouchingPieces, TwoPiecesOfADiagonalClusterAcrossAGapBecomeOne) {
   Matrix m = uniform_noise(1000, 6, 11);
-  // One stretched cluster in (1, 4): points on [0.30, 0.34] and [0.35, 0.39], a gap of about 0.015.
-  const auto low = diagonal(m, 1, 4, 0, 100, 0.30, 0.34);
-  const auto high = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
+  const auto [low, high] = touching_pair(m);
   const auto marginals = Marginals::of(m);
   const std::vector<SubspaceCluster> pieces{low, high};
   const auto out =
@@ -88,8 +95,7 @@ TEST(TouchingPieces, ClustersFurtherApartThanTheRadiusStayApart) {
 
 TEST(TouchingPieces, TouchingClustersOfOtherSubspacesStayApart) {
   Matrix m = uniform_noise(1000, 6, 13);
-  const auto a = diagonal(m, 1, 4, 0, 100, 0.30, 0.34);
-  auto b = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
+  auto [a, b] = touching_pair(m);
   b.dimensions = {1, 4, 5};
   for (const auto p : b.points) m(p, 5) = 0.5;
   const auto out = join_as_leads(m, {a, b});
@@ -99,8 +105,7 @@ TEST(TouchingPieces, TouchingClustersOfOtherSubspacesStayApart) {
 
 TEST(TouchingPieces, AUnionThatFailsTheTestIsNotMade) {
   Matrix m = uniform_noise(1000, 6, 14);
-  const auto low = diagonal(m, 1, 4, 0, 100, 0.30, 0.34);
-  const auto high = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
+  const auto [low, high] = touching_pair(m);
   SubspaceCluster both{{1, 4}, low.points};
   both.points.insert(both.points.end(), high.points.begin(), high.points.end());
   const double union_score = score_cluster(m, Marginals::of(m), both).score;
@@ -113,8 +118,7 @@ TEST(TouchingPieces, TheResultIsStrongestFirst) {
   Matrix m = uniform_noise(1500, 6, 15);
   // A stretched cluster of two pieces in (1, 4) and a compact one in (0, 2), given strongest first:
   // the union of the pieces scores below each piece, and the list is ordered again.
-  const auto low = diagonal(m, 1, 4, 0, 100, 0.30, 0.34);
-  const auto high = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
+  const auto [low, high] = touching_pair(m);
   const auto compact = diagonal(m, 0, 2, 200, 300, 0.60, 0.64);
   const auto marginals = Marginals::of(m);
   std::vector<SubspaceCluster> pieces{low, high, compact};
@@ -156,8 +160,7 @@ TEST(TouchingPieces, TouchEqualsEveryPairCompared) {
 // touches; a piece no lead takes is left out; and pieces never take each other.
 TEST(TouchingPieces, OnlyLeadsTakeInPiecesAndUntakenPiecesAreLeftOut) {
   Matrix m = uniform_noise(1500, 6, 18);
-  const auto lead = diagonal(m, 1, 4, 0, 100, 0.30, 0.34);
-  const auto piece = diagonal(m, 1, 4, 100, 200, 0.35, 0.39);
+  const auto [lead, piece] = touching_pair(m);
   const auto stray = diagonal(m, 1, 4, 200, 300, 0.70, 0.74);
   auto other = diagonal(m, 0, 2, 300, 400, 0.10, 0.14);
   auto other_piece = diagonal(m, 0, 2, 400, 500, 0.15, 0.19);
