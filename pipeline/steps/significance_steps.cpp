@@ -17,6 +17,7 @@
 #include "stages/significance/pooled_pairs.hpp"
 #include "stages/significance/subspace_bound.hpp"
 #include "stages/significance/touching_pieces.hpp"
+#include "stages/significance/trimmed_box.hpp"
 #include "stages/significance/weak_dimensions.hpp"
 
 namespace subscale::pipeline {
@@ -161,6 +162,7 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
                                    consolidate::ConsolidateResult& consolidated, double merge_epsilon,
                                    const SignificanceSettings& settings, SignificanceReport& report) {
   const auto start = Clock::now();
+  const double threshold = -std::log10(settings.test.alpha);
   tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
     auto& cluster = consolidated.clusters[i];
     cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
@@ -174,6 +176,9 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
       if (cluster.points.size() != before)
         cluster =
             significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
+      // Only a cluster that fails loses the points at its edges (trimmed_box.hpp says why).
+      if (significance::score_cluster(values, marginals, cluster).score < threshold)
+        cluster = significance::trim_while_stronger(values, marginals, std::move(cluster));
     }
     consolidated.sizes[i] = cluster.points.size();
   });
@@ -194,7 +199,6 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
     strongest_first.push_back(consolidated.clusters[i]);
     sources.push_back(consolidated.sources[i]);
   }
-  const double threshold = -std::log10(settings.test.alpha);
   // The clusters that are no piece of a stronger one lead the joins (touching_pieces.hpp); a join
   // can make a cluster repeat a stronger one, so the pieces are looked for again after them.
   std::vector<bool> leads(strongest_first.size(), false);
