@@ -6,6 +6,9 @@
 
 #include <optional>
 #include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "common/error.hpp"
 #include "io/cluster_list_hdf5.hpp"
@@ -18,6 +21,12 @@
 #include "stages/evaluate/cluster_text.hpp"
 #include "stages/evaluate/quality_measures.hpp"
 #include "stages/load/load.hpp"
+#include "stages/load/matrix_view.hpp"
+#include "stages/load/normalize.hpp"
+#include "stages/significance/cluster_score.hpp"
+#include "stages/significance/marginals.hpp"
+#include "stages/significance/selection.hpp"
+#include "stages/significance/weak_dimensions.hpp"
 
 namespace subscale::python {
 namespace {
@@ -168,6 +177,65 @@ py::tuple read_ground_truth(const std::filesystem::path& path, std::optional<std
   return py::make_tuple(truth.dimensions, to_python(std::move(truth.clusters)));
 }
 
+// Each given cluster's score under the test a run applies to the clusters it finds, on the
+// marginals of `values` (docs/significance.md §2-3). The masses of a box are shares of points, so
+// the score is the same on the values as given and as a run normalises them.
+py::dict significance_scores(const py::array& values, const py::handle& clusters, double alpha,
+                             const std::string& correction, double background_share) {
+  if (!(alpha > 0 && alpha < 1)) throw UsageError("alpha = " + std::to_string(alpha) + ": give a level in (0, 1)");
+  if (!(background_share > 0 && background_share <= 1))
+    throw UsageError("background_share = " + std::to_string(background_share) + ": give a share in (0, 1]");
+  significance::TestParams params;
+  params.alpha = alpha;
+  params.correction = significance::parse_correction(correction);
+  params.background_share = background_share;
+  const AnyMatrixView view = view_of(values);
+  const std::vector<SubspaceCluster> list = from_python(clusters, "clusters");
+  std::vector<significance::ClusterScore> scores;
+  std::vector<std::uint32_t> gathering(list.size());
+  without_gil([&] {
+    const Matrix matrix =
+        std::visit([](const auto& v) { return load::normalized_matrix(v, load::Normalization::none, "X"); }, view);
+    for (std::size_t c = 0; c < list.size(); ++c) {
+      const auto& cluster = list[c];
+      if (cluster.dimensions.empty() || cluster.points.empty())
+        throw UsageError("clusters[" + std::to_string(c) + "] has no dimension or no point: give both");
+      if (cluster.dimensions.back() >= matrix.cols() || cluster.points.back() >= matrix.rows())
+        throw UsageError("clusters[" + std::to_string(c) + "] names dimension " +
+                         std::to_string(cluster.dimensions.back()) + " or point " +
+                         std::to_string(cluster.points.back()) + ", but X has " + std::to_string(matrix.rows()) +
+                         " points in " + std::to_string(matrix.cols()) + " dimensions");
+    }
+    const auto marginals = significance::Marginals::of(matrix);
+    scores = significance::score_clusters(matrix, marginals, list);
+    // As the run's test does: a cluster gathering in fewer than two dimensions never passes.
+    for (std::size_t c = 0; c < list.size(); ++c) {
+      gathering[c] = significance::gathering_dimensions(matrix, marginals, list[c], background_share);
+      if (gathering[c] < 2) scores[c].score = 0, scores[c].log10_p = 0;
+    }
+    return 0;
+  });
+  const std::vector<bool> passes = significance::significant(scores, params);
+  std::vector<std::uint32_t> points;
+  std::vector<double> log10_p0, log10_p, log10_search, score;
+  for (const auto& s : scores) {
+    points.push_back(s.points);
+    log10_p0.push_back(s.log10_p0);
+    log10_p.push_back(s.log10_p);
+    log10_search.push_back(s.log10_search);
+    score.push_back(s.score);
+  }
+  py::dict out;
+  out["points"] = to_array(std::move(points));
+  out["log10_p0"] = to_array(std::move(log10_p0));
+  out["log10_p"] = to_array(std::move(log10_p));
+  out["log10_search"] = to_array(std::move(log10_search));
+  out["score"] = to_array(std::move(score));
+  out["gathering_dimensions"] = to_array(std::move(gathering));
+  out["significant"] = std::vector<bool>(passes.begin(), passes.end());
+  return out;
+}
+
 }  // namespace
 
 void bind_library(py::module_& m) {
@@ -186,6 +254,8 @@ void bind_library(py::module_& m) {
   m.def("read_column_names", &read_column_names, py::arg("file"));
   m.def("read_ground_truth", &read_ground_truth, py::arg("path"), py::arg("dimensions") = py::none(),
         py::arg("points") = py::none());
+  m.def("significance_scores", &significance_scores, py::arg("values"), py::arg("clusters"), py::arg("alpha"),
+        py::arg("correction"), py::arg("background_share"));
 }
 
 }  // namespace subscale::python

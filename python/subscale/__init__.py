@@ -11,6 +11,7 @@ from ._subscale import __version__
 from ._data import Data, load
 from ._results import Clusters, RunResult, evaluate, read_run
 from ._estimator import SubspaceClustering, plan
+from ._significance import significance
 
 __all__ = ["SubspaceClustering", "Clusters", "Data", "RunResult", "load", "plan", "evaluate", "read_run",
-           "__version__"]
+           "significance", "__version__"]

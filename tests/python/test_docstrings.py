@@ -13,7 +13,7 @@ from subscale import SubspaceClustering, _data, _estimator, _results
 from conftest import ROOT
 
 PUBLIC = [subscale.SubspaceClustering, subscale.Clusters, subscale.Data, subscale.RunResult, subscale.load,
-          subscale.plan, subscale.evaluate, subscale.read_run]
+          subscale.plan, subscale.evaluate, subscale.read_run, subscale.significance]
 
 
 def section(doc, title):
