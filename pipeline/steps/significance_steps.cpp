@@ -69,8 +69,14 @@ std::optional<std::vector<SubspaceCluster>> with_pooled_pairs(const significance
 
 namespace {
 
-// The kNearMisses strongest of `clusters[indices[i]]` by their scores (ties by position, so the
-// choice does not depend on the number of threads), for a run whose test kept nothing.
+// How strong a failed cluster is: its score, or for those that score 0 (a corrected p-value of 1 or
+// more) how far over 1 that p-value lies; a best case has only its score.
+double strength(const significance::ClusterScore& score) {
+  return std::max(score.score, -(score.log10_p + score.log10_search));
+}
+
+// The kNearMisses strongest of `clusters[indices[i]]` (ties by position, so the choice does not
+// depend on the number of threads), for a run whose test kept nothing.
 std::vector<NearMiss> strongest_failures(const std::vector<SubspaceCluster>& clusters,
                                          const std::vector<std::size_t>& indices,
                                          const std::vector<significance::ClusterScore>& scores) {
@@ -79,7 +85,8 @@ std::vector<NearMiss> strongest_failures(const std::vector<SubspaceCluster>& clu
   const std::size_t count = std::min(kNearMisses, order.size());
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
                     [&](std::size_t a, std::size_t b) {
-                      return scores[a].score != scores[b].score ? scores[a].score > scores[b].score : a < b;
+                      const double sa = strength(scores[a]), sb = strength(scores[b]);
+                      return sa != sb ? sa > sb : a < b;
                     });
   std::vector<NearMiss> misses;
   for (std::size_t i = 0; i < count; ++i) {
@@ -139,17 +146,20 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
                             SignificanceReport& report) {
   const auto start = Clock::now();
   auto candidates = significance::consolidation_candidates(values, marginals, merge.clusters, settings.test,
-                                                           settings.consolidation_budget);
+                                                           settings.consolidation_budget, kNearMisses);
   auto& kept = candidates.kept;
   report.merge_tested = merge.clusters.size();
   report.merge_kept = candidates.significant;
   report.merge_candidates = kept.indices.size() - candidates.significant;
-  // Merge's strongest failures replace those of the subspaces (if any); a significant cluster
-  // leaves nothing to explain.
+  // Merge's strongest failures replace those of the subspaces (if any): the candidates, or where
+  // none is even a candidate, the clusters closest to passing. A significant cluster leaves nothing
+  // to explain.
   if (candidates.significant > 0)
     report.near_misses.clear();
-  else if (!merge.clusters.empty())
+  else if (!kept.indices.empty())
     report.near_misses = strongest_failures(merge.clusters, kept.indices, kept.scores);
+  else if (!merge.clusters.empty())
+    report.near_misses = strongest_failures(merge.clusters, candidates.closest.indices, candidates.closest.scores);
   merge.clusters = significance::take(merge.clusters, kept.indices);
   merge.sizes = significance::take(merge.sizes, kept.indices);
   report.raw_scores = std::move(kept.scores);
@@ -242,7 +252,10 @@ std::vector<std::string> near_miss_lines(const SignificanceReport& report, const
     line << "} " << counted(miss.points, "point")
          << (miss.best_case ? " (a subspace skipped before merge): at best score " : ": score ") << miss.score.score
          << ", ";
-    if (miss.score.score <= 0)
+    if (miss.score.score <= 0 && !miss.best_case)
+      line << "passes at no alpha below 1 (p-value 10^" << miss.score.log10_p << " in a search over 10^"
+           << miss.score.log10_search << " boxes)";
+    else if (miss.score.score <= 0)
       line << "passes at no alpha below 1 (as likely as not by chance in a search this wide)";
     else
       line << "passes at alpha >= " << alpha_needed(miss.score);

@@ -27,6 +27,22 @@ std::vector<ClusterScore> gathering_scores(const ColumnMatrix<T>& values, const 
   return scores;
 }
 
+// The `count` lowest corrected p-values, lowest first (ties by index): scores are 0 for every
+// cluster that fails, so only the corrected p-value tells how far each fell short.
+Kept closest_to_passing(const std::vector<ClusterScore>& scores, std::size_t count) {
+  std::vector<std::size_t> order(scores.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  count = std::min(count, order.size());
+  const auto corrected = [&](std::size_t i) { return scores[i].log10_p + scores[i].log10_search; };
+  std::partial_sort(
+      order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
+      [&](std::size_t a, std::size_t b) { return corrected(a) != corrected(b) ? corrected(a) < corrected(b) : a < b; });
+  Kept out;
+  out.indices.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count));
+  for (const auto i : out.indices) out.scores.push_back(scores[i]);
+  return out;
+}
+
 }  // namespace
 
 template <class T>
@@ -42,7 +58,7 @@ Kept keep_significant(const ColumnMatrix<T>& values, const Marginals& marginals,
 template <class T>
 Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Marginals& marginals,
                                     const std::vector<SubspaceCluster>& clusters, const TestParams& params,
-                                    std::size_t budget) {
+                                    std::size_t budget, std::size_t closest_count) {
   const auto scores = gathering_scores(values, marginals, clusters, params);
   Candidates out;
   out.kept.indices = kept_by_score(scores, params);
@@ -60,6 +76,7 @@ Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Margina
   if (others.size() > budget) others.resize(budget);
   out.kept.indices.insert(out.kept.indices.end(), others.begin(), others.end());
   for (const auto i : out.kept.indices) out.kept.scores.push_back(scores[i]);
+  if (out.kept.indices.empty()) out.closest = closest_to_passing(scores, closest_count);
   return out;
 }
 
@@ -76,9 +93,11 @@ std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, const std:
 }
 
 template Candidates consolidation_candidates(const ColumnMatrix<float>&, const Marginals&,
-                                             const std::vector<SubspaceCluster>&, const TestParams&, std::size_t);
+                                             const std::vector<SubspaceCluster>&, const TestParams&, std::size_t,
+                                             std::size_t);
 template Candidates consolidation_candidates(const ColumnMatrix<double>&, const Marginals&,
-                                             const std::vector<SubspaceCluster>&, const TestParams&, std::size_t);
+                                             const std::vector<SubspaceCluster>&, const TestParams&, std::size_t,
+                                             std::size_t);
 template Kept keep_significant(const ColumnMatrix<float>&, const Marginals&, const std::vector<SubspaceCluster>&,
                                const TestParams&);
 template Kept keep_significant(const ColumnMatrix<double>&, const Marginals&, const std::vector<SubspaceCluster>&,

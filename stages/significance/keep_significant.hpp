@@ -28,15 +28,18 @@ Kept keep_significant(const ColumnMatrix<T>& values, const Marginals& marginals,
 // be joined into; dropping every projection that is not significant on its own loses the small
 // clusters (a 40-point cluster in 3 of 25 dimensions among 1,500 points: its 2-D projections
 // hold 22 points each). The budget bounds consolidation's work where merge finds hundreds of
-// thousands of chance clusters. `significant` says how many of the kept lead the list.
+// thousands of chance clusters. `significant` says how many of the kept lead the list. When none
+// is kept, `closest` holds the `closest_count` clusters nearest to passing (lowest corrected
+// p-value, ties by index), so that an empty result can name them.
 struct Candidates {
   Kept kept;
   std::size_t significant = 0;
+  Kept closest;
 };
 template <class T>
 Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Marginals& marginals,
                                     const std::vector<SubspaceCluster>& clusters, const TestParams& params,
-                                    std::size_t budget);
+                                    std::size_t budget, std::size_t closest_count = 0);
 
 // can[i]: whether some cluster of at least min_size points of subspaces[i] could pass (the bound
 // of subspace_bound.hpp against the Bonferroni threshold; with fdr, against the loosest threshold

@@ -131,6 +131,29 @@ TEST_F(SignificanceRun, AnEmptyResultNamesItsStrongestCandidates) {
   }
 }
 
+// Where merge finds clusters and none comes even close enough to be passed on to consolidation
+// (skewed integer levels and no cluster: 700 chance clusters), the empty result still names the
+// ones closest to passing, strongest first by their corrected p-values.
+TEST_F(SignificanceRun, AnEmptyResultWithNoCandidateNamesMergesClosestClusters) {
+  ASSERT_TRUE(generate("-n 345 -d 6 -c 0,1:3:0.5 --levels 10 --skew 1 -s 1", "levels"));
+  const fs::path out = run_into(write("levels.yaml", "input:\n  path: levels.h5\n"), "levels");
+  EXPECT_TRUE(read_text(out / "clusters.txt").empty());
+  const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
+  const auto& significance = summary["significance"];
+  ASSERT_GT(significance["merge_tested"].get<int>(), 0);
+  ASSERT_EQ(significance["merge_candidates"].get<int>(), 0);
+  const auto& misses = significance["near_misses"];
+  ASSERT_EQ(misses.size(), 5u);
+  for (std::size_t i = 0; i < misses.size(); ++i) {
+    EXPECT_FALSE(misses[i]["best_case"].get<bool>());
+    const double corrected = misses[i]["log10_p"].get<double>() + misses[i]["log10_search"].get<double>();
+    if (i > 0) {
+      EXPECT_GE(corrected, misses[i - 1]["log10_p"].get<double>() + misses[i - 1]["log10_search"].get<double>());
+    }
+  }
+  EXPECT_NE(read_text(out / "log.txt").find("in a search over 10^"), std::string::npos);
+}
+
 // With a cluster found there is nothing to explain.
 TEST_F(SignificanceRun, AResultWithClustersListsNoNearMisses) {
   const fs::path out = run_into(minimal_config(), "found");
