@@ -70,9 +70,9 @@ std::optional<std::vector<SubspaceCluster>> with_pooled_pairs(const significance
 namespace {
 
 // How strong a failed cluster is: its score, or for those that score 0 (a corrected p-value of 1 or
-// more) how far over 1 that p-value lies; a best case has only its score.
+// more) how far over 1 that p-value lies; a best case has only its score (and 0 for the rest).
 double strength(const significance::ClusterScore& score) {
-  return std::max(score.score, -(score.log10_p + score.log10_search));
+  return score.score > 0 ? score.score : -(score.log10_p + score.log10_search);
 }
 
 // The kNearMisses strongest of `clusters[indices[i]]` (ties by position, so the choice does not
