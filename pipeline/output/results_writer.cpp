@@ -243,6 +243,8 @@ std::string summary_json(const RunReport& report) {
                                {"consolidated_tested", g.consolidated_tested},
                                {"consolidated_kept", g.consolidated_kept},
                                {"repeated", g.repeated},
+                               {"denser_parts", g.denser_parts},
+                               {"denser_splits", g.denser_splits},
                                {"touching_joins", g.touching_joins},
                                {"seconds", g.seconds},
                                {"seconds_prepare", g.seconds_prepare},

@@ -149,6 +149,7 @@ RunSettings read_settings(Config& config, const std::optional<std::filesystem::p
   s.significance.enabled = config.boolean("significance.enabled");
   s.significance.test.alpha = config.number("significance.alpha");
   s.significance.test.background_share = config.number("significance.background_share");
+  s.significance.denser_parts = config.boolean("significance.denser_parts");
   s.significance.test.correction =
       config.boolean("significance.fdr") ? significance::Correction::fdr : significance::Correction::bonferroni;
   s.consolidate_params.level_gap_floor = s.significance.enabled;

@@ -14,6 +14,9 @@ struct SignificanceSettings {
   // A consolidated cluster that shares this share of its points and of its dimensions with a
   // stronger one is a piece of it (stages/significance/distinct_clusters.hpp).
   double distinct_overlap = 0.5;
+  // Whether merge clusters that fail are clustered again for their denser parts
+  // (stages/significance/denser_parts.hpp).
+  bool denser_parts = false;
   // Merge clusters not significant on their own passed to consolidation at most
   // (stages/significance/keep_significant.hpp, consolidation_candidates).
   std::size_t consolidation_budget = 2000;

@@ -166,7 +166,7 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
     if (sig.enabled) {
       {
         const auto beat = heartbeat("significance", log, settings);
-        keep_significant_merge(values, *marginals, *report.merge, sig, *report.significance);
+        keep_significant_merge(values, *marginals, *report.merge, params, sig, *report.significance);
       }
       for (const auto& line : significance_log_lines(*report.significance, sig, SignificancePhase::merge))
         log.line(line);

@@ -10,6 +10,7 @@
 
 #include "common/phase_timer.hpp"
 #include "pipeline/log/log_format.hpp"
+#include "stages/significance/denser_parts.hpp"
 #include "stages/significance/distinct_clusters.hpp"
 #include "stages/significance/group_bound.hpp"
 #include "stages/significance/heavy_ties.hpp"
@@ -142,9 +143,18 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
 
 template <class T>
 void keep_significant_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
-                            merge::MergeResult& merge, const SignificanceSettings& settings,
-                            SignificanceReport& report) {
+                            merge::MergeResult& merge, const merge::MergeParams& params,
+                            const SignificanceSettings& settings, SignificanceReport& report) {
   const auto start = Clock::now();
+  auto denser = settings.denser_parts ? significance::denser_parts(values, marginals, merge.clusters, params.epsilon,
+                                                                   params.min_points, settings.test)
+                                      : significance::DenserParts{};
+  report.denser_parts = denser.parts.size();
+  report.denser_splits = denser.clusters_split;
+  for (auto& part : denser.parts) {
+    merge.sizes.push_back(part.points.size());
+    merge.clusters.push_back(std::move(part));
+  }
   auto candidates = significance::consolidation_candidates(values, marginals, merge.clusters, settings.test,
                                                            settings.consolidation_budget, kNearMisses);
   auto& kept = candidates.kept;
@@ -315,6 +325,11 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
                     " of the other subspaces' points could hold such a cluster: merge reads only theirs (" +
                     counted(report.group_points_dropped, "point") + " left out, " +
                     counted(report.subspaces_skipped_by_groups, "subspace") + " with no such group among the skipped)");
+  if (phase == SignificancePhase::merge && report.denser_parts > 0)
+    lines.push_back("significance " + counted(report.denser_parts, "denser part") + " of " +
+                    counted(report.denser_splits, "failing merge cluster") +
+                    " pass the test (each clustered again inside its points at rising min_points): tested with "
+                    "merge's clusters");
   if (phase == SignificancePhase::merge && report.merge_tested > 0)
     lines.push_back("significance " + std::to_string(report.merge_kept) + " of " +
                     counted(report.merge_tested, "merge cluster") + " significant, " +
@@ -332,16 +347,16 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
   return lines;
 }
 
-#define SUBSCALE_SIGNIFICANCE_STEPS(T)                                                                              \
-  template std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>&, double, const SignificanceSettings&,  \
-                                                      SignificanceReport&);                                         \
-  template std::vector<SubspaceCluster> subspaces_to_merge(                                                         \
-      const ColumnMatrix<T>&, const significance::Marginals&, const std::vector<SubspaceCluster>&, std::uint32_t,   \
-      double, double, const SignificanceSettings&, SignificanceReport&, bool);                                      \
-  template void keep_significant_merge(const ColumnMatrix<T>&, const significance::Marginals&, merge::MergeResult&, \
-                                       const SignificanceSettings&, SignificanceReport&);                           \
-  template void keep_significant_consolidated(const ColumnMatrix<T>&, const significance::Marginals&,               \
-                                              consolidate::ConsolidateResult&, double, const SignificanceSettings&, \
+#define SUBSCALE_SIGNIFICANCE_STEPS(T)                                                                               \
+  template std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>&, double, const SignificanceSettings&,   \
+                                                      SignificanceReport&);                                          \
+  template std::vector<SubspaceCluster> subspaces_to_merge(                                                          \
+      const ColumnMatrix<T>&, const significance::Marginals&, const std::vector<SubspaceCluster>&, std::uint32_t,    \
+      double, double, const SignificanceSettings&, SignificanceReport&, bool);                                       \
+  template void keep_significant_merge(const ColumnMatrix<T>&, const significance::Marginals&, merge::MergeResult&,  \
+                                       const merge::MergeParams&, const SignificanceSettings&, SignificanceReport&); \
+  template void keep_significant_consolidated(const ColumnMatrix<T>&, const significance::Marginals&,                \
+                                              consolidate::ConsolidateResult&, double, const SignificanceSettings&,  \
                                               SignificanceReport&);
 SUBSCALE_SIGNIFICANCE_STEPS(float)
 SUBSCALE_SIGNIFICANCE_STEPS(double)

@@ -37,11 +37,12 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
                                                 const SignificanceSettings& settings, SignificanceReport& report,
                                                 bool by_group = true);
 
-// Keeps merge's significant clusters, strongest first.
+// Keeps merge's significant clusters, strongest first, with the denser parts of those that fail
+// (denser_parts.hpp; merge's epsilon and min_points are the parts' too).
 template <class T>
 void keep_significant_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
-                            merge::MergeResult& merge, const SignificanceSettings& settings,
-                            SignificanceReport& report);
+                            merge::MergeResult& merge, const merge::MergeParams& params,
+                            const SignificanceSettings& settings, SignificanceReport& report);
 
 // Keeps the significant consolidated clusters, strongest first, with the touching pieces of one
 // cluster in one subspace joined (stages/significance/touching_pieces.hpp; `merge_epsilon` is

@@ -1,0 +1,102 @@
+#include "stages/significance/denser_parts.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <cmath>
+#include <utility>
+
+#include "stages/merge/subspace_dbscan.hpp"
+#include "stages/significance/cluster_score.hpp"
+#include "stages/significance/weak_dimensions.hpp"
+
+namespace subscale::significance {
+// Named, not anonymous: the unity build includes this file into another, and a lambda's capture of
+// an anonymous-namespace type in a template is then a warning.
+namespace denser {
+
+// Parts this large are clustered with oneTBB's threads inside them too.
+constexpr std::size_t kParallelPoints = 4096;
+
+// The best cut of a part's tree: the parts chosen and the sum of their scores.
+struct Cut {
+  double worth = 0;
+  std::vector<SubspaceCluster> parts;
+};
+
+template <class T>
+class Splitter {
+ public:
+  Splitter(const ColumnMatrix<T>& values, const Marginals& marginals, double epsilon, const TestParams& params)
+      : values_(values),
+        marginals_(marginals),
+        epsilon_(epsilon),
+        threshold_(-std::log10(params.alpha)),
+        background_share_(params.background_share) {}
+
+  // The score of a cluster that passes, 0 for one that fails.
+  double passing_score(const SubspaceCluster& cluster) const {
+    if (gathering_dimensions(values_, marginals_, cluster, background_share_) < 2) return 0;
+    const double score = score_cluster(values_, marginals_, cluster).score;
+    return score >= threshold_ ? score : 0;
+  }
+
+  // The best cut inside `cluster`, whose parts are its DBSCAN clusters at `min_points`.
+  Cut best_cut_inside(const SubspaceCluster& cluster, std::size_t min_points) const {
+    Cut cut;
+    if (min_points > kMaxSplitMinPoints || cluster.points.size() < min_points) return cut;
+    auto split =
+        merge::dbscan_in_subspace(values_, cluster, epsilon_, min_points, cluster.points.size() >= kParallelPoints);
+    for (auto& members : split.clusters) {
+      SubspaceCluster part{cluster.dimensions, std::move(members)};
+      Cut below = best_cut_inside(part, 2 * min_points);
+      const double score = passing_score(part);
+      if (score > 0 && score >= below.worth) {
+        cut.worth += score;
+        cut.parts.push_back(std::move(part));
+      } else {
+        cut.worth += below.worth;
+        for (auto& chosen : below.parts) cut.parts.push_back(std::move(chosen));
+      }
+    }
+    return cut;
+  }
+
+ private:
+  const ColumnMatrix<T>& values_;
+  const Marginals& marginals_;
+  double epsilon_;
+  double threshold_;
+  double background_share_;
+};
+
+}  // namespace denser
+
+template <class T>
+DenserParts denser_parts(const ColumnMatrix<T>& values, const Marginals& marginals,
+                         const std::vector<SubspaceCluster>& clusters, double epsilon, std::size_t min_points,
+                         const TestParams& params) {
+  const denser::Splitter<T> splitter(values, marginals, epsilon, params);
+  std::vector<std::size_t> large;
+  for (std::size_t i = 0; i < clusters.size(); ++i)
+    if (clusters[i].points.size() >= kSplitPoints) large.push_back(i);
+  std::vector<denser::Cut> cuts(large.size());
+  tbb::parallel_for(std::size_t{0}, large.size(), [&](std::size_t i) {
+    const SubspaceCluster& cluster = clusters[large[i]];
+    if (splitter.passing_score(cluster) > 0) return;  // it passes as it is
+    cuts[i] = splitter.best_cut_inside(cluster, 2 * std::max<std::size_t>(min_points, 1));
+  });
+  DenserParts out;
+  for (auto& cut : cuts) {
+    if (cut.parts.empty()) continue;
+    ++out.clusters_split;
+    for (auto& part : cut.parts) out.parts.push_back(std::move(part));
+  }
+  return out;
+}
+
+template DenserParts denser_parts(const Matrix32&, const Marginals&, const std::vector<SubspaceCluster>&, double,
+                                  std::size_t, const TestParams&);
+template DenserParts denser_parts(const Matrix&, const Marginals&, const std::vector<SubspaceCluster>&, double,
+                                  std::size_t, const TestParams&);
+
+}  // namespace subscale::significance
