@@ -6,8 +6,7 @@
 #include <utility>
 
 #include "stages/merge/subspace_dbscan.hpp"
-#include "stages/significance/cluster_score.hpp"
-#include "stages/significance/weak_dimensions.hpp"
+#include "stages/significance/keep_significant.hpp"
 
 namespace subscale::significance {
 // Named, not anonymous: the unity build includes this file into another, and a lambda's capture of
@@ -27,17 +26,12 @@ template <class T>
 class Splitter {
  public:
   Splitter(const ColumnMatrix<T>& values, const Marginals& marginals, double epsilon, const TestParams& params)
-      : values_(values),
-        marginals_(marginals),
-        epsilon_(epsilon),
-        threshold_(-std::log10(params.alpha)),
-        background_share_(params.background_share) {}
+      : values_(values), marginals_(marginals), epsilon_(epsilon), params_(params) {}
 
   // The score of a cluster that passes, 0 for one that fails.
   double passing_score(const SubspaceCluster& cluster) const {
-    if (gathering_dimensions(values_, marginals_, cluster, background_share_) < 2) return 0;
-    const double score = score_cluster(values_, marginals_, cluster).score;
-    return score >= threshold_ ? score : 0;
+    const double score = gathering_score(values_, marginals_, cluster, params_).score;
+    return score >= -std::log10(params_.alpha) ? score : 0;
   }
 
   // The best cut inside `cluster`, whose parts are its DBSCAN clusters at `min_points`.
@@ -65,8 +59,7 @@ class Splitter {
   const ColumnMatrix<T>& values_;
   const Marginals& marginals_;
   double epsilon_;
-  double threshold_;
-  double background_share_;
+  TestParams params_;
 };
 
 }  // namespace denser

@@ -10,6 +10,14 @@
 
 namespace subscale::significance {
 
+template <class T>
+ClusterScore gathering_score(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster,
+                             const TestParams& params) {
+  ClusterScore score = score_cluster(values, marginals, cluster);
+  if (gathering_dimensions(values, marginals, cluster, params.background_share) < 2) score.score = 0, score.log10_p = 0;
+  return score;
+}
+
 namespace {
 
 // The scores, with those of clusters gathering in fewer than two dimensions set to fail: a box
@@ -19,11 +27,9 @@ namespace {
 template <class T>
 std::vector<ClusterScore> gathering_scores(const ColumnMatrix<T>& values, const Marginals& marginals,
                                            const std::vector<SubspaceCluster>& clusters, const TestParams& params) {
-  auto scores = score_clusters(values, marginals, clusters);
-  tbb::parallel_for(std::size_t{0}, clusters.size(), [&](std::size_t i) {
-    if (gathering_dimensions(values, marginals, clusters[i], params.background_share) < 2)
-      scores[i].score = 0, scores[i].log10_p = 0;
-  });
+  std::vector<ClusterScore> scores(clusters.size());
+  tbb::parallel_for(std::size_t{0}, clusters.size(),
+                    [&](std::size_t i) { scores[i] = gathering_score(values, marginals, clusters[i], params); });
   return scores;
 }
 
@@ -92,6 +98,10 @@ std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, const std:
   return {can.begin(), can.end()};
 }
 
+template ClusterScore gathering_score(const ColumnMatrix<float>&, const Marginals&, const SubspaceCluster&,
+                                      const TestParams&);
+template ClusterScore gathering_score(const ColumnMatrix<double>&, const Marginals&, const SubspaceCluster&,
+                                      const TestParams&);
 template Candidates consolidation_candidates(const ColumnMatrix<float>&, const Marginals&,
                                              const std::vector<SubspaceCluster>&, const TestParams&, std::size_t,
                                              std::size_t);

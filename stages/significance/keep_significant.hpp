@@ -36,6 +36,12 @@ struct Candidates {
   std::size_t significant = 0;
   Kept closest;
 };
+// One cluster's score with the rule below applied: a cluster gathering in fewer than two
+// dimensions scores 0 with a raw p-value of 1, whatever its box.
+template <class T>
+ClusterScore gathering_score(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster,
+                             const TestParams& params);
+
 template <class T>
 Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Marginals& marginals,
                                     const std::vector<SubspaceCluster>& clusters, const TestParams& params,
