@@ -60,21 +60,20 @@ std::uint8_t* write(std::uint8_t* to, const T* values, std::size_t count) {
   return to + count * sizeof(T);
 }
 
-void write_pair(std::uint8_t* to, const std::uint64_t* key, const std::uint64_t* bitmap, std::uint64_t ones,
-                std::uint32_t key_words, std::uint32_t point_words) {
-  to = write(to, key, key_words);
+void write_pair(std::uint8_t* to, const dense_units::direct::DirectSubspaceMap& map, std::uint32_t entry,
+                std::uint64_t ones) {
+  const std::uint32_t point_words = map.point_words();
+  to = write(to, map.key(entry), map.key_words());
   if (dense(ones, point_words)) {
     to = write(to, &kDenseBitmap, 1);
-    write(to, bitmap, point_words);
+    std::vector<std::uint64_t> bitmap(point_words, 0);
+    map.points().or_into(entry, bitmap.data());
+    write(to, bitmap.data(), point_words);
     return;
   }
   const auto count = static_cast<std::uint32_t>(ones);
   to = write(to, &count, 1);
-  for (std::uint32_t w = 0; w < point_words; ++w)
-    for (std::uint64_t word = bitmap[w]; word != 0; word &= word - 1) {
-      const auto id = static_cast<std::uint32_t>(w * 64 + static_cast<std::uint32_t>(std::countr_zero(word)));
-      to = write(to, &id, 1);
-    }
+  map.points().for_each_ascending(entry, [&](std::uint32_t id) { to = write(to, &id, 1); });
 }
 
 }  // namespace
@@ -83,8 +82,7 @@ std::vector<Bytes> encode_pairs_in_groups(const dense_units::direct::DirectSubsp
                                           const std::vector<std::uint32_t>& group) {
   const std::uint32_t entries = map.size(), key_words = map.key_words(), point_words = map.point_words();
   std::vector<std::uint64_t> ones(entries), at(entries);
-  tbb::parallel_for(std::uint32_t{0}, entries,
-                    [&](std::uint32_t e) { ones[e] = count_bits(map.points(e), point_words); });
+  tbb::parallel_for(std::uint32_t{0}, entries, [&](std::uint32_t e) { ones[e] = map.points().count(e); });
   std::vector<std::uint64_t> size(groups, sizeof(std::uint64_t)), count(groups, 0);
   for (std::uint32_t e = 0; e < entries; ++e) {
     at[e] = size[group[e]];
@@ -96,9 +94,8 @@ std::vector<Bytes> encode_pairs_in_groups(const dense_units::direct::DirectSubsp
     resize_populated(out[g], size[g]);
     std::memcpy(out[g].data(), &count[g], sizeof(std::uint64_t));
   }
-  tbb::parallel_for(std::uint32_t{0}, entries, [&](std::uint32_t e) {
-    write_pair(out[group[e]].data() + at[e], map.key(e), map.points(e), ones[e], key_words, point_words);
-  });
+  tbb::parallel_for(std::uint32_t{0}, entries,
+                    [&](std::uint32_t e) { write_pair(out[group[e]].data() + at[e], map, e, ones[e]); });
   return out;
 }
 

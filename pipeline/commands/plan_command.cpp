@@ -69,8 +69,8 @@ void print_direct_plan(const ColumnMatrix<T>& values, const UnitPlan& plan, cons
               format_count(estimate.sampled_units).c_str(), seconds);
   const DirectMemoryPlan memory = plan_direct_memory(space, estimate);
   std::printf(
-      "host memory: %s of values and orders, plus %llu bytes per subspace found, twice while the threads' "
-      "tables merge: %s subspaces %s (%s)",
+      "host memory: %s of values and orders, plus at most %llu bytes per subspace found (its points as a "
+      "bitmap; one of a few points takes less), twice while the threads' tables merge: %s subspaces %s (%s)",
       format_bytes(static_cast<double>(memory.values_bytes)).c_str(),
       static_cast<unsigned long long>(memory.bytes_per_subspace), format_count(memory.subspaces_at_least).c_str(),
       memory.exact ? "in all" : "found in the sample", io::describe_bytes(memory.table_bytes_at_least()).c_str());

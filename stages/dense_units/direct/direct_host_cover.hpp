@@ -53,15 +53,28 @@ class HostCoverage {
     if (entry >= slot_of_entry_.size())
       slot_of_entry_.resize(std::max<std::size_t>(entry + 1, 2 * slot_of_entry_.size()), kNone);
     std::uint32_t& s = slot_of_entry_[entry];
-    const std::uint64_t* points = map_.points(entry);
-    auto has = [&](std::uint32_t p) { return (points[p >> 6] >> (p & 63) & 1) != 0; };
+    const DirectPointSets& sets = map_.points();
+    const std::uint64_t* points = sets.bitmap(entry);
     if (s == kNone) {
       s = static_cast<std::uint32_t>(first_in_.size());
       used_entries_.push_back(entry);
-      first_in_.push_back(has(first_) ? 1 : 0);
+      first_in_.push_back(0);
       made_.push_back(0);
       bits_.resize(bits_.size() + words_, 0);
+      if (points == nullptr) {  // a short list: each of its points placed among the candidates
+        std::uint64_t* own = bits_.data() + std::size_t{s} * words_;
+        sets.for_each(entry, [&](std::uint32_t p) {
+          if (p == first_) first_in_[s] = 1;
+          const std::uint32_t c = position_[p];
+          if (c != kNone) own[c / 64] |= std::uint64_t{1} << (c % 64);
+        });
+        made_[s] = words_;
+      } else {
+        first_in_[s] = (points[first_ >> 6] >> (first_ & 63) & 1) != 0 ? 1 : 0;
+      }
     }
+    if (points == nullptr) return s;
+    auto has = [&](std::uint32_t p) { return (points[p >> 6] >> (p & 63) & 1) != 0; };
     std::uint64_t* own = bits_.data() + std::size_t{s} * words_;
     words = std::min(words, words_);
     for (std::uint32_t w = made_[s]; w < words; ++w) {

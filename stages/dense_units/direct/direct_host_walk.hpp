@@ -123,13 +123,10 @@ class HostSubspaceEmitter {
       entry = entry_cache_.entry<kWords>(key, [&](const std::uint64_t* key) { return map_.find_or_add(key); });
       std::copy_n(key, words, last_key_.data());
     }
-    std::uint64_t* bits = map_.points(entry);
     const bool prefix_in = entry == last_entry_ && walker.prefix_epoch == last_epoch_;
     for (std::uint32_t t = prefix_in ? k : 0; t <= k; ++t) {
       const std::uint32_t p = scratch.point(t);
-      const std::uint64_t bit = std::uint64_t{1} << (p & 63);
-      if ((bits[p >> 6] & bit) != 0) continue;
-      bits[p >> 6] |= bit;
+      if (!map_.add_point(entry, p)) continue;
       ++additions_;
       cover_test_.added(entry, p);
     }

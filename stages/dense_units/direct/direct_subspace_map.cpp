@@ -15,7 +15,7 @@
 namespace subscale::dense_units::direct {
 
 DirectSubspaceMap::DirectSubspaceMap(std::uint32_t key_words, std::uint32_t point_words)
-    : key_words_(key_words), point_words_(point_words), hashes_(64, 0), slots_(64, 0) {}
+    : key_words_(key_words), point_words_(point_words), hashes_(64, 0), slots_(64, 0), points_(point_words) {}
 
 std::uint64_t DirectSubspaceMap::hash(const std::uint64_t* key) const {
   std::uint64_t h = 0x243f6a8885a308d3ULL;
@@ -56,7 +56,7 @@ void DirectSubspaceMap::build_index(std::size_t slots) {
 
 void DirectSubspaceMap::reserve(std::uint64_t entries) {
   keys_.reserve(entries * key_words_);
-  bitmaps_.reserve(entries * point_words_);
+  points_.reserve(entries);
   if (indexed_ && index_slots(entries) > hashes_.size()) build_index(index_slots(entries));
 }
 
@@ -68,7 +68,7 @@ void DirectSubspaceMap::add_distinct(std::vector<std::uint64_t>&& keys, std::vec
   }
   if (count >= ~std::uint32_t{0} - 1) throw ResourceError("direct mode: more than 2^32 - 2 subspaces in one table");
   keys_ = std::move(keys);
-  bitmaps_ = std::move(bitmaps);
+  points_.adopt_bitmaps(std::move(bitmaps), static_cast<std::uint32_t>(count));
   entries_ = static_cast<std::uint32_t>(count);
   indexed_ = false;
 }
@@ -90,7 +90,7 @@ std::uint32_t DirectSubspaceMap::find_or_add(const std::uint64_t* key) {
   hashes_[s] = h;
   slots_[s] = entries_;
   keys_.insert(keys_.end(), key, key + key_words_);
-  bitmaps_.resize(bitmaps_.size() + point_words_, 0);
+  points_.add_empty();
   if (2 * std::size_t{++entries_} > hashes_.size()) grow();
   return entries_ - 1;
 }
@@ -101,12 +101,20 @@ std::uint32_t DirectSubspaceMap::find(const std::uint64_t* key) {
 }
 
 void DirectSubspaceMap::add(const std::uint64_t* key, const std::uint64_t* bitmap) {
-  std::uint64_t* into = points(find_or_add(key));
-  for (std::uint32_t w = 0; w < point_words_; ++w) into[w] |= bitmap[w];
+  points_.insert_bitmap(find_or_add(key), bitmap);
 }
 
 void DirectSubspaceMap::merge(const DirectSubspaceMap& other) {
-  for (std::uint32_t e = 0; e < other.size(); ++e) add(other.key(e), other.points(e));
+  for (std::uint32_t e = 0; e < other.size(); ++e) points_.insert_all(find_or_add(other.key(e)), other.points_, e);
+}
+
+void DirectSubspaceMap::merge(DirectSubspaceMap&& other) {
+  if (entries_ > 0 || key_words_ != other.key_words_ || point_words_ != other.point_words_) {
+    merge(other);
+  } else {
+    std::swap(*this, other);
+  }
+  other = DirectSubspaceMap(key_words_, point_words_);
 }
 
 std::vector<SubspaceCluster> DirectSubspaceMap::to_subspaces() const {
@@ -122,7 +130,9 @@ std::vector<SubspaceCluster> DirectSubspaceMap::to_subspaces() const {
   resize_populated(subspaces, entries_);
   tbb::parallel_for(std::uint32_t{0}, entries_, [&](std::uint32_t i) {
     bits_to_ids(key(order[i]), key_words_, subspaces[i].dimensions);
-    bits_to_ids(points(order[i]), point_words_, subspaces[i].points);
+    std::vector<std::uint32_t>& ids = subspaces[i].points;
+    ids.reserve(points_.count(order[i]));
+    points_.for_each_ascending(order[i], [&](std::uint32_t p) { ids.push_back(p); });
   });
   return subspaces;
 }

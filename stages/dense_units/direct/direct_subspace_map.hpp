@@ -1,13 +1,15 @@
 #pragma once
 // Direct mode's host-side subspace table: a dimension set (a bit mask of `key_words` words) maps to
-// the points of that subspace (a bitmap of `point_words` words). Units are ORed in, so adding the
-// same unit twice changes nothing, and tables of several threads (or a device's spills) merge by
-// ORing their bitmaps. Entries live in two flat arrays, not one allocation per subspace.
+// the points of that subspace (a set of ids below 64 point_words, direct_point_sets.hpp). Units'
+// points are added to their subspace's set, so adding the same unit twice changes nothing, and
+// tables of several threads (or a device's spills) merge by uniting their sets. Keys live in one
+// flat array, not one allocation per subspace.
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "common/subspace_cluster.hpp"
+#include "stages/dense_units/direct/direct_point_sets.hpp"
 
 namespace subscale::dense_units::direct {
 
@@ -15,19 +17,21 @@ class DirectSubspaceMap {
  public:
   DirectSubspaceMap(std::uint32_t key_words, std::uint32_t point_words);
 
-  // The entry of `key`, added (with no points) when new. Entry numbers stay valid as the map grows;
-  // pointers from points() do not.
+  // The entry of `key`, added (with no points) when new. Entry numbers stay valid as the map grows.
   std::uint32_t find_or_add(const std::uint64_t* key);
   // The entry of `key`, or kAbsent.
   static constexpr std::uint32_t kAbsent = ~std::uint32_t{0};
   std::uint32_t find(const std::uint64_t* key);
-  std::uint64_t* points(std::uint32_t entry) { return bitmaps_.data() + std::size_t{entry} * point_words_; }
   const std::uint64_t* key(std::uint32_t entry) const { return keys_.data() + std::size_t{entry} * key_words_; }
-  const std::uint64_t* points(std::uint32_t entry) const { return bitmaps_.data() + std::size_t{entry} * point_words_; }
+  const DirectPointSets& points() const noexcept { return points_; }
+  // Adds `point` to the entry's points; true when it was not yet in.
+  bool add_point(std::uint32_t entry, std::uint32_t point) { return points_.insert(entry, point); }
 
-  // ORs `bitmap` into the points of `key`.
+  // Adds the points of `bitmap` to those of `key`.
   void add(const std::uint64_t* key, const std::uint64_t* bitmap);
   void merge(const DirectSubspaceMap& other);
+  // As merge(other), taking other's arrays over when this map is empty; other is left empty.
+  void merge(DirectSubspaceMap&& other);
   // Room for `entries` entries in all, so that adding up to that many moves nothing.
   void reserve(std::uint64_t entries);
   // Adds entries given as flat key and bitmap arrays whose keys are distinct from each other (a
@@ -38,13 +42,13 @@ class DirectSubspaceMap {
   std::uint32_t size() const noexcept { return entries_; }
   std::uint32_t key_words() const noexcept { return key_words_; }
   std::uint32_t point_words() const noexcept { return point_words_; }
-  // The most a map of many entries takes per entry: its key and bitmap, and the index's slots
-  // (a 64-bit hash and a 32-bit entry each), of which there are at least two per entry.
+  // The most a map of many entries takes per entry: its key, its points as a bitmap, and the
+  // index's slots (a 64-bit hash and a 32-bit entry each), of which there are at least two per entry.
   static std::uint64_t bytes_per_entry(std::uint32_t key_words, std::uint32_t point_words) noexcept {
-    return (std::uint64_t{key_words} + point_words) * 8 + 2 * (8 + 4);
+    return std::uint64_t{key_words} * 8 + DirectPointSets::bytes_per_set_at_most(point_words) + 2 * (8 + 4);
   }
   std::uint64_t bytes() const noexcept {
-    return (keys_.capacity() + bitmaps_.capacity() + hashes_.capacity()) * 8 + slots_.capacity() * 4;
+    return (keys_.capacity() + hashes_.capacity()) * 8 + slots_.capacity() * 4 + points_.bytes();
   }
 
   // Every subspace with its points, sorted by |S| descending, then S (the subspaces stage's order).
@@ -63,7 +67,8 @@ class DirectSubspaceMap {
   bool indexed_ = true;                // hashes_ and slots_ cover every entry
   std::vector<std::uint64_t> hashes_;  // per slot: the key's hash | 1, or 0 when empty
   std::vector<std::uint32_t> slots_;   // per slot: its entry
-  std::vector<std::uint64_t> keys_, bitmaps_;
+  std::vector<std::uint64_t> keys_;
+  DirectPointSets points_;
 };
 
 // Subspaces [first, last) as id lists (compressed sparse rows) that hold only this chunk: subspace

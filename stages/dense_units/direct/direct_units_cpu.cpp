@@ -340,7 +340,8 @@ DenseUnitsResult run_held_units_cpu(const DirectSpace& space, const UnitPlan& pl
   });
   timer.start("direct: merge threads");
   for (auto& local : threads) {
-    subspaces.merge(local->map);
+    // Each thread's table is let go once merged: holding them all doubled the peak.
+    subspaces.merge(std::move(local->map));
     result.walk_nodes += local->counts.nodes;
     result.distinct_multi_units += local->counts.emitted;
     result.walk_covered += local->counts.covered;
