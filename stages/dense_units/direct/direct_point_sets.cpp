@@ -1,5 +1,7 @@
 #include "stages/dense_units/direct/direct_point_sets.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <stdexcept>
 
 #include "common/bit_sets.hpp"
@@ -54,10 +56,11 @@ void DirectPointSets::adopt_bitmaps(std::vector<std::uint64_t>&& bitmaps, std::u
   count_.resize(count);
   place_.resize(count);
   class_.assign(count, kBitmap);
-  for (std::uint32_t s = 0; s < count; ++s) {
+  // A device table of tens of millions of subspaces comes here: counted on every thread.
+  tbb::parallel_for(std::uint32_t{0}, count, [&](std::uint32_t s) {
     place_[s] = s;
     count_[s] = count_bits(dense_.data() + std::size_t{s} * point_words_, point_words_);
-  }
+  });
 }
 
 void DirectPointSets::reserve(std::uint64_t sets) {
