@@ -10,6 +10,7 @@
 #include "pipeline/steps/significance_steps.hpp"
 #include "stages/sample/sample.hpp"
 #include "stages/significance/significance.hpp"
+#include "stages/significance/trimmed_box.hpp"
 
 namespace subscale::pipeline {
 namespace {
@@ -49,6 +50,21 @@ significance::Kept significant_on_every_point(const ColumnMatrix<T>& values, con
   return kept;
 }
 
+// A cluster found on the sample whose extension fails on every point loses the points at its edges
+// while its score rises (trimmed_box.hpp), as a failing consolidated cluster does on the sample.
+// Each stray sample point brings every input point within merge.epsilon of it: a few where the
+// background is dense (the commonest levels of a skewed column) widen the box until it holds most
+// of a dimension's points, and the cluster no longer gathers there.
+template <class T>
+void trim_failing_edges(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
+                        std::vector<SubspaceCluster>& clusters, const significance::TestParams& params) {
+  const double threshold = -std::log10(params.alpha);
+  tbb::parallel_for(std::size_t{0}, clusters.size(), [&](std::size_t c) {
+    if (significance::gathering_score(values, marginals, clusters[c], params).score < threshold)
+      clusters[c] = significance::trim_while_stronger(values, marginals, std::move(clusters[c]));
+  });
+}
+
 }  // namespace
 
 template <class T>
@@ -86,6 +102,7 @@ void extend_sample_result(const ColumnMatrix<T>& values, const ColumnMatrix<T>& 
   const auto test_start = std::chrono::steady_clock::now();
   SignificanceReport& sig = *report.significance;
   const auto marginals = significance::Marginals::of(values);
+  trim_failing_edges(values, marginals, extended, settings.significance.test);
   auto kept = significant_on_every_point(values, marginals, extended, settings.significance, sig);
   out.clusters_kept = kept.indices.size();
   for (const auto i : kept.indices) {
