@@ -35,8 +35,9 @@ struct SignificanceReport {
   std::uint64_t merge_candidates = 0;  // not significant alone, passed to consolidation as possible parts
   std::uint64_t consolidated_tested = 0, consolidated_kept = 0;
   std::uint64_t repeated = 0;        // significant consolidated clusters dropped as pieces of stronger ones
-  std::uint64_t denser_parts = 0;    // parts of failing merge clusters added to them (denser_parts.hpp)
+  std::uint64_t denser_parts = 0;    // parts of failing merge clusters that pass (denser_parts.hpp)
   std::uint64_t denser_splits = 0;   // failing merge clusters those parts came from
+  bool denser_parts_aside = false;   // the parts joined the consolidated clusters, not merge's
   std::uint64_t touching_joins = 0;  // significant pieces in one subspace joined (touching_pieces.hpp)
   std::vector<significance::ClusterScore> raw_scores;  // merge's kept clusters, in their (score) order
   std::vector<significance::ClusterScore> scores;      // the run's clusters, in their (score) order

@@ -236,11 +236,10 @@ ConfigSchema core_config_schema() {
        .help = "correct with Benjamini-Hochberg (controls the false discovery rate) instead of Bonferroni"});
   key({.path = "significance.denser_parts",
        .kind = ValueKind::boolean,
-       .default_value = "false",
-       .help =
-           "cluster every failing merge cluster of 32 or more points again inside its points at rising "
-           "min_points, and test its denser parts too: finds a cluster that merge linked to the chance points "
-           "around it (min_points 2 on uniform data), but joins clusters on some real data (docs/significance.md)"});
+       .default_value = "true",
+       .help = "cluster every failing merge cluster of 32 or more points again inside its points at rising "
+               "min_points, and test its denser parts too: finds a cluster that merge linked to the chance points "
+               "around it (min_points 2 on uniform data); false: merge's clusters only (docs/significance.md)"});
   key({.path = "significance.background_share",
        .kind = ValueKind::number,
        .default_value = "0.5",

@@ -16,7 +16,7 @@ struct SignificanceSettings {
   double distinct_overlap = 0.5;
   // Whether merge clusters that fail are clustered again for their denser parts
   // (stages/significance/denser_parts.hpp).
-  bool denser_parts = false;
+  bool denser_parts = true;
   // Merge clusters not significant on their own passed to consolidation at most
   // (stages/significance/keep_significant.hpp, consolidation_candidates).
   std::size_t consolidation_budget = 2000;

@@ -122,6 +122,10 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
   // chance fills the units with dimensions): on the root of a cluster run, which holds every
   // subspace, so that the list is the one a single process makes; merge then takes it in shares.
   std::optional<std::vector<SubspaceCluster>> to_merge;
+  // On a sample, the subspaces merged and the clusters carried to every point are chosen by what
+  // they predict there (TestParams::sample_scale).
+  const double sample_scale =
+      input.sample ? static_cast<double>(search.every().rows()) / static_cast<double>(values.rows()) : 1.0;
   if (sig.enabled && settings.merge) {
     std::exception_ptr failure;
     if (comm.is_root()) {
@@ -132,7 +136,7 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
             settings.merge_epsilon,
             significance::chance_dimensions(static_cast<double>(report.core.total_units),
                                             static_cast<std::uint32_t>(values.rows()), settings.core.min_points),
-            sig, *report.significance, /*by_group=*/false);
+            sig, *report.significance, /*by_group=*/false, sample_scale);
       } catch (...) {
         failure = std::current_exception();
       }
@@ -146,6 +150,7 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
   }
 
   auto start = Clock::now();
+  std::vector<SubspaceCluster> parts_aside;
   if (settings.merge) {
     observer.stage("merge");
     const merge::MergeParams params{settings.merge_epsilon, settings.merge_min_points};
@@ -166,7 +171,8 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
     if (sig.enabled) {
       {
         const auto beat = heartbeat("significance", log, settings);
-        keep_significant_merge(values, *marginals, *report.merge, params, sig, *report.significance);
+        keep_significant_merge(values, *marginals, *report.merge, params, sig, *report.significance, sample_scale,
+                               settings.consolidate ? &parts_aside : nullptr);
       }
       for (const auto& line : significance_log_lines(*report.significance, sig, SignificancePhase::merge))
         log.line(line);
@@ -185,8 +191,13 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
     report.stage_seconds.emplace_back("consolidate", seconds_since(start));
     if (sig.enabled) {
       const auto beat = heartbeat("significance", log, settings);
+      for (auto& part : parts_aside) {
+        report.consolidated->sizes.push_back(part.points.size());
+        report.consolidated->sources.push_back(1);
+        report.consolidated->clusters.push_back(std::move(part));
+      }
       keep_significant_consolidated(values, *marginals, *report.consolidated, settings.merge_epsilon, sig,
-                                    *report.significance);
+                                    *report.significance, sample_scale);
     }
     const auto& c = report.consolidated->stats;
     log.line("consolidate " + counted(c.clusters, "cluster") + " from " + std::to_string(c.input_clusters) + " (" +

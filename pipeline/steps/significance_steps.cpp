@@ -26,6 +26,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The run's test, judging by what a cluster predicts for the input where the run is on a sample.
+significance::TestParams predicting(const SignificanceSettings& settings, double sample_scale) {
+  auto params = settings.test;
+  params.sample_scale = sample_scale;
+  return params;
+}
+
 }  // namespace
 
 template <class T>
@@ -104,13 +111,14 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
                                                 const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
                                                 double merge_epsilon, double chance_dimensions,
                                                 const SignificanceSettings& settings, SignificanceReport& report,
-                                                bool by_group) {
+                                                bool by_group, double sample_scale) {
   const auto start = Clock::now();
   report.chance_dimensions = chance_dimensions;
   report.pooled = chance_dimensions > settings.pooling_chance_dimensions;
   const auto pooled = report.pooled ? with_pooled_pairs(marginals, subspaces, settings, report) : std::nullopt;
   const auto& candidates = pooled ? *pooled : subspaces;  // the core's list itself is not copied
-  const auto can = significance::subspaces_that_can_pass(marginals, candidates, min_size, settings.test);
+  const auto can =
+      significance::subspaces_that_can_pass(marginals, candidates, min_size, predicting(settings, sample_scale));
   std::vector<SubspaceCluster> kept;
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (can[i]) kept.push_back(candidates[i]);
@@ -129,7 +137,7 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
     // Nothing reaches merge: the subspaces whose best case came closest explain the empty result.
     std::vector<significance::ClusterScore> best(candidates.size());
     tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t i) {
-      best[i].score = significance::best_possible_score(marginals, candidates[i], min_size);
+      best[i].score = significance::best_possible_score(marginals, candidates[i], min_size, 0.0, sample_scale);
     });
     std::vector<std::size_t> all(candidates.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
@@ -144,13 +152,20 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
 template <class T>
 void keep_significant_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
                             merge::MergeResult& merge, const merge::MergeParams& params,
-                            const SignificanceSettings& settings, SignificanceReport& report) {
+                            const SignificanceSettings& settings, SignificanceReport& report, double sample_scale,
+                            std::vector<SubspaceCluster>* parts_aside) {
   const auto start = Clock::now();
-  auto denser = settings.denser_parts ? significance::denser_parts(values, marginals, merge.clusters, params.epsilon,
-                                                                   params.min_points, settings.test)
-                                      : significance::DenserParts{};
+  auto denser = settings.denser_parts
+                    ? significance::denser_parts(values, marginals, merge.clusters, params.epsilon, params.min_points,
+                                                 predicting(settings, sample_scale))
+                    : significance::DenserParts{};
   report.denser_parts = denser.parts.size();
   report.denser_splits = denser.clusters_split;
+  report.denser_parts_aside = parts_aside != nullptr;
+  if (parts_aside) {
+    *parts_aside = std::move(denser.parts);
+    denser.parts.clear();
+  }
   for (auto& part : denser.parts) {
     merge.sizes.push_back(part.points.size());
     merge.clusters.push_back(std::move(part));
@@ -180,7 +195,8 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
 template <class T>
 void keep_significant_consolidated(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
                                    consolidate::ConsolidateResult& consolidated, double merge_epsilon,
-                                   const SignificanceSettings& settings, SignificanceReport& report) {
+                                   const SignificanceSettings& settings, SignificanceReport& report,
+                                   double sample_scale) {
   const auto start = Clock::now();
   const double threshold = -std::log10(settings.test.alpha);
   tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
@@ -202,7 +218,8 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
     }
     consolidated.sizes[i] = cluster.points.size();
   });
-  auto kept = significance::keep_significant(values, marginals, consolidated.clusters, settings.test);
+  auto kept =
+      significance::keep_significant(values, marginals, consolidated.clusters, predicting(settings, sample_scale));
   report.consolidated_tested = consolidated.clusters.size();
   report.consolidated_kept = kept.indices.size();
   if (!kept.indices.empty()) {
@@ -326,10 +343,11 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
                     counted(report.group_points_dropped, "point") + " left out, " +
                     counted(report.subspaces_skipped_by_groups, "subspace") + " with no such group among the skipped)");
   if (phase == SignificancePhase::merge && report.denser_parts > 0)
-    lines.push_back("significance " + counted(report.denser_parts, "denser part") + " of " +
-                    counted(report.denser_splits, "failing merge cluster") +
-                    " pass the test (each clustered again inside its points at rising min_points): tested with "
-                    "merge's clusters");
+    lines.push_back(
+        "significance " + counted(report.denser_parts, "denser part") + " of " +
+        counted(report.denser_splits, "failing merge cluster") +
+        " pass the test (each clustered again inside its points at rising min_points): " +
+        (report.denser_parts_aside ? "tested with the consolidated clusters" : "tested with merge's clusters"));
   if (phase == SignificancePhase::merge && report.merge_tested > 0)
     lines.push_back("significance " + std::to_string(report.merge_kept) + " of " +
                     counted(report.merge_tested, "merge cluster") + " significant, " +
@@ -347,17 +365,18 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
   return lines;
 }
 
-#define SUBSCALE_SIGNIFICANCE_STEPS(T)                                                                               \
-  template std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>&, double, const SignificanceSettings&,   \
-                                                      SignificanceReport&);                                          \
-  template std::vector<SubspaceCluster> subspaces_to_merge(                                                          \
-      const ColumnMatrix<T>&, const significance::Marginals&, const std::vector<SubspaceCluster>&, std::uint32_t,    \
-      double, double, const SignificanceSettings&, SignificanceReport&, bool);                                       \
-  template void keep_significant_merge(const ColumnMatrix<T>&, const significance::Marginals&, merge::MergeResult&,  \
-                                       const merge::MergeParams&, const SignificanceSettings&, SignificanceReport&); \
-  template void keep_significant_consolidated(const ColumnMatrix<T>&, const significance::Marginals&,                \
-                                              consolidate::ConsolidateResult&, double, const SignificanceSettings&,  \
-                                              SignificanceReport&);
+#define SUBSCALE_SIGNIFICANCE_STEPS(T)                                                                              \
+  template std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>&, double, const SignificanceSettings&,  \
+                                                      SignificanceReport&);                                         \
+  template std::vector<SubspaceCluster> subspaces_to_merge(                                                         \
+      const ColumnMatrix<T>&, const significance::Marginals&, const std::vector<SubspaceCluster>&, std::uint32_t,   \
+      double, double, const SignificanceSettings&, SignificanceReport&, bool, double);                              \
+  template void keep_significant_merge(const ColumnMatrix<T>&, const significance::Marginals&, merge::MergeResult&, \
+                                       const merge::MergeParams&, const SignificanceSettings&, SignificanceReport&, \
+                                       double, std::vector<SubspaceCluster>*);                                      \
+  template void keep_significant_consolidated(const ColumnMatrix<T>&, const significance::Marginals&,               \
+                                              consolidate::ConsolidateResult&, double, const SignificanceSettings&, \
+                                              SignificanceReport&, double);
 SUBSCALE_SIGNIFICANCE_STEPS(float)
 SUBSCALE_SIGNIFICANCE_STEPS(double)
 #undef SUBSCALE_SIGNIFICANCE_STEPS

@@ -35,22 +35,28 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
                                                 const std::vector<SubspaceCluster>& subspaces, std::uint32_t min_size,
                                                 double merge_epsilon, double chance_dimensions,
                                                 const SignificanceSettings& settings, SignificanceReport& report,
-                                                bool by_group = true);
+                                                bool by_group = true, double sample_scale = 1.0);
 
-// Keeps merge's significant clusters, strongest first, with the denser parts of those that fail
-// (denser_parts.hpp; merge's epsilon and min_points are the parts' too).
+// Keeps merge's significant clusters, strongest first, and finds the denser parts of those that
+// fail (denser_parts.hpp; merge's epsilon and min_points are the parts' too). The parts go to
+// `parts_aside` where it is given (the run consolidates: they join the consolidated clusters, as
+// clusters in their own right, not as pieces that consolidation could join into a chain), or else
+// join merge's clusters. `sample_scale`: TestParams::sample_scale, for the parts' test.
 template <class T>
 void keep_significant_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
                             merge::MergeResult& merge, const merge::MergeParams& params,
-                            const SignificanceSettings& settings, SignificanceReport& report);
+                            const SignificanceSettings& settings, SignificanceReport& report, double sample_scale = 1.0,
+                            std::vector<SubspaceCluster>* parts_aside = nullptr);
 
 // Keeps the significant consolidated clusters, strongest first, with the touching pieces of one
 // cluster in one subspace joined (stages/significance/touching_pieces.hpp; `merge_epsilon` is
-// the radius they touch within).
+// the radius they touch within). On a sample (`sample_scale` > 1, TestParams::sample_scale) the
+// clusters kept are those predicted to pass on the input; the test on every point decides.
 template <class T>
 void keep_significant_consolidated(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
                                    consolidate::ConsolidateResult& consolidated, double merge_epsilon,
-                                   const SignificanceSettings& settings, SignificanceReport& report);
+                                   const SignificanceSettings& settings, SignificanceReport& report,
+                                   double sample_scale = 1.0);
 
 // Where in the run the test did something, so that its log lines come in the order the stages run:
 // before the core (values kept out of its work), after subspaces (the pooling, the subspaces

@@ -81,4 +81,11 @@ double log_binomial_upper_tail(std::uint64_t n, double log_p, std::uint64_t k) {
   return lower >= 0 ? kNegInf : log1m_exp(lower);
 }
 
+double predicted_log_tail(std::uint64_t n, double log_p, std::uint64_t k, double scale) {
+  if (scale == 1.0) return log_binomial_upper_tail(n, log_p, k);
+  const double lowered = static_cast<double>(k) - 3.0 * std::sqrt(static_cast<double>(k));
+  if (lowered < 1.0) return 0.0;
+  return scale * log_binomial_upper_tail(n, log_p, static_cast<std::uint64_t>(lowered));
+}
+
 }  // namespace subscale::significance

@@ -15,6 +15,13 @@ namespace subscale::significance {
 // k == 0 gives 0 (probability 1); k > n gives -infinity. log_p must be <= 0.
 double log_binomial_upper_tail(std::uint64_t n, double log_p, std::uint64_t k);
 
+// The tail that a sample of n points, k of them in the box, predicts for an input of scale x n
+// points: at fixed shares ln P grows in proportion to the points (ln P ~ -n KL(the box's share of
+// the points || its mass)), so ln P of the count lowered by three of its standard deviations
+// (k - 3 sqrt(k), so that a chance clump of a few points predicts nothing), times scale. scale 1:
+// log_binomial_upper_tail itself.
+double predicted_log_tail(std::uint64_t n, double log_p, std::uint64_t k, double scale);
+
 // ln C(n, k).
 double log_choose(std::uint64_t n, std::uint64_t k);
 

@@ -37,6 +37,14 @@ double score_of(double log_p, double log_search_size) {
   return corrected == 0.0 ? 0.0 : -corrected / kLn10;
 }
 
+ClusterScore predicted_for_input(ClusterScore on_sample, std::uint32_t sample_points, double scale) {
+  if (on_sample.points == 0) return on_sample;
+  const double log_p = predicted_log_tail(sample_points, on_sample.log10_p0 * kLn10, on_sample.points, scale);
+  on_sample.log10_p = log_p / kLn10;
+  on_sample.score = score_of(log_p, on_sample.log10_search * kLn10);
+  return on_sample;
+}
+
 template <class T>
 ClusterScore score_cluster(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster) {
   ClusterScore score;

@@ -39,6 +39,10 @@ template <class T>
 std::vector<ClusterScore> score_clusters(const ColumnMatrix<T>& values, const Marginals& marginals,
                                          const std::vector<SubspaceCluster>& clusters);
 
+// The score a cluster found on a sample of `sample_points` points predicts for an input of
+// `scale` x as many (predicted_log_tail): its box's mass and family size as on the sample.
+ClusterScore predicted_for_input(ClusterScore on_sample, std::uint32_t sample_points, double scale);
+
 // The score from the raw tail and the family size, both natural logarithms.
 double score_of(double log_p, double log_search_size);
 

@@ -14,6 +14,7 @@ template <class T>
 ClusterScore gathering_score(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster,
                              const TestParams& params) {
   ClusterScore score = score_cluster(values, marginals, cluster);
+  if (params.sample_scale > 1.0) score = predicted_for_input(score, marginals.points(), params.sample_scale);
   if (gathering_dimensions(values, marginals, cluster, params.background_share) < 2) score.score = 0, score.log10_p = 0;
   return score;
 }
@@ -93,7 +94,8 @@ std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, const std:
     threshold -= std::log10(static_cast<double>(subspaces.size()));
   std::vector<char> can(subspaces.size(), 0);
   tbb::parallel_for(std::size_t{0}, subspaces.size(), [&](std::size_t i) {
-    can[i] = best_possible_score(marginals, subspaces[i], min_size, threshold) >= threshold ? 1 : 0;
+    can[i] =
+        best_possible_score(marginals, subspaces[i], min_size, threshold, params.sample_scale) >= threshold ? 1 : 0;
   });
   return {can.begin(), can.end()};
 }

@@ -13,11 +13,11 @@ namespace subscale::significance {
 namespace {
 
 // ln of the bound's tail for size k given the per-dimension floors (natural logs of masses).
-double log_tail_bound(std::uint32_t n, const std::vector<double>& log_floors, std::uint32_t k) {
+double log_tail_bound(std::uint32_t n, const std::vector<double>& log_floors, std::uint32_t k, double scale) {
   const double log_share = std::log(static_cast<double>(k) / static_cast<double>(n));
   double log_q = 0;
   for (const double f : log_floors) log_q += std::max(log_share, f);
-  return log_binomial_upper_tail(n, log_q, k);
+  return predicted_log_tail(n, log_q, k, scale);
 }
 
 // The sizes to try: |P_S| and the two next to k* when it lies in [min_size, largest).
@@ -35,11 +35,13 @@ std::vector<std::uint32_t> sizes_to_try(std::uint32_t n, std::size_t s, std::uin
 }  // namespace
 
 double best_score_within(std::uint32_t n, const std::vector<double>& log_floors, double log_m, std::uint32_t min_size,
-                         std::uint32_t largest) {
+                         std::uint32_t largest, double sample_scale) {
   if (largest < std::max<std::uint32_t>(min_size, 1)) return 0.0;
   double best = 0;
+  // On a sample the prediction's lowered count moves the sizes' tails together (it rises with k as
+  // k does), so the same sizes are tried.
   for (const auto k : sizes_to_try(n, log_floors.size(), min_size, largest))
-    best = std::max(best, score_of(log_tail_bound(n, log_floors, k), log_m));
+    best = std::max(best, score_of(log_tail_bound(n, log_floors, k, sample_scale), log_m));
   return best;
 }
 
@@ -56,15 +58,15 @@ std::vector<double> log_tie_floors(const Marginals& marginals, std::span<const s
 }
 
 double best_possible_score(const Marginals& marginals, const SubspaceCluster& subspace, std::uint32_t min_size,
-                           double enough_below) {
+                           double enough_below, double sample_scale) {
   const double log_m = log_search_size(marginals, subspace.dimensions);
   const auto largest = static_cast<std::uint32_t>(subspace.points.size());
   // Without the tie floors first: they only lower the bound, and most subspaces fail without them.
   const std::vector<double> no_floors(subspace.dimensions.size(), -std::numeric_limits<double>::infinity());
-  const double loose = best_score_within(marginals.points(), no_floors, log_m, min_size, largest);
+  const double loose = best_score_within(marginals.points(), no_floors, log_m, min_size, largest, sample_scale);
   if (loose < enough_below) return loose;
   return best_score_within(marginals.points(), log_tie_floors(marginals, subspace.dimensions, subspace.points), log_m,
-                           min_size, largest);
+                           min_size, largest, sample_scale);
 }
 
 double best_possible_score(std::uint32_t n, std::uint32_t d, std::uint32_t s, std::uint32_t distinct, std::uint32_t k) {

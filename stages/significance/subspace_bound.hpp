@@ -23,15 +23,16 @@ namespace subscale::significance {
 
 // The highest score any cluster of at least min_size points of `subspace` (S, P_S) can reach.
 // When the bound without tie floors is already below `enough_below`, that looser bound is returned
-// (the caller only needs to know the subspace fails).
+// (the caller only needs to know the subspace fails). `sample_scale` > 1 (TestParams::sample_scale):
+// the highest score one can predict for the input (predicted_for_input), every tail times it.
 double best_possible_score(const Marginals& marginals, const SubspaceCluster& subspace, std::uint32_t min_size,
-                           double enough_below = 0.0);
+                           double enough_below = 0.0, double sample_scale = 1.0);
 
 // The highest score a cluster of `min_size` to `largest` points can reach, given ln of each
 // dimension's floor on its box's mass (-infinity for none) and ln of the family size `log_m`: the
 // bound above for any set of points, all of P_S or a group of them (group_bound.hpp).
 double best_score_within(std::uint32_t n, const std::vector<double>& log_floors, double log_m, std::uint32_t min_size,
-                         std::uint32_t largest);
+                         std::uint32_t largest, double sample_scale = 1.0);
 
 // ln of the tie floor t_j of each dimension of `dimensions` over `points`: the smallest mass of a
 // single value among them.

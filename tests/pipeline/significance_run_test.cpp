@@ -165,14 +165,16 @@ TEST_F(SignificanceRun, AnEmptyResultWithNoCandidateNamesMergesClosestClusters) 
 TEST_F(SignificanceRun, AClusterChainedToTheBackgroundIsFoundAsADenserPart) {
   ASSERT_TRUE(
       generate("-n 10000 -d 20 -c '0,1,2,3:800:0.05;4,5,6:400:0.05;7,8:200:0.05;9,10,11:50:0.05' -s 7", "chained"));
-  const fs::path out =
-      run_into(write("chained.yaml", "input:\n  path: chained.h5\nsignificance:\n  denser_parts: true\n"), "chained");
+  // Only the input: the parts are on by default, and join the consolidated clusters.
+  const fs::path out = run_into(write("chained.yaml", "input:\n  path: chained.h5\n"), "chained");
   const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
   EXPECT_GT(summary["significance"]["denser_parts"].get<int>(), 0);
   EXPECT_NE(("\n" + read_text(out / "clusters.txt")).find("\n{7, 8}-["), std::string::npos);
-  EXPECT_NE(read_text(out / "log.txt").find("denser part"), std::string::npos);
-  // Off, the default: merge's clusters only, and the one in (7, 8) is lost.
-  const fs::path off = run_into(write("chained-off.yaml", "input:\n  path: chained.h5\n"), "chained-off");
+  EXPECT_NE(read_text(out / "log.txt").find("denser parts of"), std::string::npos);
+  EXPECT_NE(read_text(out / "log.txt").find("tested with the consolidated clusters"), std::string::npos);
+  // Off: merge's clusters only, and the one in (7, 8) is lost.
+  const fs::path off = run_into(
+      write("chained-off.yaml", "input:\n  path: chained.h5\nsignificance:\n  denser_parts: false\n"), "chained-off");
   EXPECT_EQ(nlohmann::json::parse(read_text(off / "summary.json"))["significance"]["denser_parts"].get<int>(), 0);
   EXPECT_EQ(("\n" + read_text(off / "clusters.txt")).find("\n{7, 8}-["), std::string::npos);
 }

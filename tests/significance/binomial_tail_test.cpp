@@ -49,6 +49,16 @@ TEST(BinomialTail, EdgeCases) {
   EXPECT_NEAR(std::exp(log_binomial_upper_tail(1000000, std::log(0.5), 500000)), 0.5, 0.01);
 }
 
+TEST(BinomialTail, ASamplePredictsTheInputsTailFromItsLoweredCount) {
+  const double log_p = std::log(0.01);
+  EXPECT_EQ(predicted_log_tail(2000, log_p, 40, 1.0), log_binomial_upper_tail(2000, log_p, 40));
+  // 40 - 3 sqrt(40) = 21.03: the tail at 21, a hundred times over.
+  EXPECT_DOUBLE_EQ(predicted_log_tail(2000, log_p, 40, 100.0), 100.0 * log_binomial_upper_tail(2000, log_p, 21));
+  // A clump of 10 or fewer points predicts nothing (10 - 3 sqrt(10) < 1), however small its box.
+  EXPECT_EQ(predicted_log_tail(2000, std::log(1e-9), 10, 100.0), 0.0);
+  EXPECT_LT(predicted_log_tail(2000, std::log(1e-9), 11, 100.0), 0.0);
+}
+
 TEST(BinomialTail, LogChoose) {
   EXPECT_NEAR(log_choose(10, 3), std::log(120.0), 1e-12);
   EXPECT_EQ(log_choose(3, 4), -std::numeric_limits<double>::infinity());

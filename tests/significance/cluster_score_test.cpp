@@ -50,6 +50,40 @@ TEST(ClusterScore, TightestChanceGroupIsDroppedOnlyWithTheSearchCorrection) {
   EXPECT_LT(best_score, 2.0);  // not significant at alpha 0.01 once the search is priced in
 }
 
+// The points of `m` inside the box of `cluster` in its dimensions.
+SubspaceCluster filled_box(const Matrix& m, const SubspaceCluster& cluster) {
+  SubspaceCluster out{cluster.dimensions, {}};
+  for (std::uint32_t p = 0; p < m.rows(); ++p) {
+    bool inside = true;
+    for (const auto j : cluster.dimensions) {
+      double lo = 1, hi = 0;
+      for (const auto q : cluster.points) lo = std::min(lo, m(q, j)), hi = std::max(hi, m(q, j));
+      inside = inside && m(p, j) >= lo && m(p, j) <= hi;
+    }
+    if (inside) out.points.push_back(p);
+  }
+  return out;
+}
+
+TEST(ClusterScore, OnASampleAClusterIsJudgedByWhatItPredictsForTheInput) {
+  // 25 points in a 0.08 x 0.08 square of 2 of 20 dimensions, among 2,000: about twice its box's
+  // mass, too few to pass against the search over every box. As a sample of 1% of an input with
+  // the same shares, it predicts a pass there, with the same box and family.
+  Matrix m = uniform_noise(2000, 20, 11);
+  const auto in_box = filled_box(m, plant(m, {3, 9}, 0, 25, 0.08, 4));
+  const auto marginals = Marginals::of(m);
+  const auto alone = score_cluster(m, marginals, in_box);
+  EXPECT_EQ(alone.score, 0.0);
+  const auto predicted = predicted_for_input(alone, 2000, 100.0);
+  EXPECT_GT(predicted.score, 10.0);
+  EXPECT_EQ(predicted.log10_search, alone.log10_search);
+  EXPECT_EQ(predicted.log10_p0, alone.log10_p0);
+  EXPECT_EQ(predicted_for_input(alone, 2000, 1.0).score, alone.score);
+  // Ten of its points, however tight, predict nothing.
+  const SubspaceCluster few{{3, 9}, std::vector<std::uint32_t>(in_box.points.begin(), in_box.points.begin() + 10)};
+  EXPECT_EQ(predicted_for_input(score_cluster(m, marginals, few), 2000, 100.0).score, 0.0);
+}
+
 TEST(ClusterScore, ConstantFeatureAndMajorityValueYieldNoCluster) {
   Matrix m = uniform_noise(300, 4, 7);
   for (Eigen::Index i = 0; i < m.rows(); ++i) {

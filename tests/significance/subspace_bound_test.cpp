@@ -13,6 +13,21 @@ namespace {
 using testing::plant;
 using testing::uniform_noise;
 
+// 300 random subsets of the subspace's points of at least min_size points, each point kept with a
+// chance from 0.1 to 1.
+std::vector<SubspaceCluster> random_subsets(const SubspaceCluster& subspace, std::size_t min_size, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<SubspaceCluster> subsets;
+  for (int trial = 0; trial < 300; ++trial) {
+    SubspaceCluster subset{subspace.dimensions, {}};
+    const double keep = (trial % 10 + 1) / 10.0;
+    for (const auto p : subspace.points)
+      if (std::uniform_real_distribution<double>(0, 1)(rng) < keep) subset.points.push_back(p);
+    if (subset.points.size() >= min_size) subsets.push_back(std::move(subset));
+  }
+  return subsets;
+}
+
 TEST(SubspaceBound, NoSubsetScoresAboveTheBound) {
   Matrix m = uniform_noise(400, 8, 21);
   plant(m, {1, 6}, 0, 60, 0.05, 22);
@@ -21,15 +36,8 @@ TEST(SubspaceBound, NoSubsetScoresAboveTheBound) {
   SubspaceCluster subspace{{1, 6}, {}};
   for (std::uint32_t i = 0; i < 160; ++i) subspace.points.push_back(i);
   const double bound = best_possible_score(marginals, subspace, 4);
-  std::mt19937_64 rng(23);
-  for (int trial = 0; trial < 300; ++trial) {
-    SubspaceCluster subset{subspace.dimensions, {}};
-    const double keep = (trial % 10 + 1) / 10.0;
-    for (const auto p : subspace.points)
-      if (std::uniform_real_distribution<double>(0, 1)(rng) < keep) subset.points.push_back(p);
-    if (subset.points.size() < 4) continue;
+  for (const auto& subset : random_subsets(subspace, 4, 23))
     EXPECT_LE(score_cluster(m, marginals, subset).score, bound + 1e-9);
-  }
   // The planted 60 alone reach a high score; the bound is above it.
   SubspaceCluster planted{{1, 6}, {}};
   for (std::uint32_t i = 0; i < 60; ++i) planted.points.push_back(i);
@@ -41,6 +49,24 @@ TEST(SubspaceBound, SmallChanceSubspaceCannotPass) {
   const auto marginals = Marginals::of(m);
   const SubspaceCluster tiny{{3, 17}, {5, 80, 400, 1200, 1700, 1999}};
   EXPECT_LT(best_possible_score(marginals, tiny, 4), 2.0);
+}
+
+TEST(SubspaceBound, OnASampleNoPredictionScoresAboveTheBound) {
+  // A sample of 1% of an input: the bound before merge bounds what its clusters predict for the
+  // input, so it skips no subspace that could hold a cluster predicted to pass.
+  Matrix m = uniform_noise(2000, 20, 51);
+  plant(m, {2, 7}, 0, 25, 0.08, 52);
+  const auto marginals = Marginals::of(m);
+  SubspaceCluster subspace{{2, 7}, {}};
+  for (std::uint32_t i = 0; i < 60; ++i) subspace.points.push_back(i);
+  const double bound = best_possible_score(marginals, subspace, 4, 0.0, 100.0);
+  EXPECT_GT(bound, best_possible_score(marginals, subspace, 4));
+  for (const auto& subset : random_subsets(subspace, 4, 53))
+    EXPECT_LE(predicted_for_input(score_cluster(m, marginals, subset), 2000, 100.0).score, bound + 1e-9);
+  // Ten points predict nothing for the input (10 - 3 sqrt(10) < 1), however tight they are.
+  const SubspaceCluster ten{{2, 7}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}};
+  EXPECT_GT(best_possible_score(marginals, ten, 4), 0.0);
+  EXPECT_EQ(best_possible_score(marginals, ten, 4, 0.0, 100.0), 0.0);
 }
 
 TEST(SubspaceBound, TieFloorsTightenTheBound) {
