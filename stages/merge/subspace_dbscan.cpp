@@ -9,6 +9,7 @@
 
 #include "common/held_values.hpp"
 #include "stages/merge/cell_index.hpp"
+#include "stages/merge/coincident_points.hpp"
 #include "stages/merge/concurrent_union_find.hpp"
 #include "stages/merge/neighbour_test.hpp"
 
@@ -41,14 +42,18 @@ template <class T>
 SubspaceDbscanResult dbscan_in_subspace(const ColumnMatrix<T>& values, const SubspaceCluster& subspace, double epsilon,
                                         std::size_t min_points, bool parallel) {
   SubspaceDbscanResult result;
-  const std::size_t count = subspace.points.size();
-  if (count == 0) return result;
+  if (subspace.points.empty()) return result;
 
+  // The index holds one point of each place (coincident_points.hpp); a place counts as many
+  // neighbours as it has points, and its points share its label.
+  const CoincidentPoints places = coincident_points(values, subspace);
+  const std::size_t count = places.places.points.size();
   using Range = typename CellIndex<T>::Range;
-  const CellIndex<T> index(values, subspace.dimensions, subspace.points, epsilon, parallel);
+  const CellIndex<T> index(values, subspace.dimensions, places.places.points, epsilon, parallel);
   const std::size_t width = index.width();
   const T held = held_epsilon<T>(epsilon);
   const T limit = held * held;
+  const auto weight = [&](std::uint32_t i) -> std::size_t { return places.count(index.position(i)); };
 
   // Pass 1: core points. Counting stops as soon as a point has min_points neighbours.
   std::vector<std::uint8_t> core(count, 0);
@@ -61,12 +66,12 @@ SubspaceDbscanResult dbscan_in_subspace(const ColumnMatrix<T>& values, const Sub
       const Range cell = index.cell(c);
       for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
         const T* xi = index.coordinates(i);
-        std::size_t neighbours = 1;  // the point itself
+        std::size_t neighbours = weight(i);  // the point itself and those at its place
         for (const Range& range : ranges) {
           for (std::uint32_t j = range.begin; j < range.end && neighbours < min_points; ++j) {
             if (j == i) continue;
             ++computed;
-            if (within(xi, index.coordinates(j), width, limit)) ++neighbours;
+            if (within(xi, index.coordinates(j), width, limit)) neighbours += weight(j);
           }
           if (neighbours >= min_points) break;
         }
@@ -116,15 +121,16 @@ SubspaceDbscanResult dbscan_in_subspace(const ColumnMatrix<T>& values, const Sub
   std::vector<std::uint32_t> cluster_of_root(count, kNone);
   std::vector<std::vector<std::uint32_t>>& clusters = result.clusters;
   for (std::uint32_t i = 0; i < count; ++i) {
+    const std::size_t points = weight(i);
     std::uint32_t anchor = kNone;
     if (core[i]) {
       anchor = i;
-      ++result.counters.core_points;
+      result.counters.core_points += points;
     } else if (attach[i] != kNone) {
       anchor = attach[i];
-      ++result.counters.border_points;
+      result.counters.border_points += points;
     } else {
-      ++result.counters.noise_points;
+      result.counters.noise_points += points;
       continue;
     }
     const std::uint32_t root = sets.find(anchor);
@@ -132,7 +138,10 @@ SubspaceDbscanResult dbscan_in_subspace(const ColumnMatrix<T>& values, const Sub
       cluster_of_root[root] = static_cast<std::uint32_t>(clusters.size());
       clusters.emplace_back();
     }
-    clusters[cluster_of_root[root]].push_back(subspace.points[index.position(i)]);
+    const std::uint32_t place = index.position(i);
+    auto& members = clusters[cluster_of_root[root]];
+    members.insert(members.end(), places.members.begin() + places.first[place],
+                   places.members.begin() + places.first[place + 1]);
   }
   for (auto& members : clusters) std::sort(members.begin(), members.end());
   std::sort(clusters.begin(), clusters.end());

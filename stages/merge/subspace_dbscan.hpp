@@ -11,6 +11,8 @@
 //   cluster reaches it first): a non-core point with at least one core neighbour joins the
 //   cluster of its core neighbour with the smallest point id.
 // - Points with no core neighbour are noise and are dropped.
+// Points at one place (coincident_points.hpp) are compared once, weighted by their number: the
+// same clusters, and on integer levels a fraction of the distance computations.
 #include <cstdint>
 #include <vector>
 

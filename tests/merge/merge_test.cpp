@@ -248,6 +248,34 @@ TEST(Merge, SplitInsideLargeSubspacesMatchesBruteForce) {
   }
 }
 
+// Integer levels: most points of a subspace share their place with others (coincident_points.hpp),
+// and a place's points must come out as the reference gives each of them.
+TEST(Merge, MatchesBruteForceOnIntegerLevels) {
+  const std::size_t n = 700, d = 5;
+  MergeStats total;
+  for (const double levels : {4.0, 12.0, 40.0}) {
+    Matrix x = blob_data(n, d, 17, 0.06);
+    x = (x.array() * (levels - 1)).round() / (levels - 1);
+    const auto subspaces = random_subspaces(n, d, 10, 19);
+    const std::vector<PairSums> pairs = pair_sums(x, subspaces);
+    const double gap = 1.0 / (levels - 1);
+    for (double epsilon : {0.3 * gap, 1.01 * gap, 2.5 * gap}) {
+      for (std::size_t min_points : {1, 2, 5, 30}) {
+        SCOPED_TRACE("levels " + std::to_string(levels) + " epsilon " + std::to_string(epsilon) + " min_points " +
+                     std::to_string(min_points));
+        const MergeStats stats = expect_all_match(x, subspaces, {epsilon, min_points, 4096}, pairs);
+        expect_all_match(x, subspaces, {epsilon, min_points, 64}, pairs);  // split across threads
+        total.border_points += stats.border_points;
+        total.noise_points += stats.noise_points;
+        total.clusters += stats.clusters;
+      }
+    }
+  }
+  EXPECT_GT(total.border_points, 100u);
+  EXPECT_GT(total.noise_points, 100u);
+  EXPECT_GT(total.clusters, 100u);
+}
+
 TEST(Merge, DuplicatePointsAreNeighboursAtDistanceZero) {
   // 40 copies of one point, 40 of another far away, and a few singletons.
   Matrix x(90, 3);
