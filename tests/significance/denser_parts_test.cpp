@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <iterator>
 #include <numeric>
+#include <random>
 
 #include "significance_test_data.hpp"
+#include "stages/merge/subspace_dbscan.hpp"
 #include "stages/significance/cluster_score.hpp"
+#include "stages/significance/keep_significant.hpp"
 
 namespace subscale::significance {
 namespace {
@@ -114,6 +117,68 @@ TEST(DenserParts, TheResultDoesNotDependOnTheNumberOfThreads) {
   }
   EXPECT_EQ(one.parts, many.parts);
   EXPECT_EQ(one.clusters_split, many.clusters_split);
+}
+
+// The best cut of a cluster's tree built whole (every part split down to kMaxSplitMinPoints, no
+// bound consulted): what denser_parts must return, whatever it skips.
+struct ReferenceCut {
+  double worth = 0;
+  std::vector<SubspaceCluster> parts;
+};
+
+ReferenceCut reference_cut(const Matrix& m, const Marginals& marginals, const SubspaceCluster& cluster,
+                           std::size_t min_points) {
+  ReferenceCut cut;
+  if (min_points > kMaxSplitMinPoints || cluster.points.size() < min_points) return cut;
+  for (auto& members : merge::dbscan_in_subspace(m, cluster, 0.02, min_points, false).clusters) {
+    SubspaceCluster part{cluster.dimensions, std::move(members)};
+    ReferenceCut below = reference_cut(m, marginals, part, 2 * min_points);
+    const double raw = gathering_score(m, marginals, part, TestParams{}).score;
+    const double score = raw >= kThreshold ? raw : 0;
+    if (score > 0 && score >= below.worth) {
+      cut.worth += score;
+      cut.parts.push_back(std::move(part));
+    } else {
+      cut.worth += below.worth;
+      for (auto& chosen : below.parts) cut.parts.push_back(std::move(chosen));
+    }
+  }
+  return cut;
+}
+
+// Integer levels with a skewed law (level i drawn in proportion to 1 / (i + 1)), scaled into
+// [0, 1]: the ties that let the bound skip most of a tree.
+Matrix skewed_levels(std::size_t n, std::size_t d, std::size_t levels, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> weights(levels);
+  for (std::size_t i = 0; i < levels; ++i) weights[i] = 1.0 / static_cast<double>(i + 1);
+  std::discrete_distribution<std::size_t> level(weights.begin(), weights.end());
+  Matrix m(n, d);
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      m(i, j) = static_cast<double>(level(rng)) / static_cast<double>(levels - 1);
+  return m;
+}
+
+TEST(DenserParts, ThePartsAreTheBestCutOfTheWholeTreeOnContinuousAndTiedData) {
+  std::size_t parts = 0;
+  for (std::uint64_t seed = 0; seed < 8; ++seed) {
+    const bool tied = seed % 2 == 1;
+    Matrix m = tied ? skewed_levels(1500, 3, 20 + 10 * seed, 70 + seed) : uniform_noise(1500, 3, 70 + seed);
+    plant(m, {0, 1}, 0, 40 + 10 * static_cast<std::uint32_t>(seed), 0.05, 80 + seed);
+    const auto marginals = Marginals::of(m);
+    const std::vector<SubspaceCluster> clusters{every_point(m, {0, 1}), every_point(m, {1, 2}),
+                                                every_point(m, {0, 1, 2})};
+    const auto found = denser_parts(m, marginals, clusters, 0.02, 2, TestParams{});
+    std::vector<SubspaceCluster> expected;
+    for (const auto& cluster : clusters) {
+      if (gathering_score(m, marginals, cluster, TestParams{}).score >= kThreshold) continue;
+      for (auto& part : reference_cut(m, marginals, cluster, 4).parts) expected.push_back(std::move(part));
+    }
+    EXPECT_EQ(found.parts, expected) << "seed " << seed;
+    parts += found.parts.size();
+  }
+  EXPECT_GE(parts, 4u);  // not a comparison of empty lists
 }
 
 }  // namespace
