@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "stages/merge/neighbour_graph.hpp"
 #include "stages/merge/subspace_dbscan.hpp"
 #include "stages/significance/keep_significant.hpp"
 
@@ -15,6 +16,10 @@ namespace denser {
 
 // Parts this large are clustered with oneTBB's threads inside them too.
 constexpr std::size_t kParallelPoints = 4096;
+
+// A cluster's neighbour graph is kept (neighbour_graph.hpp) up to this many edges (64 MiB); a
+// cluster with more is clustered afresh at each min_points.
+constexpr std::size_t kMaxGraphEdges = std::size_t{1} << 24;
 
 // The best cut of a part's tree: the parts chosen and the sum of their scores.
 struct Cut {
@@ -34,6 +39,28 @@ class Splitter {
     return score >= -std::log10(params_.alpha) ? score : 0;
   }
 
+  // The best cut inside `cluster`, through its neighbour graph where that fits.
+  Cut best_cut(const SubspaceCluster& cluster, std::size_t min_points) const {
+    if (min_points > kMaxSplitMinPoints || cluster.points.size() < min_points) return {};
+    const auto graph =
+        merge::NeighbourGraph::of(values_, cluster, epsilon_, kMaxGraphEdges, cluster.points.size() >= kParallelPoints);
+    if (!graph) return best_cut_inside(cluster, min_points);
+    return best_cut_in_graph(*graph, graph->all_places(), cluster.points.size(), min_points);
+  }
+
+  // The same as best_cut_inside, for the part of a graph's cluster on `places` (of `points` points).
+  Cut best_cut_in_graph(const merge::NeighbourGraph& graph, const std::vector<std::uint32_t>& places,
+                        std::size_t points, std::size_t min_points) const {
+    Cut cut;
+    if (min_points > kMaxSplitMinPoints || points < min_points) return cut;
+    for (auto& split : graph.dbscan(places, min_points)) {
+      SubspaceCluster part{graph.dimensions(), std::move(split.points)};
+      Cut below = best_cut_in_graph(graph, split.places, part.points.size(), 2 * min_points);
+      choose(cut, std::move(part), std::move(below));
+    }
+    return cut;
+  }
+
   // The best cut inside `cluster`, whose parts are its DBSCAN clusters at `min_points`.
   Cut best_cut_inside(const SubspaceCluster& cluster, std::size_t min_points) const {
     Cut cut;
@@ -43,16 +70,22 @@ class Splitter {
     for (auto& members : split.clusters) {
       SubspaceCluster part{cluster.dimensions, std::move(members)};
       Cut below = best_cut_inside(part, 2 * min_points);
-      const double score = passing_score(part);
-      if (score > 0 && score >= below.worth) {
-        cut.worth += score;
-        cut.parts.push_back(std::move(part));
-      } else {
-        cut.worth += below.worth;
-        for (auto& chosen : below.parts) cut.parts.push_back(std::move(chosen));
-      }
+      choose(cut, std::move(part), std::move(below));
     }
     return cut;
+  }
+
+  // Adds to `cut` either `part` or the best cut below it, whichever is worth more; the part where
+  // it passes and is worth at least as much.
+  void choose(Cut& cut, SubspaceCluster part, Cut below) const {
+    const double score = passing_score(part);
+    if (score > 0 && score >= below.worth) {
+      cut.worth += score;
+      cut.parts.push_back(std::move(part));
+    } else {
+      cut.worth += below.worth;
+      for (auto& chosen : below.parts) cut.parts.push_back(std::move(chosen));
+    }
   }
 
  private:
@@ -76,7 +109,7 @@ DenserParts denser_parts(const ColumnMatrix<T>& values, const Marginals& margina
   tbb::parallel_for(std::size_t{0}, large.size(), [&](std::size_t i) {
     const SubspaceCluster& cluster = clusters[large[i]];
     if (splitter.passing_score(cluster) > 0) return;  // it passes as it is
-    cuts[i] = splitter.best_cut_inside(cluster, 2 * std::max<std::size_t>(min_points, 1));
+    cuts[i] = splitter.best_cut(cluster, 2 * std::max<std::size_t>(min_points, 1));
   });
   DenserParts out;
   for (auto& cut : cuts) {

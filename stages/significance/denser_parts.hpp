@@ -12,7 +12,9 @@
 // denser parts. The parts chosen are those of the tree's best cut (the excess-of-mass choice of
 // HDBSCAN, with the test's score as a part's worth): a part that passes is chosen where its score
 // is at least the sum of the best choices inside it, so a part holding two clusters gives way to
-// the two, and a chance clump inside a cluster does not replace it.
+// the two, and a chance clump inside a cluster does not replace it. A failing cluster's neighbours
+// are searched once and kept for its whole tree (merge/neighbour_graph.hpp) where they fit 2^24
+// edges; the parts are the same either way.
 //
 // The test stays valid: a part's box is a box of its subspace with data values at its ends, which
 // the search correction counts (docs/significance.md §3). It runs with significance on and
