@@ -10,11 +10,11 @@
 namespace subscale::distributed {
 namespace {
 
-constexpr std::size_t kCounters = 7;
+constexpr std::size_t kCounters = 8;
 
 std::array<std::uint64_t, kCounters> counters_of(const merge::MergeStats& s) {
   return {s.subspaces,   s.points_visited, s.distance_computations, s.clusters,
-          s.core_points, s.border_points,  s.noise_points};
+          s.core_points, s.border_points,  s.noise_points,          s.clusters_set_aside};
 }
 
 }  // namespace
@@ -22,15 +22,18 @@ std::array<std::uint64_t, kCounters> counters_of(const merge::MergeStats& s) {
 template <class T>
 std::optional<merge::MergeResult> merge_across_processes(const Communicator& comm, const ColumnMatrix<T>& values,
                                                          const std::vector<SubspaceCluster>& owned,
-                                                         const merge::MergeParams& params) {
-  merge::MergeResult mine;
+                                                         const merge::MergeParams& params, merge::ClusterSieve* sieve) {
+  merge::FoundClusters found;
   std::exception_ptr failure;
   try {
-    mine = merge::merge_subspaces(values, owned, params);
+    found = merge::find_clusters(values, owned, params);
   } catch (...) {
     failure = std::current_exception();
   }
   comm.agree(failure);
+  // The sieve sees the number found by all processes, as in a single process.
+  const std::uint64_t found_in_all = comm.sum(found.stats.clusters);
+  merge::MergeResult mine = merge::assemble_clusters(std::move(found), owned, sieve, found_in_all);
   std::array<std::uint64_t, kCounters> totals{};
   const auto counters = counters_of(mine.stats);
   for (std::size_t c = 0; c < kCounters; ++c) totals[c] = comm.sum(counters[c]);
@@ -54,6 +57,7 @@ std::optional<merge::MergeResult> merge_across_processes(const Communicator& com
   s.core_points = totals[4];
   s.border_points = totals[5];
   s.noise_points = totals[6];
+  s.clusters_set_aside = totals[7];
   return all;
 }
 
@@ -71,9 +75,9 @@ std::vector<SubspaceCluster> deal_out_from_root(const Communicator& comm, const 
 
 template std::optional<merge::MergeResult> merge_across_processes(const Communicator&, const Matrix32&,
                                                                   const std::vector<SubspaceCluster>&,
-                                                                  const merge::MergeParams&);
+                                                                  const merge::MergeParams&, merge::ClusterSieve*);
 template std::optional<merge::MergeResult> merge_across_processes(const Communicator&, const Matrix&,
                                                                   const std::vector<SubspaceCluster>&,
-                                                                  const merge::MergeParams&);
+                                                                  const merge::MergeParams&, merge::ClusterSieve*);
 
 }  // namespace subscale::distributed

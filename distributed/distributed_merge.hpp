@@ -14,7 +14,8 @@ namespace subscale::distributed {
 template <class T>
 std::optional<merge::MergeResult> merge_across_processes(const Communicator& comm, const ColumnMatrix<T>& values,
                                                          const std::vector<SubspaceCluster>& owned,
-                                                         const merge::MergeParams& params);
+                                                         const merge::MergeParams& params,
+                                                         merge::ClusterSieve* sieve = nullptr);
 
 // The root's list dealt out to the processes: process r receives the entries i with
 // i % processes == r, in their order (nothing is read from `on_root` elsewhere). Merging the shares

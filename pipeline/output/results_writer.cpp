@@ -238,6 +238,7 @@ std::string summary_json(const RunReport& report) {
                                {"groups_kept", g.groups_kept},
                                {"group_points_dropped", g.group_points_dropped},
                                {"merge_tested", g.merge_tested},
+                               {"merge_set_aside", g.merge_set_aside},
                                {"merge_kept", g.merge_kept},
                                {"merge_candidates", g.merge_candidates},
                                {"consolidated_tested", g.consolidated_tested},

@@ -32,6 +32,7 @@ struct SignificanceReport {
   // pass, the points merge no longer reads, the subspaces (among the skipped) left with no group.
   std::uint64_t groups_tested = 0, groups_kept = 0, group_points_dropped = 0, subspaces_skipped_by_groups = 0;
   std::uint64_t merge_tested = 0, merge_kept = 0;
+  std::uint64_t merge_set_aside = 0;   // of merge_tested, settled by the sieve's bound (merge_sieve.hpp)
   std::uint64_t merge_candidates = 0;  // not significant alone, passed to consolidation as possible parts
   std::uint64_t consolidated_tested = 0, consolidated_kept = 0;
   std::uint64_t repeated = 0;        // significant consolidated clusters dropped as pieces of stronger ones

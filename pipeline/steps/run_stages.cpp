@@ -154,19 +154,25 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
   if (settings.merge) {
     observer.stage("merge");
     const merge::MergeParams params{settings.merge_epsilon, settings.merge_min_points};
+    const auto sieve = sig.enabled ? merge_sieve(*marginals, params, sig, sample_scale) : nullptr;
     if (comm.distributed())
       report.merge = distributed::merge_across_processes(
           comm, values,
           sig.enabled ? distributed::deal_out_from_root(comm, to_merge ? *to_merge : std::vector<SubspaceCluster>{})
                       : cluster_report.owned,
-          params);
+          params, sieve.get());
     else
       report.merge = merge::merge_subspaces(
           values, to_merge ? *to_merge : report.core.subspaces, params,
-          shown_and_observed(StageProgressLog("merge", log, settings.progress_seconds).progress(), observer, "merge"));
+          shown_and_observed(StageProgressLog("merge", log, settings.progress_seconds).progress(), observer, "merge"),
+          sieve.get());
     report.stage_seconds.emplace_back("merge", seconds_since(start));
     if (!comm.is_root()) return false;
-    log.line("merge       " + counted(report.merge->clusters.size(), "cluster") +
+    const auto& found = report.merge->stats;
+    log.line("merge       " + counted(found.clusters, "cluster") +
+             (found.clusters_set_aside ? " (" + std::to_string(found.clusters_set_aside) +
+                                             " of them too small for the test to keep, by a bound: not assembled)"
+                                       : std::string()) +
              (comm.distributed() ? " (subspaces spread over " + std::to_string(comm.size()) + " processes)" : ""));
     if (sig.enabled) {
       {

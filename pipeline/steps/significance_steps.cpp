@@ -15,6 +15,7 @@
 #include "stages/significance/group_bound.hpp"
 #include "stages/significance/heavy_ties.hpp"
 #include "stages/significance/keep_significant.hpp"
+#include "stages/significance/merge_sieve.hpp"
 #include "stages/significance/pooled_pairs.hpp"
 #include "stages/significance/subspace_bound.hpp"
 #include "stages/significance/touching_pieces.hpp"
@@ -149,6 +150,15 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
   return kept;
 }
 
+std::unique_ptr<merge::ClusterSieve> merge_sieve(const significance::Marginals& marginals,
+                                                 const merge::MergeParams& params, const SignificanceSettings& settings,
+                                                 double sample_scale) {
+  if (settings.test.correction != significance::Correction::bonferroni) return nullptr;
+  const auto parts = predicting(settings, sample_scale);
+  return std::make_unique<significance::MergeSieve>(marginals, settings.test, settings.denser_parts ? &parts : nullptr,
+                                                    2 * std::max<std::size_t>(params.min_points, 1));
+}
+
 template <class T>
 void keep_significant_merge(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
                             merge::MergeResult& merge, const merge::MergeParams& params,
@@ -170,10 +180,13 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
     merge.sizes.push_back(part.points.size());
     merge.clusters.push_back(std::move(part));
   }
+  // The clusters merge's sieve set aside were tested too: by a bound, and failed.
+  const std::uint64_t tested = merge.clusters.size() + merge.stats.clusters_set_aside;
   auto candidates = significance::consolidation_candidates(values, marginals, merge.clusters, settings.test,
-                                                           settings.consolidation_budget, kNearMisses);
+                                                           settings.consolidation_budget, kNearMisses, tested);
   auto& kept = candidates.kept;
-  report.merge_tested = merge.clusters.size();
+  report.merge_tested = tested;
+  report.merge_set_aside = merge.stats.clusters_set_aside;
   report.merge_kept = candidates.significant;
   report.merge_candidates = kept.indices.size() - candidates.significant;
   // Merge's strongest failures replace those of the subspaces (if any): the candidates, or where

@@ -3,6 +3,7 @@
 // background ties, the subspaces that can hold a significant cluster, and the significant clusters
 // of merge and consolidation, strongest first. With significance.enabled false none of this runs.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,12 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
                                                 double merge_epsilon, double chance_dimensions,
                                                 const SignificanceSettings& settings, SignificanceReport& report,
                                                 bool by_group = true, double sample_scale = 1.0);
+
+// What merge need not assemble, for keep_significant_merge with the same settings (merge_sieve.hpp):
+// nothing (nullptr) under fdr.
+std::unique_ptr<merge::ClusterSieve> merge_sieve(const significance::Marginals& marginals,
+                                                 const merge::MergeParams& params, const SignificanceSettings& settings,
+                                                 double sample_scale = 1.0);
 
 // Keeps merge's significant clusters, strongest first, and finds the denser parts of those that
 // fail (denser_parts.hpp; merge's epsilon and min_points are the parts' too). The parts go to

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "stages/merge/subspace_dbscan.hpp"
 
 namespace subscale::merge {
 namespace {
@@ -58,7 +57,7 @@ void check_subspace(const ColumnMatrix<T>& values, const SubspaceCluster& subspa
 }  // namespace
 
 template <class T>
-MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
+FoundClusters find_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
                             const MergeParams& params, const StageProgress& progress) {
   check_params(params);
   std::uint64_t points = 0;
@@ -66,16 +65,46 @@ MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<Sub
   for (const auto& subspace : subspaces) points += subspace.points.size();
   progress.begin("", points, "points");
 
-  std::vector<SubspaceDbscanResult> per_subspace(subspaces.size());
+  FoundClusters found;
+  found.per_subspace.resize(subspaces.size());
   // Grain 1: subspaces differ in size by orders of magnitude; work stealing evens it out.
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, subspaces.size(), 1), [&](const tbb::blocked_range<std::size_t>& range) {
         for (std::size_t s = range.begin(); s != range.end(); ++s) {
           const bool split = subspaces[s].points.size() >= params.parallel_points;
-          per_subspace[s] = dbscan_in_subspace(values, subspaces[s], params.epsilon, params.min_points, split);
+          found.per_subspace[s] = dbscan_in_subspace(values, subspaces[s], params.epsilon, params.min_points, split);
           progress.advance(subspaces[s].points.size());
         }
       });
+  MergeStats& stats = found.stats;
+  stats.subspaces = subspaces.size();
+  for (std::size_t s = 0; s < subspaces.size(); ++s) {
+    const SubspaceDbscanResult& one = found.per_subspace[s];
+    stats.points_visited += subspaces[s].points.size();
+    stats.distance_computations += one.counters.distance_computations;
+    stats.core_points += one.counters.core_points;
+    stats.border_points += one.counters.border_points;
+    stats.noise_points += one.counters.noise_points;
+    stats.clusters += one.clusters.size();
+  }
+  return found;
+}
+
+MergeResult assemble_clusters(FoundClusters found, const std::vector<SubspaceCluster>& subspaces, ClusterSieve* sieve,
+                              std::uint64_t found_in_all) {
+  auto& per_subspace = found.per_subspace;
+  MergeResult result;
+  result.stats = found.stats;
+  if (sieve) {
+    sieve->prepare(found_in_all);
+    std::vector<std::uint64_t> set_aside(per_subspace.size(), 0);
+    tbb::parallel_for(std::size_t{0}, per_subspace.size(), [&](std::size_t s) {
+      set_aside[s] = std::erase_if(per_subspace[s].clusters, [&](const std::vector<std::uint32_t>& points) {
+        return !sieve->keep(subspaces[s].dimensions, points);
+      });
+    });
+    for (const auto n : set_aside) result.stats.clusters_set_aside += n;
+  }
 
   // Output order: by dimensions, then points. Clusters of one subspace share its dimensions and
   // are already sorted by points, so sorting the subspaces is enough.
@@ -85,19 +114,10 @@ MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<Sub
     return subspaces[a].dimensions != subspaces[b].dimensions ? subspaces[a].dimensions < subspaces[b].dimensions
                                                               : a < b;
   });
-
-  MergeResult result;
-  MergeStats& stats = result.stats;
-  stats.subspaces = subspaces.size();
-  for (std::size_t s : order) {
-    SubspaceDbscanResult& found = per_subspace[s];
-    stats.points_visited += subspaces[s].points.size();
-    stats.distance_computations += found.counters.distance_computations;
-    stats.core_points += found.counters.core_points;
-    stats.border_points += found.counters.border_points;
-    stats.noise_points += found.counters.noise_points;
-    for (auto& points : found.clusters) result.clusters.push_back({subspaces[s].dimensions, std::move(points)});
-  }
+  result.clusters.reserve(result.stats.clusters - result.stats.clusters_set_aside);
+  for (std::size_t s : order)
+    for (auto& points : per_subspace[s].clusters)
+      result.clusters.push_back({subspaces[s].dimensions, std::move(points)});
   // Only when the input names a subspace twice can clusters of different subspaces interleave.
   const auto before = [](const SubspaceCluster& a, const SubspaceCluster& b) {
     return a.dimensions != b.dimensions ? a.dimensions < b.dimensions : a.points < b.points;
@@ -105,15 +125,26 @@ MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<Sub
   if (!std::is_sorted(result.clusters.begin(), result.clusters.end(), before)) {
     std::sort(result.clusters.begin(), result.clusters.end(), before);
   }
-  stats.clusters = result.clusters.size();
   result.sizes.reserve(result.clusters.size());
   for (const auto& cluster : result.clusters) result.sizes.push_back(cluster.points.size());
   return result;
 }
 
+template <class T>
+MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
+                            const MergeParams& params, const StageProgress& progress, ClusterSieve* sieve) {
+  FoundClusters found = find_clusters(values, subspaces, params, progress);
+  const std::uint64_t count = found.stats.clusters;
+  return assemble_clusters(std::move(found), subspaces, sieve, count);
+}
+
 template MergeResult merge_subspaces(const Matrix32&, const std::vector<SubspaceCluster>&, const MergeParams&,
-                                     const StageProgress&);
+                                     const StageProgress&, ClusterSieve*);
 template MergeResult merge_subspaces(const Matrix&, const std::vector<SubspaceCluster>&, const MergeParams&,
+                                     const StageProgress&, ClusterSieve*);
+template FoundClusters find_clusters(const Matrix32&, const std::vector<SubspaceCluster>&, const MergeParams&,
+                                     const StageProgress&);
+template FoundClusters find_clusters(const Matrix&, const std::vector<SubspaceCluster>&, const MergeParams&,
                                      const StageProgress&);
 
 }  // namespace subscale::merge

@@ -12,12 +12,19 @@
 // Work: oneTBB spreads the subspaces over threads; a subspace with at least
 // MergeParams::parallel_points points is also split inside. Neighbour queries use a grid over up
 // to three dimensions of S (cell_index.hpp), so most pairs of far-apart points are never compared.
+//
+// A caller that will look at only some of the clusters passes a ClusterSieve: every cluster is
+// found and counted, and those the sieve sets aside are never assembled into the output (on
+// tie-heavy data merge finds tens of millions of pairs and triples of points that no test can keep,
+// and assembling them costs more than finding them).
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "common/dataset.hpp"
 #include "common/stage_progress.hpp"
 #include "common/subspace_cluster.hpp"
+#include "stages/merge/subspace_dbscan.hpp"
 
 namespace subscale::merge {
 
@@ -32,13 +39,32 @@ struct MergeStats {
   std::uint64_t points_visited = 0;         // sum of |P_S|
   std::uint64_t distance_computations = 0;  // pairs whose distance in S was computed
   std::uint64_t clusters = 0;               // clusters found
+  std::uint64_t clusters_set_aside = 0;     // of them, those a ClusterSieve did not keep
   std::uint64_t core_points = 0;            // these three sum to points_visited
   std::uint64_t border_points = 0;
   std::uint64_t noise_points = 0;
 };
 
+// Which of merge's clusters go into its output.
+class ClusterSieve {
+ public:
+  virtual ~ClusterSieve() = default;
+  // Called once before any keep(), with the number of clusters merge found in all (in a cluster
+  // run: on every process, the sum over the processes).
+  virtual void prepare(std::uint64_t found) = 0;
+  // Whether the cluster of `points` (sorted ids) in subspace `dimensions` is kept. Called from
+  // several threads at once.
+  virtual bool keep(std::span<const std::uint32_t> dimensions, std::span<const std::uint32_t> points) const = 0;
+};
+
+// Every subspace's DBSCAN clusters, before they are sieved and assembled.
+struct FoundClusters {
+  std::vector<SubspaceDbscanResult> per_subspace;  // per_subspace[s] belongs to the input's subspace s
+  MergeStats stats;                                // everything but clusters_set_aside
+};
+
 struct MergeResult {
-  std::vector<SubspaceCluster> clusters;  // sorted by dimensions, then points
+  std::vector<SubspaceCluster> clusters;  // sorted by dimensions, then points (those kept)
   std::vector<std::uint64_t> sizes;       // sizes[i] == clusters[i].points.size()
   MergeStats stats;
 };
@@ -49,8 +75,20 @@ struct MergeResult {
 // in T, against epsilon rounded once to T (held_epsilon) and squared in T. Merge runs on the CPU
 // only, so this is the one definition of a neighbour in either precision.
 // `progress` counts the subspaces' points as they are clustered (one phase, sum of |P_S|).
+// With a `sieve`, it is prepared with the number of clusters found and the output holds those it
+// keeps (MergeStats::clusters counts all, clusters_set_aside the rest).
 template <class T>
 MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
+                            const MergeParams& params, const StageProgress& progress = {},
+                            ClusterSieve* sieve = nullptr);
+
+// merge_subspaces in two steps, for a cluster run that sums the number found over its processes
+// before it sieves: find (the checks and the DBSCANs), then assemble `found` (of `subspaces`, the
+// same list) into the sorted output, keeping what `sieve` keeps once prepared with `found_in_all`.
+template <class T>
+FoundClusters find_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
                             const MergeParams& params, const StageProgress& progress = {});
+MergeResult assemble_clusters(FoundClusters found, const std::vector<SubspaceCluster>& subspaces,
+                              ClusterSieve* sieve = nullptr, std::uint64_t found_in_all = 0);
 
 }  // namespace subscale::merge

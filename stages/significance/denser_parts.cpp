@@ -3,11 +3,14 @@
 #include <tbb/parallel_for.h>
 
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "stages/merge/neighbour_graph.hpp"
 #include "stages/merge/subspace_dbscan.hpp"
 #include "stages/significance/keep_significant.hpp"
+#include "stages/significance/search_correction.hpp"
+#include "stages/significance/subspace_bound.hpp"
 
 namespace subscale::significance {
 // Named, not anonymous: the unity build includes this file into another, and a lambda's capture of
@@ -97,6 +100,16 @@ class Splitter {
 
 }  // namespace denser
 
+bool part_can_pass(const Marginals& marginals, std::span<const std::uint32_t> dimensions, std::size_t points,
+                   std::size_t min_points, const TestParams& params) {
+  const std::vector<double> no_floors(dimensions.size(), -std::numeric_limits<double>::infinity());
+  const double best = best_score_within(marginals.points(), no_floors, log_search_size(marginals, dimensions),
+                                        static_cast<std::uint32_t>(min_points), static_cast<std::uint32_t>(points),
+                                        params.sample_scale);
+  // The bound and the score sum the same logarithms in another order: a little margin.
+  return best + 1e-6 >= -std::log10(params.alpha);
+}
+
 template <class T>
 DenserParts denser_parts(const ColumnMatrix<T>& values, const Marginals& marginals,
                          const std::vector<SubspaceCluster>& clusters, double epsilon, std::size_t min_points,
@@ -108,8 +121,10 @@ DenserParts denser_parts(const ColumnMatrix<T>& values, const Marginals& margina
   std::vector<denser::Cut> cuts(large.size());
   tbb::parallel_for(std::size_t{0}, large.size(), [&](std::size_t i) {
     const SubspaceCluster& cluster = clusters[large[i]];
+    const std::size_t first = 2 * std::max<std::size_t>(min_points, 1);
+    if (!part_can_pass(marginals, cluster.dimensions, cluster.points.size(), first, params)) return;
     if (splitter.passing_score(cluster) > 0) return;  // it passes as it is
-    cuts[i] = splitter.best_cut(cluster, 2 * std::max<std::size_t>(min_points, 1));
+    cuts[i] = splitter.best_cut(cluster, first);
   });
   DenserParts out;
   for (auto& cut : cuts) {

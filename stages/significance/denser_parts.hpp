@@ -23,6 +23,7 @@
 // parts made its 13 clusters 4).
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "common/dataset.hpp"
@@ -44,6 +45,12 @@ struct DenserParts {
 // Bonferroni test at params.alpha (a cluster gathering in fewer than two dimensions fails), split
 // at `epsilon` from min_points 2 x `min_points` up. The result does not depend on the number of
 // threads. Clusters' dimensions and points sorted and in range (callers check).
+// Whether a part of `points` points or fewer (and `min_points` or more) in `dimensions` could pass
+// `params`, by its size alone (subspace_bound.hpp without tie floors): most chance clusters of
+// tie-heavy data cannot, and then neither can any part of them.
+bool part_can_pass(const Marginals& marginals, std::span<const std::uint32_t> dimensions, std::size_t points,
+                   std::size_t min_points, const TestParams& params);
+
 template <class T>
 DenserParts denser_parts(const ColumnMatrix<T>& values, const Marginals& marginals,
                          const std::vector<SubspaceCluster>& clusters, double epsilon, std::size_t min_points,

@@ -65,7 +65,7 @@ Kept keep_significant(const ColumnMatrix<T>& values, const Marginals& marginals,
 template <class T>
 Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Marginals& marginals,
                                     const std::vector<SubspaceCluster>& clusters, const TestParams& params,
-                                    std::size_t budget, std::size_t closest_count) {
+                                    std::size_t budget, std::size_t closest_count, std::uint64_t tested) {
   const auto scores = gathering_scores(values, marginals, clusters, params);
   Candidates out;
   out.kept.indices = kept_by_score(scores, params);
@@ -73,7 +73,8 @@ Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Margina
   std::vector<bool> taken(scores.size(), false);
   for (const auto i : out.kept.indices) taken[i] = true;
   const double weak =
-      std::log10(params.alpha) - std::log10(static_cast<double>(std::max<std::size_t>(clusters.size(), 1)));
+      std::log10(params.alpha) -
+      std::log10(static_cast<double>(std::max<std::uint64_t>({tested, clusters.size(), std::uint64_t{1}})));
   std::vector<std::size_t> others;
   for (std::size_t i = 0; i < scores.size(); ++i)
     if (!taken[i] && scores[i].log10_p <= weak) others.push_back(i);
@@ -106,10 +107,10 @@ template ClusterScore gathering_score(const ColumnMatrix<double>&, const Margina
                                       const TestParams&);
 template Candidates consolidation_candidates(const ColumnMatrix<float>&, const Marginals&,
                                              const std::vector<SubspaceCluster>&, const TestParams&, std::size_t,
-                                             std::size_t);
+                                             std::size_t, std::uint64_t);
 template Candidates consolidation_candidates(const ColumnMatrix<double>&, const Marginals&,
                                              const std::vector<SubspaceCluster>&, const TestParams&, std::size_t,
-                                             std::size_t);
+                                             std::size_t, std::uint64_t);
 template Kept keep_significant(const ColumnMatrix<float>&, const Marginals&, const std::vector<SubspaceCluster>&,
                                const TestParams&);
 template Kept keep_significant(const ColumnMatrix<double>&, const Marginals&, const std::vector<SubspaceCluster>&,

@@ -30,7 +30,9 @@ Kept keep_significant(const ColumnMatrix<T>& values, const Marginals& marginals,
 // hold 22 points each). The budget bounds consolidation's work where merge finds hundreds of
 // thousands of chance clusters. `significant` says how many of the kept lead the list. When none
 // is kept, `closest` holds the `closest_count` clusters nearest to passing (lowest corrected
-// p-value, ties by index), so that an empty result can name them.
+// p-value, ties by index), so that an empty result can name them. `tested`: how many clusters the
+// candidates' Bonferroni test counts, when more were tested than `clusters` holds (merge's sieve
+// sets aside clusters that could be neither, merge_sieve.hpp); 0: clusters.size().
 struct Candidates {
   Kept kept;
   std::size_t significant = 0;
@@ -45,7 +47,7 @@ ClusterScore gathering_score(const ColumnMatrix<T>& values, const Marginals& mar
 template <class T>
 Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Marginals& marginals,
                                     const std::vector<SubspaceCluster>& clusters, const TestParams& params,
-                                    std::size_t budget, std::size_t closest_count = 0);
+                                    std::size_t budget, std::size_t closest_count = 0, std::uint64_t tested = 0);
 
 // can[i]: whether some cluster of at least min_size points of subspaces[i] could pass (the bound
 // of subspace_bound.hpp against the Bonferroni threshold; with fdr, against the loosest threshold

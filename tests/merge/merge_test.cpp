@@ -12,6 +12,7 @@
 #include <queue>
 #include <random>
 #include <set>
+#include <span>
 
 #include "common/error.hpp"
 
@@ -380,6 +381,39 @@ TEST(Merge, OutputIsSortedAndIndependentOfThreads) {
   }
   EXPECT_EQ(one.clusters, many.clusters);
   EXPECT_EQ(one.stats.core_points, many.stats.core_points);
+}
+
+// A sieve sees the number found before it judges, and the output is the unsieved one without what
+// it set aside, in the same order.
+class EvenSizes final : public ClusterSieve {
+ public:
+  void prepare(std::uint64_t found) override { prepared_with = found; }
+  bool keep(std::span<const std::uint32_t> dimensions, std::span<const std::uint32_t> points) const override {
+    EXPECT_FALSE(dimensions.empty());
+    return points.size() % 2 == 0;
+  }
+  std::uint64_t prepared_with = 0;
+};
+
+TEST(Merge, ASieveSetsAsideWhatItDoesNotKeepAndTheCountsSayHowMany) {
+  const std::size_t n = 500, d = 5;
+  const Matrix x = blob_data(n, d, 23, 0.04);
+  const auto subspaces = random_subspaces(n, d, 20, 9);
+  const MergeParams params{0.08, 3, 64};
+  const MergeResult every = merge_subspaces(x, subspaces, params);
+  EvenSizes sieve;
+  const MergeResult even = merge_subspaces(x, subspaces, params, {}, &sieve);
+  EXPECT_EQ(sieve.prepared_with, every.clusters.size());
+  std::vector<SubspaceCluster> expected;
+  for (const auto& cluster : every.clusters)
+    if (cluster.points.size() % 2 == 0) expected.push_back(cluster);
+  ASSERT_GT(expected.size(), 0u);
+  ASSERT_LT(expected.size(), every.clusters.size());
+  EXPECT_EQ(even.clusters, expected);
+  EXPECT_EQ(even.sizes.size(), expected.size());
+  EXPECT_EQ(even.stats.clusters, every.stats.clusters);
+  EXPECT_EQ(even.stats.clusters_set_aside, every.clusters.size() - expected.size());
+  EXPECT_EQ(even.stats.core_points, every.stats.core_points);
 }
 
 TEST(Merge, EmptyInputsGiveNoClusters) {

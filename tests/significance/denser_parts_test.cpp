@@ -17,6 +17,7 @@ namespace subscale::significance {
 namespace {
 
 using testing::plant;
+using testing::skewed_levels;
 using testing::uniform_noise;
 
 constexpr double kThreshold = 2.0;  // -log10 of the default alpha, 0.01
@@ -144,20 +145,6 @@ ReferenceCut reference_cut(const Matrix& m, const Marginals& marginals, const Su
     }
   }
   return cut;
-}
-
-// Integer levels with a skewed law (level i drawn in proportion to 1 / (i + 1)), scaled into
-// [0, 1]: the ties that let the bound skip most of a tree.
-Matrix skewed_levels(std::size_t n, std::size_t d, std::size_t levels, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<double> weights(levels);
-  for (std::size_t i = 0; i < levels; ++i) weights[i] = 1.0 / static_cast<double>(i + 1);
-  std::discrete_distribution<std::size_t> level(weights.begin(), weights.end());
-  Matrix m(n, d);
-  for (Eigen::Index j = 0; j < m.cols(); ++j)
-    for (Eigen::Index i = 0; i < m.rows(); ++i)
-      m(i, j) = static_cast<double>(level(rng)) / static_cast<double>(levels - 1);
-  return m;
 }
 
 TEST(DenserParts, ThePartsAreTheBestCutOfTheWholeTreeOnContinuousAndTiedData) {

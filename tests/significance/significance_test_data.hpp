@@ -20,6 +20,20 @@ inline Matrix uniform_noise(std::size_t n, std::size_t d, std::uint64_t seed) {
   return m;
 }
 
+// Integer levels with a skewed law (level i drawn in proportion to 1 / (i + 1)), scaled into
+// [0, 1]: the ties that let a bound settle most of a tree.
+inline Matrix skewed_levels(std::size_t n, std::size_t d, std::size_t levels, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> weights(levels);
+  for (std::size_t i = 0; i < levels; ++i) weights[i] = 1.0 / static_cast<double>(i + 1);
+  std::discrete_distribution<std::size_t> level(weights.begin(), weights.end());
+  Matrix m(n, d);
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      m(i, j) = static_cast<double>(level(rng)) / static_cast<double>(levels - 1);
+  return m;
+}
+
 // Points first..first+count-1 moved into a box of the given width in `dimensions`.
 inline SubspaceCluster plant(Matrix& m, std::vector<std::uint32_t> dimensions, std::uint32_t first, std::uint32_t count,
                              double width, std::uint64_t seed) {

@@ -1,0 +1,86 @@
+#include "stages/significance/merge_sieve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "stages/significance/binomial_tail.hpp"
+#include "stages/significance/denser_parts.hpp"
+#include "stages/significance/search_correction.hpp"
+
+namespace subscale::significance {
+namespace {
+
+const double kLn10 = std::log(10.0);
+// Sizes below this are judged by a table of each size's largest mass; larger ones by the tail.
+constexpr std::uint32_t kTableSizes = 128;
+// The bound and the score sum the same logarithms in another order: a cluster is set aside only
+// when its bound falls short by more than this (log10).
+constexpr double kMargin = 1e-6;
+
+}  // namespace
+
+MergeSieve::MergeSieve(const Marginals& marginals, const TestParams& test, const TestParams* parts_test,
+                       std::size_t parts_min_points, std::uint64_t sieve_from)
+    : marginals_(marginals), params_(test), parts_min_points_(parts_min_points), sieve_from_(sieve_from) {
+  if (parts_test) parts_test_ = *parts_test;
+}
+
+double MergeSieve::best_raw(std::uint32_t k, double log_q) const {
+  return -predicted_log_tail(marginals_.points(), std::min(log_q, 0.0), k, params_.sample_scale) / kLn10;
+}
+
+void MergeSieve::prepare(std::uint64_t found) {
+  keep_all_ = found < sieve_from_;
+  // The clusters tested are merge's and the denser parts: at least `found`, so this threshold is
+  // at most the candidates' own.
+  candidate_raw_ = -std::log10(params_.alpha) + std::log10(static_cast<double>(std::max<std::uint64_t>(found, 1)));
+  log_q_limit_.assign(kTableSizes, -std::numeric_limits<double>::infinity());
+  for (std::uint32_t k = 1; k < kTableSizes && k <= marginals_.points(); ++k) {
+    double lo = -1e4, hi = 0;  // best_raw falls as the mass rises
+    if (best_raw(k, hi) >= candidate_raw_) {
+      log_q_limit_[k] = 0;
+      continue;
+    }
+    if (best_raw(k, lo) < candidate_raw_) continue;
+    for (int step = 0; step < 100; ++step) {
+      const double mid = 0.5 * (lo + hi);
+      (best_raw(k, mid) >= candidate_raw_ ? lo : hi) = mid;
+    }
+    log_q_limit_[k] = hi;  // the side that keeps a little more
+  }
+  const std::uint32_t d = marginals_.dimensions();
+  least_search_.resize(d + 1);
+  for (std::uint32_t s = 0; s <= d; ++s) least_search_[s] = log_search_size(d, s, 1) / kLn10;
+}
+
+double MergeSieve::log_floors(std::span<const std::uint32_t> dimensions, std::span<const std::uint32_t> points) const {
+  const auto k = static_cast<std::uint32_t>(points.size());
+  double log_q = 0;
+  for (const auto j : dimensions) {
+    std::uint32_t floor = k;
+    for (const auto p : points) floor = std::max(floor, marginals_.tie_count(j, p));
+    log_q += std::log(static_cast<double>(floor) / static_cast<double>(marginals_.points()));
+  }
+  return log_q;
+}
+
+bool MergeSieve::keep(std::span<const std::uint32_t> dimensions, std::span<const std::uint32_t> points) const {
+  if (keep_all_) return true;
+  const auto k = static_cast<std::uint32_t>(points.size());
+  if (parts_test_ && k >= kSplitPoints && part_can_pass(marginals_, dimensions, k, parts_min_points_, *parts_test_))
+    return true;
+  const double log_q = log_floors(dimensions, points);
+  const double threshold = -std::log10(params_.alpha);
+  const std::size_t s = dimensions.size();
+  // Where even the smallest family of s dimensions asks more than a candidate needs, the
+  // candidates' threshold is the lower one, and the table settles it.
+  if (k < kTableSizes && s < least_search_.size() && threshold + least_search_[s] >= candidate_raw_) {
+    const double limit = log_q_limit_[k];
+    return limit > -std::numeric_limits<double>::infinity() && log_q <= limit + 1e-9 * std::max(1.0, std::abs(limit));
+  }
+  const double search = log_search_size(marginals_, dimensions) / kLn10;
+  return best_raw(k, log_q) + kMargin >= std::min(candidate_raw_, threshold + search);
+}
+
+}  // namespace subscale::significance
