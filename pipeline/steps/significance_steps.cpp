@@ -54,29 +54,27 @@ std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double
 
 namespace {
 
-// With pooling: every subspace of three or more dimensions as it is, and the pairs of dimensions
-// with the points of every subspace holding them (the core's own pairs among them); nothing when
-// the pooling would be over its budget.
-std::optional<std::vector<SubspaceCluster>> with_pooled_pairs(const significance::Marginals& marginals,
-                                                              const std::vector<SubspaceCluster>& subspaces,
-                                                              const SignificanceSettings& settings,
-                                                              SignificanceReport& report) {
+// With pooling: the pairs of dimensions with the points of every subspace holding them (the
+// core's own pairs among them); nothing when the pooling would be over its budget.
+std::optional<std::vector<SubspaceCluster>> pooled_pairs(const significance::Marginals& marginals,
+                                                         const std::vector<SubspaceCluster>& subspaces,
+                                                         const SignificanceSettings& settings,
+                                                         SignificanceReport& report) {
   auto pooled =
       significance::pool_into_pairs(subspaces, marginals.points(), marginals.dimensions(), settings.pooling_budget);
   report.pooling_memberships = pooled.memberships;
   report.pooling_over_budget = pooled.over_budget;
   if (pooled.over_budget) return std::nullopt;
-  std::vector<SubspaceCluster> out;
-  for (const auto& s : subspaces)
-    if (s.dimensions.size() > 2) out.push_back(s);
   report.pooled_pairs = pooled.pairs.size();
-  for (auto& pair : pooled.pairs) out.push_back(std::move(pair));
-  return out;
+  return std::move(pooled.pairs);
 }
 
 }  // namespace
 
 namespace {
+
+const SubspaceCluster& as_cluster(const SubspaceCluster& cluster) { return cluster; }
+const SubspaceCluster& as_cluster(const SubspaceCluster* cluster) { return *cluster; }
 
 // How strong a failed cluster is: its score, or for those that score 0 (a corrected p-value of 1 or
 // more) how far over 1 that p-value lies; a best case has only its score (and 0 for the rest).
@@ -86,8 +84,8 @@ double strength(const significance::ClusterScore& score) {
 
 // The kNearMisses strongest of `clusters[indices[i]]` (ties by position, so the choice does not
 // depend on the number of threads), for a run whose test kept nothing.
-std::vector<NearMiss> strongest_failures(const std::vector<SubspaceCluster>& clusters,
-                                         const std::vector<std::size_t>& indices,
+template <class Clusters>
+std::vector<NearMiss> strongest_failures(const Clusters& clusters, const std::vector<std::size_t>& indices,
                                          const std::vector<significance::ClusterScore>& scores) {
   std::vector<std::size_t> order(indices.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -99,7 +97,7 @@ std::vector<NearMiss> strongest_failures(const std::vector<SubspaceCluster>& clu
                     });
   std::vector<NearMiss> misses;
   for (std::size_t i = 0; i < count; ++i) {
-    const SubspaceCluster& cluster = clusters[indices[order[i]]];
+    const SubspaceCluster& cluster = as_cluster(clusters[indices[order[i]]]);
     misses.push_back({cluster.dimensions, static_cast<std::uint32_t>(cluster.points.size()), scores[order[i]]});
   }
   return misses;
@@ -116,13 +114,20 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
   const auto start = Clock::now();
   report.chance_dimensions = chance_dimensions;
   report.pooled = chance_dimensions > settings.pooling_chance_dimensions;
-  const auto pooled = report.pooled ? with_pooled_pairs(marginals, subspaces, settings, report) : std::nullopt;
-  const auto& candidates = pooled ? *pooled : subspaces;  // the core's list itself is not copied
-  const auto can =
-      significance::subspaces_that_can_pass(marginals, candidates, min_size, predicting(settings, sample_scale));
+  auto pairs = report.pooled ? pooled_pairs(marginals, subspaces, settings, report) : std::nullopt;
+  // Pooled, the core's subspaces of three or more dimensions as they are and then the pairs; the
+  // lists are read in place, and only what is kept is copied.
+  std::vector<const SubspaceCluster*> candidates;
+  candidates.reserve(subspaces.size() + (pairs ? pairs->size() : 0));
+  for (const auto& s : subspaces)
+    if (!pairs || s.dimensions.size() > 2) candidates.push_back(&s);
+  if (pairs)
+    for (const auto& pair : *pairs) candidates.push_back(&pair);
+  const auto can = significance::subspaces_that_can_pass(marginals, std::span<const SubspaceCluster* const>(candidates),
+                                                         min_size, predicting(settings, sample_scale));
   std::vector<SubspaceCluster> kept;
   for (std::size_t i = 0; i < candidates.size(); ++i)
-    if (can[i]) kept.push_back(candidates[i]);
+    if (can[i]) kept.push_back(*candidates[i]);
   if (by_group) {
     const auto groups =
         significance::keep_passing_groups(values, marginals, kept, min_size, merge_epsilon, settings.test);
@@ -138,7 +143,7 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
     // Nothing reaches merge: the subspaces whose best case came closest explain the empty result.
     std::vector<significance::ClusterScore> best(candidates.size());
     tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t i) {
-      best[i].score = significance::best_possible_score(marginals, candidates[i], min_size, 0.0, sample_scale);
+      best[i].score = significance::best_possible_score(marginals, *candidates[i], min_size, 0.0, sample_scale);
     });
     std::vector<std::size_t> all(candidates.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;

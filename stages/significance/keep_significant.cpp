@@ -90,13 +90,21 @@ Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Margina
 
 std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, const std::vector<SubspaceCluster>& subspaces,
                                           std::uint32_t min_size, const TestParams& params) {
+  std::vector<const SubspaceCluster*> list;
+  list.reserve(subspaces.size());
+  for (const auto& s : subspaces) list.push_back(&s);
+  return subspaces_that_can_pass(marginals, std::span<const SubspaceCluster* const>(list), min_size, params);
+}
+
+std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, std::span<const SubspaceCluster* const> subspaces,
+                                          std::uint32_t min_size, const TestParams& params) {
   double threshold = -std::log10(params.alpha);
   if (params.correction == Correction::fdr && !subspaces.empty())
     threshold -= std::log10(static_cast<double>(subspaces.size()));
+  const SubspaceBounds bounds(marginals, subspaces, min_size, params.sample_scale);
   std::vector<char> can(subspaces.size(), 0);
   tbb::parallel_for(std::size_t{0}, subspaces.size(), [&](std::size_t i) {
-    can[i] =
-        best_possible_score(marginals, subspaces[i], min_size, threshold, params.sample_scale) >= threshold ? 1 : 0;
+    can[i] = bounds.best_possible_score(*subspaces[i], threshold) >= threshold ? 1 : 0;
   });
   return {can.begin(), can.end()};
 }

@@ -2,6 +2,7 @@
 // The significance test applied to whole lists: the subspaces before merge (can any of their
 // clusters pass?), merge's clusters and the consolidated clusters (which pass, strongest first).
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "common/dataset.hpp"
@@ -53,6 +54,8 @@ Candidates consolidation_candidates(const ColumnMatrix<T>& values, const Margina
 // of subspace_bound.hpp against the Bonferroni threshold; with fdr, against the loosest threshold
 // the step-up could reach with one kept cluster per subspace).
 std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, const std::vector<SubspaceCluster>& subspaces,
+                                          std::uint32_t min_size, const TestParams& params);
+std::vector<bool> subspaces_that_can_pass(const Marginals& marginals, std::span<const SubspaceCluster* const> subspaces,
                                           std::uint32_t min_size, const TestParams& params);
 
 // The elements of `list` at `indices`, in that order (moved out of `list`).

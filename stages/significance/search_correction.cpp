@@ -22,6 +22,20 @@ double log_search_size(const Marginals& marginals, std::span<const std::uint32_t
   return log_m;
 }
 
+SearchSizes::SearchSizes(const Marginals& marginals) {
+  const std::uint32_t d = marginals.dimensions();
+  log_subspaces_.reserve(d + 1);
+  for (std::uint32_t s = 0; s <= d; ++s) log_subspaces_.push_back(log_subspaces(d, s));
+  log_intervals_.reserve(d);
+  for (std::uint32_t j = 0; j < d; ++j) log_intervals_.push_back(log_intervals(marginals.distinct(j)));
+}
+
+double SearchSizes::log_size(std::span<const std::uint32_t> dimensions) const {
+  double log_m = log_subspaces_[dimensions.size()];
+  for (const auto j : dimensions) log_m += log_intervals_[j];
+  return log_m;
+}
+
 double log_search_size(std::uint32_t data_dimensions, std::uint32_t s, std::uint32_t distinct) {
   return log_subspaces(data_dimensions, s) + s * log_intervals(distinct);
 }

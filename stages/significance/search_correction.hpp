@@ -12,6 +12,7 @@
 // whatever the search did (a weighted Bonferroni bound over the family, not over the tested list).
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "stages/significance/marginals.hpp"
 
@@ -22,5 +23,17 @@ double log_search_size(const Marginals& marginals, std::span<const std::uint32_t
 
 // The same for s dimensions that each have `distinct` values (a bound for a whole dimensionality).
 double log_search_size(std::uint32_t data_dimensions, std::uint32_t s, std::uint32_t distinct);
+
+// log_search_size for many subspaces: each dimension's and each size's term computed once, and
+// every sum made as log_search_size makes it, term by term, so that the two agree exactly.
+class SearchSizes {
+ public:
+  explicit SearchSizes(const Marginals& marginals);
+  double log_size(std::span<const std::uint32_t> dimensions) const;
+
+ private:
+  std::vector<double> log_subspaces_;  // per s in [0, d]
+  std::vector<double> log_intervals_;  // per dimension
+};
 
 }  // namespace subscale::significance

@@ -1,5 +1,7 @@
 #include "stages/significance/subspace_bound.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -67,6 +69,48 @@ double best_possible_score(const Marginals& marginals, const SubspaceCluster& su
   if (loose < enough_below) return loose;
   return best_score_within(marginals.points(), log_tie_floors(marginals, subspace.dimensions, subspace.points), log_m,
                            min_size, largest, sample_scale);
+}
+
+SubspaceBounds::SubspaceBounds(const Marginals& marginals, std::span<const SubspaceCluster* const> subspaces,
+                               std::uint32_t min_size, double sample_scale)
+    : marginals_(marginals), search_(marginals), min_size_(min_size), sample_scale_(sample_scale) {
+  const auto key_of = [](const SubspaceCluster& s) {
+    return static_cast<std::uint64_t>(s.dimensions.size()) << 32 | static_cast<std::uint64_t>(s.points.size());
+  };
+  std::vector<std::uint64_t> keys;
+  keys.reserve(subspaces.size());
+  for (const auto* s : subspaces) keys.push_back(key_of(*s));
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  tails_.resize(keys.size());
+  const std::uint32_t n = marginals.points();
+  tbb::parallel_for(std::size_t{0}, keys.size(), [&](std::size_t i) {
+    Tails& t = tails_[i];
+    t.key = keys[i];
+    t.count = 0;
+    const auto s = static_cast<std::size_t>(keys[i] >> 32);
+    const auto largest = static_cast<std::uint32_t>(keys[i] & 0xffffffffu);
+    if (largest < std::max<std::uint32_t>(min_size, 1)) return;
+    const std::vector<double> no_floors(s, -std::numeric_limits<double>::infinity());
+    for (const auto k : sizes_to_try(n, s, min_size, largest))
+      t.log_tail[t.count++] = log_tail_bound(n, no_floors, k, sample_scale);
+  });
+}
+
+double SubspaceBounds::best_possible_score(const SubspaceCluster& subspace, double enough_below) const {
+  const double log_m = search_.log_size(subspace.dimensions);
+  const std::uint64_t key =
+      static_cast<std::uint64_t>(subspace.dimensions.size()) << 32 | static_cast<std::uint64_t>(subspace.points.size());
+  const auto it =
+      std::lower_bound(tails_.begin(), tails_.end(), key, [](const Tails& t, std::uint64_t k) { return t.key < k; });
+  if (it == tails_.end() || it->key != key)
+    return significance::best_possible_score(marginals_, subspace, min_size_, enough_below, sample_scale_);
+  double loose = 0;
+  for (std::uint32_t i = 0; i < it->count; ++i) loose = std::max(loose, score_of(it->log_tail[i], log_m));
+  if (loose < enough_below || it->count == 0) return loose;
+  const auto largest = static_cast<std::uint32_t>(subspace.points.size());
+  return best_score_within(marginals_.points(), log_tie_floors(marginals_, subspace.dimensions, subspace.points), log_m,
+                           min_size_, largest, sample_scale_);
 }
 
 double best_possible_score(std::uint32_t n, std::uint32_t d, std::uint32_t s, std::uint32_t distinct, std::uint32_t k) {

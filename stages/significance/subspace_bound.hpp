@@ -18,6 +18,7 @@
 #include "common/dataset.hpp"
 #include "common/subspace_cluster.hpp"
 #include "stages/significance/marginals.hpp"
+#include "stages/significance/search_correction.hpp"
 
 namespace subscale::significance {
 
@@ -27,6 +28,31 @@ namespace subscale::significance {
 // the highest score one can predict for the input (predicted_for_input), every tail times it.
 double best_possible_score(const Marginals& marginals, const SubspaceCluster& subspace, std::uint32_t min_size,
                            double enough_below = 0.0, double sample_scale = 1.0);
+
+// best_possible_score for a list of subspaces at once, with the value it gives for each: the bound
+// without tie floors depends on S only through |S|, |P_S| and the family size, so its tails are
+// computed once per (|S|, |P_S|) of the list, and the family sizes from per-dimension terms. On tied
+// data the core makes millions of small subspaces of a dozen dimensions, and these terms were most
+// of the time spent deciding which to merge.
+class SubspaceBounds {
+ public:
+  SubspaceBounds(const Marginals& marginals, std::span<const SubspaceCluster* const> subspaces, std::uint32_t min_size,
+                 double sample_scale = 1.0);
+  // `subspace`: one of the list's (or any with the same |S| and |P_S| as one of them).
+  double best_possible_score(const SubspaceCluster& subspace, double enough_below = 0.0) const;
+
+ private:
+  struct Tails {
+    std::uint64_t key;  // |S| << 32 | |P_S|
+    std::uint32_t count;
+    double log_tail[3];  // at the sizes the bound tries, in its order
+  };
+  const Marginals& marginals_;
+  SearchSizes search_;
+  std::uint32_t min_size_;
+  double sample_scale_;
+  std::vector<Tails> tails_;  // by key, ascending
+};
 
 // The highest score a cluster of `min_size` to `largest` points can reach, given ln of each
 // dimension's floor on its box's mass (-infinity for none) and ln of the family size `log_m`: the

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "significance_test_data.hpp"
@@ -79,6 +80,36 @@ TEST(SubspaceBound, TieFloorsTightenTheBound) {
   // Without floors 40 points in 2 dimensions could be strong; all share 90% values, so not here.
   EXPECT_GT(best_possible_score(300, 3, 2, 300, 40), 2.0);
   EXPECT_EQ(best_possible_score(marginals, majority, 4), 0.0);
+}
+
+TEST(SubspaceBound, TheBoundsOfAListAreEachSubspacesOwnExactly) {
+  // Subspaces of every kind the list meets: tied and untied, of one to twelve dimensions, a few
+  // points or many, below min_size, with and without a sample; each value is best_possible_score's.
+  Matrix m = uniform_noise(500, 14, 61);
+  for (Eigen::Index i = 0; i < 200; ++i) m(i, 3) = 0.25;
+  plant(m, {1, 5, 9}, 0, 50, 0.03, 62);
+  const auto marginals = Marginals::of(m);
+  std::mt19937_64 rng(63);
+  std::vector<SubspaceCluster> list;
+  for (int t = 0; t < 400; ++t) {
+    SubspaceCluster s;
+    for (std::uint32_t j = 0; j < 14; ++j)
+      if (std::uniform_int_distribution<int>(0, 13)(rng) < 1 + t % 12) s.dimensions.push_back(j);
+    if (s.dimensions.empty()) s.dimensions.push_back(static_cast<std::uint32_t>(t % 14));
+    const std::uint32_t size = t % 5 == 0 ? 200 : 1 + static_cast<std::uint32_t>(t % 9);
+    for (std::uint32_t p = 0; p < size; ++p) s.points.push_back((p * 7 + static_cast<std::uint32_t>(t)) % 500);
+    std::sort(s.points.begin(), s.points.end());
+    s.points.erase(std::unique(s.points.begin(), s.points.end()), s.points.end());
+    list.push_back(std::move(s));
+  }
+  std::vector<const SubspaceCluster*> view;
+  for (const auto& s : list) view.push_back(&s);
+  for (const double scale : {1.0, 20.0}) {
+    const SubspaceBounds bounds(marginals, view, 4, scale);
+    for (const double enough : {0.0, 2.0, 1e9})
+      for (const auto& s : list)
+        EXPECT_EQ(bounds.best_possible_score(s, enough), best_possible_score(marginals, s, 4, enough, scale));
+  }
 }
 
 TEST(SubspaceBound, SmallestPassingSize) {
