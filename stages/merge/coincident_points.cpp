@@ -1,7 +1,6 @@
 #include "stages/merge/coincident_points.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -33,13 +32,20 @@ std::uint64_t hash_place(const T* place, std::size_t width) {
   return h;
 }
 
-struct Keyed {
-  std::uint64_t hash;
-  std::uint32_t position;
-  bool operator<(const Keyed& other) const {
-    return hash != other.hash ? hash < other.hash : position < other.position;
-  }
+// Open addressing over a power-of-two table at most half full: one probe sequence per point, no
+// sort. A slot holds a place: its first position (kUnassigned when empty), its number and its
+// hash, so that most probes past a different place cost one integer comparison.
+struct Slot {
+  std::uint64_t hash = 0;
+  std::uint32_t position = kUnassigned;
+  std::uint32_t place = 0;
 };
+
+std::size_t table_size(std::size_t count) {
+  std::size_t size = 16;
+  while (size < 2 * count) size *= 2;
+  return size;
+}
 
 }  // namespace coincident
 
@@ -57,45 +63,38 @@ CoincidentPoints coincident_points(const ColumnMatrix<T>& values, const Subspace
     return std::equal(place(a), place(a) + width, place(b));
   };
 
-  // Points by the hash of their place; a run of one hash is one place unless two places collide,
-  // which a comparison of coordinates then separates.
-  std::vector<coincident::Keyed> keyed(count);
+  // Positions in ascending order, so that a place is first met at its smallest position, and
+  // places are numbered in order of their first point as they are found.
   const std::uint64_t mask = hash_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << hash_bits) - 1;
-  for (std::uint32_t i = 0; i < count; ++i) keyed[i] = {coincident::hash_place(place(i), width) & mask, i};
-  std::sort(keyed.begin(), keyed.end());
-  std::vector<std::uint32_t> group(count, coincident::kUnassigned);  // per position, a representative's position
-  for (std::size_t begin = 0; begin < count;) {
-    std::size_t end = begin + 1;
-    while (end < count && keyed[end].hash == keyed[begin].hash) ++end;
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::uint32_t p = keyed[i].position;
-      if (group[p] != coincident::kUnassigned) continue;
-      group[p] = p;  // the smallest position of its place: the run is by position
-      for (std::size_t j = i + 1; j < end; ++j)
-        if (group[keyed[j].position] == coincident::kUnassigned && same_place(p, keyed[j].position))
-          group[keyed[j].position] = p;
-    }
-    begin = end;
-  }
-
-  // Places by their first point, members ascending: one pass over the positions in order.
+  std::vector<coincident::Slot> table(coincident::table_size(count));
+  const std::size_t slots = table.size() - 1;
   CoincidentPoints out;
   out.places.dimensions = subspace.dimensions;
-  std::vector<std::uint32_t> rank(count, coincident::kUnassigned);  // per representative position, its place
+  out.place.resize(count);
   std::vector<std::uint32_t> sizes;
   for (std::uint32_t p = 0; p < count; ++p) {
-    if (group[p] == p) {
-      rank[p] = static_cast<std::uint32_t>(sizes.size());
+    const std::uint64_t hash = coincident::hash_place(place(p), width) & mask;
+    // The table index mixes the hash again: masked hashes in tests keep few bits, all low.
+    std::size_t slot = coincident::mix(hash) & slots;
+    while (table[slot].position != coincident::kUnassigned &&
+           (table[slot].hash != hash || !same_place(table[slot].position, p)))
+      slot = (slot + 1) & slots;
+    if (table[slot].position == coincident::kUnassigned) {
+      table[slot] = {hash, p, static_cast<std::uint32_t>(sizes.size())};
       sizes.push_back(0);
       out.places.points.push_back(subspace.points[p]);
     }
-    ++sizes[rank[group[p]]];
+    const std::uint32_t r = table[slot].place;
+    out.place[p] = r;
+    ++sizes[r];
   }
+
+  // Members by place, ascending: one more pass over the positions in order.
   out.first.resize(sizes.size() + 1, 0);
   for (std::size_t r = 0; r < sizes.size(); ++r) out.first[r + 1] = out.first[r] + sizes[r];
   out.members.resize(count);
   std::vector<std::uint32_t> next(out.first.begin(), out.first.end() - 1);
-  for (std::uint32_t p = 0; p < count; ++p) out.members[next[rank[group[p]]]++] = subspace.points[p];
+  for (std::uint32_t p = 0; p < count; ++p) out.members[next[out.place[p]]++] = subspace.points[p];
   return out;
 }
 

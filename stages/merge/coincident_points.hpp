@@ -21,14 +21,17 @@ struct CoincidentPoints {
   // ascending (first[r]'s id is places.points[r]).
   std::vector<std::uint32_t> first;
   std::vector<std::uint32_t> members;
+  // Per position of the subspace's points, its place.
+  std::vector<std::uint32_t> place;
 
   std::uint32_t count(std::size_t place) const { return first[place + 1] - first[place]; }
 };
 
 // `subspace.points` sorted ascending and indexing rows of `values`; `subspace.dimensions` its
-// columns. Every point is a member of exactly one place. Places are found through a hash of their
-// coordinates, and places whose hashes collide are told apart by comparing them; `hash_bits` < 64
-// keeps that many bits of the hash, so that tests can make most places collide.
+// columns. Every point is a member of exactly one place. Places are found through a hash table
+// keyed by their coordinates, in time linear in the points; places whose hashes collide are told
+// apart by comparing them, and `hash_bits` < 64 keeps that many bits of the hash, so that tests
+// can make most places collide.
 template <class T>
 CoincidentPoints coincident_points(const ColumnMatrix<T>& values, const SubspaceCluster& subspace,
                                    unsigned hash_bits = 64);

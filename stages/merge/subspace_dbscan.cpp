@@ -117,9 +117,12 @@ SubspaceDbscanResult dbscan_in_subspace(const ColumnMatrix<T>& values, const Sub
   });
   result.counters.distance_computations = distances;
 
-  // Label: one cluster per set of core points, numbered by first appearance, then the borders.
+  // Label: one cluster per set of core points, then the borders. Places are ordered by their
+  // first point, so numbering the clusters as their places come gives clusters ordered by their
+  // first point; disjoint, they are then in lexicographic order too.
   std::vector<std::uint32_t> cluster_of_root(count, kNone);
-  std::vector<std::vector<std::uint32_t>>& clusters = result.clusters;
+  std::vector<std::uint32_t> cluster_of_place(count, kNone);
+  std::vector<std::size_t> sizes;
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::size_t points = weight(i);
     std::uint32_t anchor = kNone;
@@ -134,17 +137,26 @@ SubspaceDbscanResult dbscan_in_subspace(const ColumnMatrix<T>& values, const Sub
       continue;
     }
     const std::uint32_t root = sets.find(anchor);
-    if (cluster_of_root[root] == kNone) {
-      cluster_of_root[root] = static_cast<std::uint32_t>(clusters.size());
-      clusters.emplace_back();
-    }
-    const std::uint32_t place = index.position(i);
-    auto& members = clusters[cluster_of_root[root]];
-    members.insert(members.end(), places.members.begin() + places.first[place],
-                   places.members.begin() + places.first[place + 1]);
+    cluster_of_place[index.position(i)] = root;
   }
-  for (auto& members : clusters) std::sort(members.begin(), members.end());
-  std::sort(clusters.begin(), clusters.end());
+  for (std::uint32_t r = 0; r < count; ++r) {
+    const std::uint32_t root = cluster_of_place[r];
+    if (root == kNone) continue;
+    if (cluster_of_root[root] == kNone) {
+      cluster_of_root[root] = static_cast<std::uint32_t>(sizes.size());
+      sizes.push_back(0);
+    }
+    cluster_of_place[r] = cluster_of_root[root];
+    sizes[cluster_of_place[r]] += places.count(r);
+  }
+  // Members in ascending order by walking the subspace's points in order.
+  auto& clusters = result.clusters;
+  clusters.resize(sizes.size());
+  for (std::size_t c = 0; c < sizes.size(); ++c) clusters[c].reserve(sizes[c]);
+  for (std::size_t p = 0; p < subspace.points.size(); ++p) {
+    const std::uint32_t c = cluster_of_place[places.place[p]];
+    if (c != kNone) clusters[c].push_back(subspace.points[p]);
+  }
   return result;
 }
 
