@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -46,6 +47,13 @@ TEST(CoincidentPoints, GroupsEqualCoordinatesAndOrdersPlacesByTheirFirstPoint) {
     EXPECT_EQ(found.places.dimensions, subspace.dimensions);
     EXPECT_EQ(places_of(found), places_by_map(x, subspace));
     ASSERT_EQ(found.first.size(), found.places.points.size() + 1);
+    ASSERT_EQ(found.place.size(), subspace.points.size());
+    for (std::size_t p = 0; p < subspace.points.size(); ++p) {
+      const std::uint32_t r = found.place[p];
+      ASSERT_LT(r, found.places.points.size());
+      EXPECT_TRUE(std::binary_search(found.members.begin() + found.first[r], found.members.begin() + found.first[r + 1],
+                                     subspace.points[p]));
+    }
     for (std::size_t r = 0; r < found.places.points.size(); ++r) {
       EXPECT_EQ(found.places.points[r], found.members[found.first[r]]);
       if (r > 0) {
