@@ -36,9 +36,10 @@ bool density1d_wants_gpu(const CoreParams& params) {
          (params.backend == Backend::automatic && gpu::automatic_backend() == Backend::cuda);
 }
 
-Backend dense_units_backend(const CoreParams& params, const UnitPlan& plan, const CoreMode& mode) {
+Backend dense_units_backend(const CoreParams& params, const UnitPlan& plan, const CoreMode& mode,
+                            const CoreResult& result) {
   if (params.backend != Backend::automatic) return params.backend;
-  return plan.total_units() >= mode.gpu_worthwhile_units() ? gpu::automatic_backend() : Backend::cpu;
+  return mode.gpu_worthwhile(plan, result) ? gpu::automatic_backend() : Backend::cpu;
 }
 
 }  // namespace
@@ -77,7 +78,7 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
 
   start = std::chrono::steady_clock::now();
   notify("dense_units");
-  result.backend_used = dense_units_backend(params, plan, *mode);
+  result.backend_used = dense_units_backend(params, plan, *mode, result);
   const gpu::ExecutionContext gpu = result.backend_used == Backend::cuda ? on_gpu() : gpu::ExecutionContext{};
   const CoreStepInputs inputs{&values, plan, params, on_units, notify, mode->direct_space(), gpu};
   if (executor)

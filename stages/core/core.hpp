@@ -23,10 +23,16 @@ namespace subscale::core {
 // Dense units below which `automatic` stays on the CPU: the GPU's start-up and transfers cost
 // more than they save on small plans.
 inline constexpr std::uint64_t kGpuWorthwhileUnits = 20'000'000;
-// The same for direct mode, whose CPU walk skips most units: on an H100 machine S1500 at eps 0.005
-// (110 M units) took 0.05 s on 16 cores and 0.13 s on the GPU, S5500 at 0.005 (13 G) 0.67 s on the
-// GPU and 11.7 s on 2 cores; the crossing lies near a billion units.
+// The same for direct mode where no timed sample of the walk was taken (a cluster run's executor
+// walks the units): its CPU walk skips most units. On an H100 machine S1500 at eps 0.005 (110 M
+// units) took 0.05 s on 16 cores and 0.13 s on the GPU, S5500 at 0.005 (13 G) 0.67 s on the GPU
+// and 11.7 s on 2 cores; the crossing lies near a billion units.
 inline constexpr std::uint64_t kGpuWorthwhileDirectUnits = 1'000'000'000;
+// Direct mode with the plan's timed sample: the CPU walk's forecast time on this machine's threads
+// from which the GPU is used. The GPU's start (context, copies) costs about 0.35 s and
+// ties_like_real_350g's walk (21.6 M units) took 0.52 s there against 2.9 s on 16 cores; the
+// forecast is within about a factor of two of the walk.
+inline constexpr double kGpuWorthwhileDirectSeconds = 1.0;
 // Values (points x dimensions) from which density1d runs on the GPU when the backend is cuda or
 // automatic with a device: bench/core/density1d_bench found the GPU faster than 16 CPU cores from
 // 4 M values on (1.3x at 5 M, 1.7x at 100 M); below, the copies cost more than the sort saves.

@@ -1,6 +1,6 @@
 #pragma once
-// What run_core does differently for each mode, chosen in one place (core_mode_for): the size
-// from which `automatic` runs dense_units on the GPU, the mode's share of the plan step, and the
+// What run_core does differently for each mode, chosen in one place (core_mode_for): when
+// `automatic` runs dense_units on the GPU, the mode's share of the plan step, and the
 // dense_units and subspaces steps.
 #include <chrono>
 #include <cstdint>
@@ -14,8 +14,8 @@ namespace subscale::core {
 class CoreMode {
  public:
   virtual ~CoreMode() = default;
-  // Dense units from which `automatic` walks them on the GPU.
-  virtual std::uint64_t gpu_worthwhile_units() const = 0;
+  // Whether `automatic` walks the units on the GPU, once plan() has run.
+  virtual bool gpu_worthwhile(const UnitPlan&, const CoreResult&) const = 0;
   // The mode's part of the plan step; `estimate` asks for the memory plan said before the walk
   // (not wanted when an executor walks the units).
   virtual void plan(HeldMatrixRef, const UnitPlan&, const CoreParams&, bool /*estimate*/, CoreResult&) {}

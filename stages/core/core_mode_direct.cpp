@@ -1,6 +1,7 @@
 // Direct mode: the space is built in the plan step so that its memory plan (from the same sample
 // of the walk as `plan` prints: at most 512 stretches of 1024 units) is said before the walk; the
 // walk fills a subspace map itself, so the subspaces stage is only the hand-over into the sorted list.
+#include <algorithm>
 #include <optional>
 
 #include "common/phase_timer.hpp"
@@ -15,7 +16,14 @@ namespace {
 
 class DirectCore final : public CoreMode {
  public:
-  std::uint64_t gpu_worthwhile_units() const override { return kGpuWorthwhileDirectUnits; }
+  // The walk's cost is not its units (it skips most of them, and ties make it skip fewer), so the
+  // plan's timed sample decides where there is one: it ran on this machine's threads.
+  bool gpu_worthwhile(const UnitPlan& plan, const CoreResult& result) const override {
+    if (result.direct_sample_units <= 0) return plan.total_units() >= kGpuWorthwhileDirectUnits;
+    const double cpu_seconds = result.direct_sample_seconds *
+                               std::max(1.0, static_cast<double>(plan.total_units()) / result.direct_sample_units);
+    return cpu_seconds >= kGpuWorthwhileDirectSeconds;
+  }
 
   void plan(HeldMatrixRef values, const UnitPlan& plan, const CoreParams& params, bool estimate,
             CoreResult& result) override {

@@ -12,7 +12,9 @@ namespace {
 
 class TableCore final : public CoreMode {
  public:
-  std::uint64_t gpu_worthwhile_units() const override { return kGpuWorthwhileUnits; }
+  bool gpu_worthwhile(const UnitPlan& plan, const CoreResult&) const override {
+    return plan.total_units() >= kGpuWorthwhileUnits;
+  }
 
   void run(const CoreStepInputs& in, std::chrono::steady_clock::time_point start, CoreResult& result) const override {
     SubspaceAccumulator accumulator(in.plan.points());
