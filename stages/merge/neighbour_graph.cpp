@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <limits>
 #include <numeric>
 #include <span>
@@ -62,7 +63,7 @@ class UnionFind {
 template <class T>
 std::optional<NeighbourGraph> NeighbourGraph::of(const ColumnMatrix<T>& values, const SubspaceCluster& cluster,
                                                  double epsilon, std::size_t max_edges, bool parallel) {
-  NeighbourGraph out(coincident_points(values, cluster));
+  NeighbourGraph out(coincident_points(values, cluster), cluster.points);
   const SubspaceCluster& places = out.places_.places;
   const std::size_t count = places.points.size();
   const CellIndex<T> index(values, places.dimensions, places.points, epsilon, parallel);
@@ -139,6 +140,8 @@ std::vector<NeighbourGraph::Part> NeighbourGraph::dbscan(const std::vector<std::
   }
   std::vector<Part> parts;
   std::vector<std::uint32_t> part_of_root(count, graph::kAbsent);
+  std::vector<std::uint32_t> part_of_slot(count, graph::kAbsent);
+  std::size_t points_in_parts = 0;
   for (std::uint32_t s = 0; s < count; ++s) {
     const std::uint32_t anchor = core[s] ? s : attach[s];
     if (anchor == graph::kAbsent) continue;  // noise
@@ -147,14 +150,37 @@ std::vector<NeighbourGraph::Part> NeighbourGraph::dbscan(const std::vector<std::
       part_of_root[root] = static_cast<std::uint32_t>(parts.size());
       parts.emplace_back();
     }
-    Part& part = parts[part_of_root[root]];
-    part.places.push_back(places[s]);
-    part.points.insert(part.points.end(), places_.members.begin() + places_.first[places[s]],
-                       places_.members.begin() + places_.first[places[s] + 1]);
+    part_of_slot[s] = part_of_root[root];
+    parts[part_of_root[root]].places.push_back(places[s]);
+    points_in_parts += places_.count(places[s]);
   }
-  for (auto& part : parts) std::sort(part.points.begin(), part.points.end());
+  gather_points(places, slot, part_of_slot, points_in_parts, parts);
   std::sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return a.points < b.points; });
   return parts;
+}
+
+// Each part's points ascending. Where the parts hold most of the cluster, one pass over the
+// cluster's points in order puts them there already sorted; where they hold few, their places'
+// members are joined and sorted, which then costs less than the pass.
+void NeighbourGraph::gather_points(const std::vector<std::uint32_t>& places, const std::vector<std::uint32_t>& slot,
+                                   const std::vector<std::uint32_t>& part_of_slot, std::size_t points_in_parts,
+                                   std::vector<Part>& parts) const {
+  const std::size_t sort_cost = points_in_parts * std::bit_width(points_in_parts);
+  if (sort_cost >= points_.size()) {
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      const std::uint32_t s = slot[places_.place[p]];
+      if (s == graph::kAbsent || part_of_slot[s] == graph::kAbsent) continue;
+      parts[part_of_slot[s]].points.push_back(points_[p]);
+    }
+    return;
+  }
+  for (std::uint32_t s = 0; s < places.size(); ++s) {
+    if (part_of_slot[s] == graph::kAbsent) continue;
+    auto& points = parts[part_of_slot[s]].points;
+    points.insert(points.end(), places_.members.begin() + places_.first[places[s]],
+                  places_.members.begin() + places_.first[places[s] + 1]);
+  }
+  for (auto& part : parts) std::sort(part.points.begin(), part.points.end());
 }
 
 template std::optional<NeighbourGraph> NeighbourGraph::of(const Matrix32&, const SubspaceCluster&, double, std::size_t,

@@ -14,6 +14,7 @@
 // points or not together and share their cluster.
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "common/dataset.hpp"
@@ -46,9 +47,15 @@ class NeighbourGraph {
   std::vector<Part> dbscan(const std::vector<std::uint32_t>& places, std::size_t min_points) const;
 
  private:
-  explicit NeighbourGraph(CoincidentPoints places) : places_(std::move(places)) {}
+  NeighbourGraph(CoincidentPoints places, std::vector<std::uint32_t> points)
+      : places_(std::move(places)), points_(std::move(points)) {}
+
+  void gather_points(const std::vector<std::uint32_t>& places, const std::vector<std::uint32_t>& slot,
+                     const std::vector<std::uint32_t>& part_of_slot, std::size_t points_in_parts,
+                     std::vector<Part>& parts) const;
 
   CoincidentPoints places_;
+  std::vector<std::uint32_t> points_;      // the cluster's points, ascending: places_.place's positions
   std::vector<std::uint64_t> first_edge_;  // places() + 1 offsets into neighbours_
   std::vector<std::uint32_t> neighbours_;  // of each place, the other places within epsilon
 };
