@@ -30,8 +30,10 @@ namespace {
 
 // The one place the backends are chosen. density1d runs on the GPU only where it pays: the copies
 // outweigh the CPU's sort on small inputs (bench/core/density1d_bench measures where the GPU
-// starts to win).
-bool density1d_wants_gpu(const CoreParams& params) {
+// starts to win). The size is checked before the device is asked, because asking starts a CUDA
+// context, which costs more than a small run.
+bool density1d_wants_gpu(const CoreParams& params, std::uint64_t values) {
+  if (values < kGpuDensityValues) return false;
   return params.backend == Backend::cuda ||
          (params.backend == Backend::automatic && gpu::automatic_backend() == Backend::cuda);
 }
@@ -57,8 +59,7 @@ CoreResult run_core(const ColumnMatrix<T>& values, const CoreParams& params, con
   const auto on_gpu = [&] { return gpu_stream.context(params.device_bytes); };
   auto start = std::chrono::steady_clock::now();
   notify("density1d");
-  result.density1d_on_gpu =
-      density1d_wants_gpu(params) && static_cast<std::uint64_t>(values.size()) >= kGpuDensityValues;
+  result.density1d_on_gpu = density1d_wants_gpu(params, static_cast<std::uint64_t>(values.size()));
   result.density = result.density1d_on_gpu
                        ? run_density1d_cuda(values, {params.epsilon, params.min_points}, {}, on_gpu())
                        : run_density1d(values, {params.epsilon, params.min_points});
