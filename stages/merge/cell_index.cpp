@@ -35,13 +35,9 @@ CellIndex<T>::CellIndex(const ColumnMatrix<T>& values, const std::vector<std::ui
     : width_(dimensions.size()) {
   const std::size_t count = points.size();
   const std::size_t width = width_;
-
-  // Gather point-major in id order first; the grid order is applied below.
-  std::vector<T> gathered(count * width);
-  for (std::size_t t = 0; t < width; ++t) {
-    const T* column = values.col(dimensions[t]).data();
-    for (std::size_t i = 0; i < count; ++i) gathered[i * width + t] = column[points[i]];
-  }
+  // The points' coordinates are read from the columns where they are needed and gathered once,
+  // in the grid's order, at the end: a gather in id order first would be one more copy of them
+  // in fresh memory, whose page faults cost more than the reads.
 
   // Choose the grid dimensions: widest spread first, only where they split the points, and only
   // as many as fit the key (a field holds coordinates 0 .. span + 2, see below).
@@ -55,10 +51,11 @@ CellIndex<T>::CellIndex(const ColumnMatrix<T>& values, const std::vector<std::ui
     };
     std::vector<Candidate> spread;
     for (std::size_t t = 0; t < width; ++t) {
-      double lo = gathered[t], hi = gathered[t];
+      const T* column = values.col(dimensions[t]).data();
+      double lo = column[points[0]], hi = lo;
       for (std::size_t i = 1; i < count; ++i) {
-        lo = std::min<double>(lo, gathered[i * width + t]);
-        hi = std::max<double>(hi, gathered[i * width + t]);
+        lo = std::min<double>(lo, column[points[i]]);
+        hi = std::max<double>(hi, column[points[i]]);
       }
       if (hi - lo >= kMinCellsSpanned * epsilon) spread.push_back({hi - lo, t, lo});
     }
@@ -89,30 +86,31 @@ CellIndex<T>::CellIndex(const ColumnMatrix<T>& values, const std::vector<std::ui
   // Keys: each coordinate stored + 1, so that coordinate - 1 and + 1 of every point still fit
   // their field and key arithmetic never borrows or carries across fields.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint64_t key = 0;
-    for (std::size_t g = 0; g < grid_dims_.size(); ++g) {
-      const double offset = gathered[i * width + grid_dims_[g]] - lowest[g];
-      key |= (static_cast<std::uint64_t>(std::floor(offset * inverse_cell)) + 1) << shifts_[g];
+  for (std::size_t i = 0; i < count; ++i) order[i] = {0, static_cast<std::uint32_t>(i)};
+  for (std::size_t g = 0; g < grid_dims_.size(); ++g) {
+    const T* column = values.col(dimensions[grid_dims_[g]]).data();
+    for (std::size_t i = 0; i < count; ++i) {
+      const double offset = column[points[i]] - lowest[g];
+      order[i].first |= (static_cast<std::uint64_t>(std::floor(offset * inverse_cell)) + 1) << shifts_[g];
     }
-    order[i] = {key, static_cast<std::uint32_t>(i)};
   }
   // By cell, then by position, so that the order (and every result) is deterministic.
   if (!grid_dims_.empty()) std::sort(order.begin(), order.end());
 
-  coordinates_.resize(count * width);
   positions_.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::uint32_t from = order[i].second;
-    positions_[i] = from;
-    std::copy_n(gathered.begin() + static_cast<std::ptrdiff_t>(from * width), width,
-                coordinates_.begin() + static_cast<std::ptrdiff_t>(i * width));
+    positions_[i] = order[i].second;
     if (i == 0 || order[i].first != order[i - 1].first) {
       cell_keys_.push_back(order[i].first);
       cell_begin_.push_back(static_cast<std::uint32_t>(i));
     }
   }
   cell_begin_.push_back(static_cast<std::uint32_t>(count));
+  coordinates_.resize(count * width);
+  for (std::size_t t = 0; t < width; ++t) {
+    const T* column = values.col(dimensions[t]).data();
+    for (std::size_t i = 0; i < count; ++i) coordinates_[i * width + t] = column[points[positions_[i]]];
+  }
 
   const std::size_t grid = grid_dims_.size();
   ranges_per_cell_ = grid <= 1 ? 1 : (grid == 2 ? 3 : 9);

@@ -91,5 +91,31 @@ TEST(CellIndex, PairsAtExactlyEpsilonAreCandidates) {
   expect_complete(line, {0}, all, 1.0 / 1024.0, 1);
 }
 
+// Cells in key order (the first grid dimension the coarsest) and each cell's points in id order,
+// on enough points that many share a cell.
+TEST(CellIndex, CellsComeInKeyOrderAndACellsPointsInIdOrder) {
+  std::mt19937_64 random(9);
+  std::uniform_int_distribution<int> level(0, 40);
+  Matrix x(3000, 3);
+  for (Eigen::Index i = 0; i < x.rows(); ++i)
+    for (Eigen::Index j = 0; j < x.cols(); ++j) x(i, j) = level(random) / 40.0;
+  std::vector<std::uint32_t> points;
+  for (std::uint32_t p = 0; p < 3000; p += 2) points.push_back(p);
+  // Cells of 0.02 put each level (0.025 apart) in a cell of its own, so that coordinates order
+  // like the cells.
+  expect_complete(x, {0, 1, 2}, points, 0.02, 3);
+  const CellIndex index(x, {0, 1, 2}, points, 0.02);
+  for (std::size_t c = 0; c < index.cells(); ++c) {
+    for (std::uint32_t i = index.cell(c).begin + 1; i < index.cell(c).end; ++i)
+      EXPECT_LT(index.position(i - 1), index.position(i));
+    if (c > 0) {
+      const std::uint32_t i = index.cell(c).begin;
+      std::vector<double> now(index.coordinates(i), index.coordinates(i) + 3);
+      std::vector<double> before(index.coordinates(i - 1), index.coordinates(i - 1) + 3);
+      EXPECT_LT(before, now) << "cells of one grid in ascending key order";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace subscale::merge
