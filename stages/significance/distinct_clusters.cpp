@@ -42,6 +42,41 @@ double score_apart(const ColumnMatrix<T>& values, const Marginals& marginals, co
   return score_cluster(values, marginals, SubspaceCluster{b.dimensions, std::move(rest)}).score;
 }
 
+// B tested among the points outside the stronger clusters that share most of its dimensions but
+// few of its points (`shadow`, their points sorted): such a cluster takes its points out of the
+// intervals it sits on, so every other interval of those dimensions holds more of the rest than
+// its share of the whole data says, and a box of background points beside it looks dense. On a
+// 10-level grid a cluster of 500 points on one level of a dimension and two of another left the
+// 274 background points below those levels in a box of 35% of each dimension (182 expected, raw
+// p 10^-11.4); among the 1,010 other points the box holds 52% of each: 270 expected.
+// The box and the count are B's points outside the shadow; in the dimensions of the clusters that
+// cast it (`shaded`, sorted) an interval's mass is its share of the points outside, elsewhere its
+// mass in the whole data (there those clusters' points are background like any other).
+template <class T>
+double score_outside(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& b,
+                     const std::vector<std::uint32_t>& shadow, const std::vector<std::uint32_t>& shaded) {
+  std::vector<std::uint32_t> rest;
+  std::set_difference(b.points.begin(), b.points.end(), shadow.begin(), shadow.end(), std::back_inserter(rest));
+  const std::uint64_t all = marginals.points();
+  if (rest.empty() || shadow.size() >= all) return 0.0;
+  const auto outside = static_cast<double>(all - shadow.size());
+  double log_p0 = 0;
+  for (const auto j : b.dimensions) {
+    const auto range = range_of(values, rest, j);
+    const double mass = marginals.mass(j, range.lo, range.hi);
+    if (!std::binary_search(shaded.begin(), shaded.end(), j)) {
+      log_p0 += std::log(mass);
+      continue;
+    }
+    std::size_t in_shadow = 0;
+    for (const auto p : shadow) in_shadow += range.holds(static_cast<double>(values(p, j))) ? 1 : 0;
+    const double inside = std::round(mass * static_cast<double>(all)) - static_cast<double>(in_shadow);
+    log_p0 += std::log(std::min(1.0, std::max(inside, static_cast<double>(rest.size())) / outside));
+  }
+  const double log_p = log_binomial_upper_tail(all - shadow.size(), log_p0, rest.size());
+  return score_of(log_p, log_search_size(marginals, b.dimensions));
+}
+
 }  // namespace
 
 template <class T>
@@ -92,18 +127,30 @@ std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const 
     const auto points_needed = overlap * static_cast<double>(cluster.points.size());
     const auto dims_needed = overlap * static_cast<double>(cluster.dimensions.size());
     std::vector<const SubspaceCluster*> parents;  // stronger kept clusters sharing enough with it
-    for (const auto& [position, count] : common) {
-      const auto& parent = clusters[kept[position]];
-      if (static_cast<double>(count) >= points_needed &&
-          static_cast<double>(shared(cluster.dimensions, parent.dimensions)) >= dims_needed)
-        parents.push_back(&parent);
+    // The points and dimensions of the stronger kept clusters sharing its dimensions only.
+    std::vector<std::uint32_t> shadow, shaded;
+    for (std::size_t position = 0; position < kept.size(); ++position) {
+      const auto& stronger = clusters[kept[position]];
+      if (static_cast<double>(shared(cluster.dimensions, stronger.dimensions)) < dims_needed) continue;
+      const auto it = common.find(position);
+      if (it != common.end() && static_cast<double>(it->second) >= points_needed)
+        parents.push_back(&stronger);
+      else {
+        shadow.insert(shadow.end(), stronger.points.begin(), stronger.points.end());
+        shaded.insert(shaded.end(), stronger.dimensions.begin(), stronger.dimensions.end());
+      }
     }
-    std::sort(parents.begin(), parents.end());  // an order that does not depend on the map's
     const bool piece = std::any_of(parents.begin(), parents.end(), [&](const SubspaceCluster* parent) {
       return score_given(values, marginals, cluster, *parent) < threshold;
     });
-    const bool repeats = piece && score_apart(values, marginals, cluster, parents) < threshold;
-    if (repeats) continue;
+    if (piece && score_apart(values, marginals, cluster, parents) < threshold) continue;  // it repeats them
+    if (!shadow.empty()) {
+      std::sort(shadow.begin(), shadow.end());
+      shadow.erase(std::unique(shadow.begin(), shadow.end()), shadow.end());
+      std::sort(shaded.begin(), shaded.end());
+      shaded.erase(std::unique(shaded.begin(), shaded.end()), shaded.end());
+      if (score_outside(values, marginals, cluster, shadow, shaded) < threshold) continue;
+    }
     for (const auto p : cluster.points) holders[p].push_back(kept.size());
     kept.push_back(c);
   }
