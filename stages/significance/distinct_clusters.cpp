@@ -77,6 +77,25 @@ double score_outside(const ColumnMatrix<T>& values, const Marginals& marginals, 
   return score_of(log_p, log_search_size(marginals, b.dimensions));
 }
 
+// A kept cluster that two or more weaker kept clusters nest in (each sharing most of its points
+// with it, each significant given it) and that holds no significant cluster outside them is their
+// union in their common dimensions: on OpenSubspace's D20, two overlapping hidden clusters gave one
+// of 247 points in 9 dimensions, stronger than the clusters of 151 and 148 points in 12 that came
+// after it as clusters given it. It is dropped, as a union weaker than the two is.
+template <class T>
+std::vector<std::size_t> without_unions(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                        const std::vector<SubspaceCluster>& clusters, std::vector<std::size_t> kept,
+                                        const std::vector<std::vector<const SubspaceCluster*>>& children,
+                                        double threshold) {
+  std::vector<std::size_t> out;
+  for (std::size_t position = 0; position < kept.size(); ++position) {
+    const auto& inner = children[position];
+    if (inner.size() >= 2 && score_apart(values, marginals, clusters[kept[position]], inner) < threshold) continue;
+    out.push_back(kept[position]);
+  }
+  return out;
+}
+
 }  // namespace
 
 template <class T>
@@ -117,6 +136,8 @@ std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const 
                                            const std::vector<SubspaceCluster>& clusters, double overlap,
                                            double threshold) {
   std::vector<std::size_t> kept;
+  // Per position in `kept`: the weaker kept clusters it is a parent of.
+  std::vector<std::vector<const SubspaceCluster*>> children;
   std::unordered_map<std::uint32_t, std::vector<std::size_t>> holders;  // point -> positions in `kept`
   for (std::size_t c = 0; c < clusters.size(); ++c) {
     const auto& cluster = clusters[c];
@@ -127,15 +148,19 @@ std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const 
     const auto points_needed = overlap * static_cast<double>(cluster.points.size());
     const auto dims_needed = overlap * static_cast<double>(cluster.dimensions.size());
     std::vector<const SubspaceCluster*> parents;  // stronger kept clusters sharing enough with it
-    // The points and dimensions of the stronger kept clusters sharing its dimensions only.
+    std::vector<std::size_t> parent_positions;
+    // The stronger kept clusters sharing its dimensions only, their points and their dimensions.
+    std::vector<const SubspaceCluster*> beside;
     std::vector<std::uint32_t> shadow, shaded;
     for (std::size_t position = 0; position < kept.size(); ++position) {
       const auto& stronger = clusters[kept[position]];
       if (static_cast<double>(shared(cluster.dimensions, stronger.dimensions)) < dims_needed) continue;
       const auto it = common.find(position);
-      if (it != common.end() && static_cast<double>(it->second) >= points_needed)
+      if (it != common.end() && static_cast<double>(it->second) >= points_needed) {
         parents.push_back(&stronger);
-      else {
+        parent_positions.push_back(position);
+      } else {
+        beside.push_back(&stronger);
         shadow.insert(shadow.end(), stronger.points.begin(), stronger.points.end());
         shaded.insert(shaded.end(), stronger.dimensions.begin(), stronger.dimensions.end());
       }
@@ -143,7 +168,14 @@ std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const 
     const bool piece = std::any_of(parents.begin(), parents.end(), [&](const SubspaceCluster* parent) {
       return score_given(values, marginals, cluster, *parent) < threshold;
     });
-    if (piece && score_apart(values, marginals, cluster, parents) < threshold) continue;  // it repeats them
+    // A piece of a parent repeats it unless it holds a cluster outside the parent and outside the
+    // clusters beside it: the union of two overlapping clusters in their common dimensions holds
+    // most of the one as a parent and the rest of it in the other.
+    if (piece) {
+      std::vector<const SubspaceCluster*> around = parents;
+      around.insert(around.end(), beside.begin(), beside.end());
+      if (score_apart(values, marginals, cluster, around) < threshold) continue;
+    }
     if (!shadow.empty()) {
       std::sort(shadow.begin(), shadow.end());
       shadow.erase(std::unique(shadow.begin(), shadow.end()), shadow.end());
@@ -151,10 +183,12 @@ std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const 
       shaded.erase(std::unique(shaded.begin(), shaded.end()), shaded.end());
       if (score_outside(values, marginals, cluster, shadow, shaded) < threshold) continue;
     }
+    for (const auto position : parent_positions) children[position].push_back(&cluster);
     for (const auto p : cluster.points) holders[p].push_back(kept.size());
     kept.push_back(c);
+    children.emplace_back();
   }
-  return kept;
+  return without_unions(values, marginals, clusters, std::move(kept), children, threshold);
 }
 
 template std::vector<std::size_t> distinct_clusters(const ColumnMatrix<float>&, const Marginals&,

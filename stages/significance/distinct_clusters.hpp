@@ -14,12 +14,15 @@
 // other way round, B is kept when its points outside A are a significant cluster in B's subspace
 // on their own: the parent of a nested cluster can be the weaker of the two (300 points in 3
 // dimensions, 157 of them dense in a fourth: the 157 score higher), and is no piece of it. Clusters
-// that share points but lie in mostly different subspaces are both kept. A cluster B that shares at
-// least `overlap` of its dimensions but fewer of its points with a stronger kept cluster is also
-// tested among the points outside those clusters (their intervals' masses taken from those points
-// in the dimensions the clusters hold), and dropped when it fails there: a stronger cluster on a
-// few levels of its dimensions leaves the other points more common on every other level than the
-// data's marginals say, and a box of that background would pass against them.
+// that share points but lie in mostly different subspaces are both kept. Stronger kept clusters
+// that share at least `overlap` of B's dimensions but fewer of its points count as well: B's points
+// outside them are not B's own (a union of two clusters repeats the one it holds more of, and the
+// rest of it is the other), and B is also tested among the points outside them (their intervals'
+// masses taken from those points in the dimensions the clusters hold) and dropped when it fails
+// there: a stronger cluster on a few levels of its dimensions leaves the other points more common
+// on every other level than the data's marginals say, and a box of that background would pass
+// against them. Last, a kept cluster that two or more weaker kept clusters nest in and that holds
+// no significant cluster outside them is dropped as their union.
 #include <cstdint>
 #include <vector>
 

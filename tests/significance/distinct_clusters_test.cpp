@@ -66,6 +66,47 @@ TEST(DistinctClusters, UnionOfTwoOverlappingClustersIsDropped) {
   EXPECT_EQ(distinct_clusters(m, marginals, {first, second, whole}, 0.5, 2.0), (std::vector<std::size_t>{0, 1}));
 }
 
+// Two clusters of disjoint points in one box of three dimensions, each dense in three more of its
+// own: the union of their points in the three, with one point more of the first than of the
+// second, so that it shares half of its points with the first alone.
+struct TwoClustersAndTheirUnion {
+  Matrix m = uniform_noise(1500, 10, 113);
+  SubspaceCluster first, second, both;
+  TwoClustersAndTheirUnion() {
+    both = plant(m, {0, 1, 2}, 0, 301, 0.05, 114);
+    first = plant(m, {3, 4, 5}, 0, 151, 0.04, 115);
+    second = plant(m, {6, 7, 8}, 151, 150, 0.04, 116);
+    first.dimensions = {0, 1, 2, 3, 4, 5};
+    second.dimensions = {0, 1, 2, 6, 7, 8};
+  }
+};
+
+TEST(DistinctClusters, UnionOfTwoClustersInTheirCommonDimensionsIsDroppedWhenWeaker) {
+  const TwoClustersAndTheirUnion data;
+  const auto marginals = Marginals::of(data.m);
+  EXPECT_EQ(distinct_clusters(data.m, marginals, {data.first, data.second, data.both}, 0.5, 2.0),
+            (std::vector<std::size_t>{0, 1}));
+}
+
+TEST(DistinctClusters, UnionOfTwoClustersInTheirCommonDimensionsIsDroppedWhenStronger) {
+  const TwoClustersAndTheirUnion data;
+  const auto marginals = Marginals::of(data.m);
+  EXPECT_EQ(distinct_clusters(data.m, marginals, {data.both, data.first, data.second}, 0.5, 2.0),
+            (std::vector<std::size_t>{1, 2}));
+}
+
+// The parent of two nested clusters that holds a cluster of its own outside them stays.
+TEST(DistinctClusters, ParentOfTwoNestedClustersWithPointsOfItsOwnIsKept) {
+  Matrix m = uniform_noise(1500, 10, 117);
+  const auto parent = plant(m, {0, 1, 2}, 0, 450, 0.06, 118);
+  auto first = plant(m, {3, 4, 5}, 0, 150, 0.04, 119);
+  auto second = plant(m, {6, 7, 8}, 150, 150, 0.04, 120);
+  first.dimensions = {0, 1, 2, 3, 4, 5};
+  second.dimensions = {0, 1, 2, 6, 7, 8};
+  const auto marginals = Marginals::of(m);
+  EXPECT_EQ(distinct_clusters(m, marginals, {parent, first, second}, 0.5, 2.0), (std::vector<std::size_t>{0, 1, 2}));
+}
+
 TEST(DistinctClusters, SharedPointsInOtherDimensionsAreKept) {
   Matrix m = uniform_noise(600, 10, 86);
   const auto a = plant(m, {0, 1}, 0, 100, 0.04, 87);
