@@ -117,43 +117,41 @@ TEST(DistinctClusters, SharedPointsInOtherDimensionsAreKept) {
 // Half of the points on one narrow interval of two dimensions: the other half fill the rest of
 // both, twice as densely as the whole data's marginals say, and any box of them there looks like a
 // cluster under those marginals.
-TEST(DistinctClusters, BackgroundBesideAStrongerClusterInItsDimensionsIsDropped) {
-  Matrix m = uniform_noise(4000, 6, 109);
+struct HalfOnANarrowInterval {
+  Matrix m;
   SubspaceCluster stronger{{0, 1}, {}};
-  std::mt19937_64 rng(110);
-  std::uniform_real_distribution<double> narrow(0.9, 1.0), wide(0.0, 0.9);
-  for (std::uint32_t i = 0; i < 4000; ++i) {
-    const bool member = i % 2 == 0;
-    for (const Eigen::Index j : {0, 1}) m(i, j) = member ? narrow(rng) : wide(rng);
-    if (member) stronger.points.push_back(i);
+  std::mt19937_64 rng;
+  explicit HalfOnANarrowInterval(std::uint64_t seed) : m(uniform_noise(4000, 6, seed)), rng(seed + 1) {
+    std::uniform_real_distribution<double> narrow(0.9, 1.0), wide(0.0, 0.9);
+    for (std::uint32_t i = 0; i < 4000; ++i) {
+      const bool member = i % 2 == 0;
+      for (const Eigen::Index j : {0, 1}) m(i, j) = member ? narrow(rng) : wide(rng);
+      if (member) stronger.points.push_back(i);
+    }
   }
+};
+
+TEST(DistinctClusters, BackgroundBesideAStrongerClusterInItsDimensionsIsDropped) {
+  const HalfOnANarrowInterval data(109);
   SubspaceCluster beside{{0, 1}, {}};  // the others in [0, 0.6)^2: about 44% of them, 22% of all
   for (std::uint32_t i = 1; i < 4000; i += 2)
-    if (m(i, 0) < 0.6 && m(i, 1) < 0.6) beside.points.push_back(i);
-  const auto marginals = Marginals::of(m);
-  ASSERT_GT(score_cluster(m, marginals, beside).score, 10.0);  // 2x the marginals' prediction
-  EXPECT_EQ(distinct_clusters(m, marginals, {stronger, beside}, 0.5, 2.0), (std::vector<std::size_t>{0}));
+    if (data.m(i, 0) < 0.6 && data.m(i, 1) < 0.6) beside.points.push_back(i);
+  const auto marginals = Marginals::of(data.m);
+  ASSERT_GT(score_cluster(data.m, marginals, beside).score, 10.0);  // 2x the marginals' prediction
+  EXPECT_EQ(distinct_clusters(data.m, marginals, {data.stronger, beside}, 0.5, 2.0), (std::vector<std::size_t>{0}));
 }
 
 // A real cluster among those other points is no background: it is kept.
 TEST(DistinctClusters, ClusterBesideAStrongerClusterInItsDimensionsIsKept) {
-  Matrix m = uniform_noise(4000, 6, 111);
-  SubspaceCluster stronger{{0, 1}, {}};
-  std::mt19937_64 rng(112);
-  std::uniform_real_distribution<double> narrow(0.9, 1.0), wide(0.0, 0.9);
-  for (std::uint32_t i = 0; i < 4000; ++i) {
-    const bool member = i % 2 == 0;
-    for (const Eigen::Index j : {0, 1}) m(i, j) = member ? narrow(rng) : wide(rng);
-    if (member) stronger.points.push_back(i);
-  }
+  HalfOnANarrowInterval data(111);
   SubspaceCluster planted{{0, 1}, {}};
   std::uniform_real_distribution<double> box(0.2, 0.25);
   for (std::uint32_t i = 1; i < 301; i += 2) {
-    for (const Eigen::Index j : {0, 1}) m(i, j) = box(rng);
+    for (const Eigen::Index j : {0, 1}) data.m(i, j) = box(data.rng);
     planted.points.push_back(i);
   }
-  const auto marginals = Marginals::of(m);
-  EXPECT_EQ(distinct_clusters(m, marginals, {stronger, planted}, 0.5, 2.0), (std::vector<std::size_t>{0, 1}));
+  const auto marginals = Marginals::of(data.m);
+  EXPECT_EQ(distinct_clusters(data.m, marginals, {data.stronger, planted}, 0.5, 2.0), (std::vector<std::size_t>{0, 1}));
 }
 
 TEST(WeakDimensions, PieceInADimensionTooManyBecomesTheWholeCluster) {
