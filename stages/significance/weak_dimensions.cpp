@@ -204,6 +204,37 @@ SubspaceCluster widened(const ColumnMatrix<T>& values, const Marginals& marginal
   return {cluster.dimensions, points_in_box(values, marginals, cluster.dimensions, lo, hi)};
 }
 
+// The cluster's box reaching one level further on one side of one grid column, the strongest such
+// box filled: where a cluster spans two levels of a coarse grid and a piece of it sits on one, the
+// box one level wider on every side (above) takes in seven cells of background for the one it
+// lacks (a 10-level file: 85 points on one cell of a 2-D cluster whose 157 fill two, score 5.5;
+// both cells 13.6; the 3 x 3 around them less than the one). nullopt where no grid column widens it
+// to a stronger cluster.
+template <class T>
+std::optional<SubspaceCluster> widened_one_side(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                                const SubspaceCluster& cluster, double current) {
+  std::vector<double> lo, hi;
+  for (const auto j : cluster.dimensions) {
+    const auto all = range_of(values, cluster.points, j);
+    lo.push_back(all.lo);
+    hi.push_back(all.hi);
+  }
+  std::optional<SubspaceCluster> best;
+  for (std::size_t i = 0; i < cluster.dimensions.size(); ++i) {
+    const double gap = marginals.level_gap(cluster.dimensions[i]);
+    if (gap <= 0) continue;
+    for (const double side : {-1.0, 1.0}) {
+      auto box_lo = lo, box_hi = hi;
+      (side < 0 ? box_lo[i] : box_hi[i]) += side * 1.5 * gap;
+      SubspaceCluster candidate{cluster.dimensions,
+                                points_in_box(values, marginals, cluster.dimensions, box_lo, box_hi)};
+      const double score = strength(values, marginals, candidate);
+      if (score > current) current = score, best = std::move(candidate);
+    }
+  }
+  return best;
+}
+
 // How many of all points lie in the interval the given points span in dimension j.
 template <class T>
 std::uint32_t held_by_interval(const ColumnMatrix<T>& values, const Marginals& marginals,
@@ -254,9 +285,15 @@ SubspaceCluster widen_while_stronger(const ColumnMatrix<T>& values, const Margin
   for (int step = 0; step < kMaxWidenings; ++step) {
     auto candidate = widened(values, marginals, cluster);
     const double score = strength(values, marginals, candidate);
-    if (score <= current) break;
-    cluster = std::move(candidate);
-    current = score;
+    if (score > current) {
+      cluster = std::move(candidate);
+      current = score;
+      continue;
+    }
+    auto one_side = widened_one_side(values, marginals, cluster, current);
+    if (!one_side) break;
+    cluster = std::move(*one_side);
+    current = strength(values, marginals, cluster);
   }
   return cluster;
 }

@@ -40,7 +40,9 @@ SubspaceCluster add_strong_dimensions(const ColumnMatrix<T>& values, const Margi
 // A cluster found from a part of its points has a box narrower than the hidden cluster's in some
 // dimensions, and in many dimensions a few such cut most of its points away. The box is widened
 // to twice its points' central 90% span in every dimension (what consolidation's box does) and
-// filled with every point inside, as long as that raises the score (at most four times).
+// filled with every point inside, as long as that raises the score (at most four times); where
+// it does not, by one level on one side of one grid column, the strongest such step, if that
+// raises it.
 template <class T>
 SubspaceCluster widen_while_stronger(const ColumnMatrix<T>& values, const Marginals& marginals,
                                      SubspaceCluster cluster);

@@ -132,5 +132,25 @@ TEST(Resolution, APieceOnOneLevelWidensToTheRestOfItsClusterOnTheNext) {
   EXPECT_EQ(Marginals::of(testing::uniform_noise(200, 1, 8)).level_gap(0), 0.0);
 }
 
+TEST(Resolution, APieceOnOneCellOfACoarseGridWidensOnOneSideOnly) {
+  // 10 levels, 1500 points; a cluster of 150 on levels 5 and 6 of dimension 0 (half on each) and
+  // level 7 of dimension 1. A box one level wider on every side around the piece on level 6 holds
+  // nine cells, seven of them background only, and scores lower than the piece: the box reaches
+  // level 5 on one side alone.
+  Matrix m = levels_matrix(1500, 4, 10, 11);
+  SubspaceCluster piece{{0, 1}, {}};
+  for (std::uint32_t i = 0; i < 150; ++i) {
+    m(i, 0) = (i < 75 ? 6.0 : 5.0) / 9;
+    m(i, 1) = 7.0 / 9;
+    if (i < 75) piece.points.push_back(i);
+  }
+  const auto marginals = Marginals::of(m);
+  const auto widened = widen_while_stronger(m, marginals, piece);
+  std::size_t members = 0;
+  for (const auto p : widened.points) members += p < 150;
+  EXPECT_EQ(members, 150U);
+  EXPECT_LT(widened.points.size(), 200U);  // about 30 of the background share the two cells
+}
+
 }  // namespace
 }  // namespace subscale::significance
