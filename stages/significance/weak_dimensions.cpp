@@ -209,10 +209,10 @@ SubspaceCluster widened(const ColumnMatrix<T>& values, const Marginals& marginal
 // box one level wider on every side (above) takes in seven cells of background for the one it
 // lacks (a 10-level file: 85 points on one cell of a 2-D cluster whose 157 fill two, score 5.5;
 // both cells 13.6; the 3 x 3 around them less than the one). nullopt where no grid column widens it
-// to a stronger cluster.
+// to a stronger cluster; else `current` becomes its score.
 template <class T>
 std::optional<SubspaceCluster> widened_one_side(const ColumnMatrix<T>& values, const Marginals& marginals,
-                                                const SubspaceCluster& cluster, double current) {
+                                                const SubspaceCluster& cluster, double& current) {
   std::vector<double> lo, hi;
   for (const auto j : cluster.dimensions) {
     const auto all = range_of(values, cluster.points, j);
@@ -293,7 +293,6 @@ SubspaceCluster widen_while_stronger(const ColumnMatrix<T>& values, const Margin
     auto one_side = widened_one_side(values, marginals, cluster, current);
     if (!one_side) break;
     cluster = std::move(*one_side);
-    current = strength(values, marginals, cluster);
   }
   return cluster;
 }
