@@ -247,6 +247,7 @@ std::string summary_json(const RunReport& report) {
                                {"denser_parts", g.denser_parts},
                                {"denser_splits", g.denser_splits},
                                {"touching_joins", g.touching_joins},
+                               {"grown", g.grown},
                                {"seconds", g.seconds},
                                {"seconds_prepare", g.seconds_prepare},
                                {"seconds_subspaces", g.seconds_subspaces},

@@ -202,7 +202,8 @@ bool run_held_stages(const ColumnMatrix<T>& every, const RunSettings& settings, 
         report.consolidated->sources.push_back(1);
         report.consolidated->clusters.push_back(std::move(part));
       }
-      keep_significant_consolidated(values, *marginals, *report.consolidated, settings.merge_epsilon, sig,
+      keep_significant_consolidated(values, *marginals, *report.consolidated,
+                                    merge::MergeParams{settings.merge_epsilon, settings.merge_min_points}, sig,
                                     *report.significance, sample_scale);
     }
     const auto& c = report.consolidated->stats;

@@ -13,6 +13,7 @@
 #include "stages/significance/denser_parts.hpp"
 #include "stages/significance/distinct_clusters.hpp"
 #include "stages/significance/group_bound.hpp"
+#include "stages/significance/grown_cluster.hpp"
 #include "stages/significance/heavy_ties.hpp"
 #include "stages/significance/keep_significant.hpp"
 #include "stages/significance/merge_sieve.hpp"
@@ -210,35 +211,60 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
   report.seconds += seconds_since(start);
 }
 
+namespace {
+
+// The refinements of a consolidated cluster before its test (docs/significance.md §4(c)).
+template <class T>
+SubspaceCluster refined_for_test(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
+                                 SubspaceCluster cluster, double background_share, double threshold) {
+  cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster), background_share);
+  if (cluster.dimensions.size() < 2) return cluster;  // it gathered in no subspace, and fails the test
+  cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster), background_share);
+  const std::size_t before = cluster.points.size();
+  cluster = significance::widen_while_stronger(values, marginals, std::move(cluster));
+  // Widening can turn a few points of a cluster into all of them, whose dimensions the first
+  // look, at the few, did not find strong.
+  if (cluster.points.size() != before)
+    cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster), background_share);
+  // Only a cluster that fails loses the points at its edges (trimmed_box.hpp says why).
+  if (significance::score_cluster(values, marginals, cluster).score < threshold)
+    cluster = significance::trim_while_stronger(values, marginals, std::move(cluster));
+  return cluster;
+}
+
+}  // namespace
+
 template <class T>
 void keep_significant_consolidated(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
-                                   consolidate::ConsolidateResult& consolidated, double merge_epsilon,
+                                   consolidate::ConsolidateResult& consolidated, const merge::MergeParams& merge_params,
                                    const SignificanceSettings& settings, SignificanceReport& report,
                                    double sample_scale) {
+  const double merge_epsilon = merge_params.epsilon;
+  const significance::GrowthParams growth{merge_epsilon, std::max<std::size_t>(merge_params.min_points, 1), 0};
   const auto start = Clock::now();
   const double threshold = -std::log10(settings.test.alpha);
+  std::vector<char> grown(consolidated.clusters.size(), 0);
   tbb::parallel_for(std::size_t{0}, consolidated.clusters.size(), [&](std::size_t i) {
     auto& cluster = consolidated.clusters[i];
-    cluster = significance::drop_weak_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
-    if (cluster.dimensions.size() >= 2) {  // fewer: it gathered in no subspace, and fails the test
-      cluster =
-          significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
-      const std::size_t before = cluster.points.size();
-      cluster = significance::widen_while_stronger(values, marginals, std::move(cluster));
-      // Widening can turn a few points of a cluster into all of them, whose dimensions the first
-      // look, at the few, did not find strong.
-      if (cluster.points.size() != before)
-        cluster =
-            significance::add_strong_dimensions(values, marginals, std::move(cluster), settings.test.background_share);
-      // Only a cluster that fails loses the points at its edges (trimmed_box.hpp says why).
-      if (significance::score_cluster(values, marginals, cluster).score < threshold)
-        cluster = significance::trim_while_stronger(values, marginals, std::move(cluster));
+    SubspaceCluster as_found = cluster;
+    cluster = refined_for_test(values, marginals, std::move(cluster), settings.test.background_share, threshold);
+    // A cluster that fails may hold a few of a small cluster's points (grown_cluster.hpp); one
+    // that passes keeps its points, since growing it would take in the background at its edges.
+    const double score = significance::score_cluster(values, marginals, cluster).score;
+    if (score < threshold) {
+      SubspaceCluster larger = significance::grown_in_subspace(values, marginals, std::move(as_found), growth);
+      larger = refined_for_test(values, marginals, std::move(larger), settings.test.background_share, threshold);
+      if (significance::score_cluster(values, marginals, larger).score > score) {
+        cluster = std::move(larger);
+        grown[i] = 1;
+      }
     }
     consolidated.sizes[i] = cluster.points.size();
   });
   auto kept =
       significance::keep_significant(values, marginals, consolidated.clusters, predicting(settings, sample_scale));
   report.consolidated_tested = consolidated.clusters.size();
+  report.grown = static_cast<std::uint64_t>(std::count(grown.begin(), grown.end(), 1));
   report.consolidated_kept = kept.indices.size();
   if (!kept.indices.empty()) {
     report.near_misses.clear();
@@ -375,6 +401,9 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
     lines.push_back("significance " + std::to_string(report.consolidated_kept) + " of " +
                     counted(report.consolidated_tested, "consolidated cluster") + " significant, " +
                     std::to_string(report.repeated) + " of them repeating a stronger one");
+  if (phase == SignificancePhase::consolidate && report.grown > 0)
+    lines.push_back("significance " + counted(report.grown, "failing consolidated cluster") +
+                    " stronger grown over every point of their subspace (at merge.epsilon and merge.min_points)");
   if (phase == SignificancePhase::consolidate && report.touching_joins > 0)
     lines.push_back("significance " + counted(report.touching_joins, "join") +
                     " of pieces of one cluster that touch in their subspace (within merge.epsilon)");
@@ -393,8 +422,8 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
                                        const merge::MergeParams&, const SignificanceSettings&, SignificanceReport&, \
                                        double, std::vector<SubspaceCluster>*);                                      \
   template void keep_significant_consolidated(const ColumnMatrix<T>&, const significance::Marginals&,               \
-                                              consolidate::ConsolidateResult&, double, const SignificanceSettings&, \
-                                              SignificanceReport&, double);
+                                              consolidate::ConsolidateResult&, const merge::MergeParams&,           \
+                                              const SignificanceSettings&, SignificanceReport&, double);
 SUBSCALE_SIGNIFICANCE_STEPS(float)
 SUBSCALE_SIGNIFICANCE_STEPS(double)
 #undef SUBSCALE_SIGNIFICANCE_STEPS

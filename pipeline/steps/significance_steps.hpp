@@ -56,12 +56,13 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
                             std::vector<SubspaceCluster>* parts_aside = nullptr);
 
 // Keeps the significant consolidated clusters, strongest first, with the touching pieces of one
-// cluster in one subspace joined (stages/significance/touching_pieces.hpp; `merge_epsilon` is
-// the radius they touch within). On a sample (`sample_scale` > 1, TestParams::sample_scale) the
+// cluster in one subspace joined (stages/significance/touching_pieces.hpp; merge's radius is the
+// one they touch within). Each is first grown over every point in its subspace at merge's
+// settings (stages/significance/grown_cluster.hpp). On a sample (`sample_scale` > 1, TestParams::sample_scale) the
 // clusters kept are those predicted to pass on the input; the test on every point decides.
 template <class T>
 void keep_significant_consolidated(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
-                                   consolidate::ConsolidateResult& consolidated, double merge_epsilon,
+                                   consolidate::ConsolidateResult& consolidated, const merge::MergeParams& merge_params,
                                    const SignificanceSettings& settings, SignificanceReport& report,
                                    double sample_scale = 1.0);
 

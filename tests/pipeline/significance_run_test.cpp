@@ -172,11 +172,15 @@ TEST_F(SignificanceRun, AClusterChainedToTheBackgroundIsFoundAsADenserPart) {
   EXPECT_NE(("\n" + read_text(out / "clusters.txt")).find("\n{7, 8}-["), std::string::npos);
   EXPECT_NE(read_text(out / "log.txt").find("denser parts of"), std::string::npos);
   EXPECT_NE(read_text(out / "log.txt").find("tested with the consolidated clusters"), std::string::npos);
-  // Off: merge's clusters only, and the one in (7, 8) is lost.
+  // Off: no parts, and the cluster in (7, 8) comes from a failing consolidated cluster grown over
+  // every point of its subspace instead.
   const fs::path off = run_into(
       write("chained-off.yaml", "input:\n  path: chained.h5\nsignificance:\n  denser_parts: false\n"), "chained-off");
-  EXPECT_EQ(nlohmann::json::parse(read_text(off / "summary.json"))["significance"]["denser_parts"].get<int>(), 0);
-  EXPECT_EQ(("\n" + read_text(off / "clusters.txt")).find("\n{7, 8}-["), std::string::npos);
+  const auto off_summary = nlohmann::json::parse(read_text(off / "summary.json"));
+  EXPECT_EQ(off_summary["significance"]["denser_parts"].get<int>(), 0);
+  EXPECT_GT(off_summary["significance"]["grown"].get<int>(), 0);
+  EXPECT_NE(("\n" + read_text(off / "clusters.txt")).find("\n{7, 8}-["), std::string::npos);
+  EXPECT_NE(read_text(off / "log.txt").find("grown over every point of their subspace"), std::string::npos);
 }
 
 // With a cluster found there is nothing to explain.
