@@ -46,4 +46,8 @@ ClusterScore predicted_for_input(ClusterScore on_sample, std::uint32_t sample_po
 // The score from the raw tail and the family size, both natural logarithms.
 double score_of(double log_p, double log_search_size);
 
+// The score before it is cut at 0: -log10(p * family size). Searches that climb the score climb
+// this, so that a cluster that scores 0 can still be told from a stronger one that scores 0 too.
+inline double uncut_score(const ClusterScore& score) { return -(score.log10_p + score.log10_search); }
+
 }  // namespace subscale::significance

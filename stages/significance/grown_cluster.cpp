@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -151,12 +150,14 @@ Expansion expanded(const PointsInWindow<T>& window, const std::vector<std::uint3
 // widened until every point looked up has its whole neighbourhood inside it: indexing only the
 // window's points costs a fraction of indexing all n for each cluster.
 template <class T>
-std::vector<std::uint32_t> expanded_over_every_point(const ColumnMatrix<T>& values, const SubspaceCluster& cluster,
-                                                     const GrowthParams& params) {
+std::vector<std::uint32_t> expanded_over_every_point(const ColumnMatrix<T>& values, const Marginals& marginals,
+                                                     const SubspaceCluster& cluster, const GrowthParams& params) {
   const auto n = static_cast<std::size_t>(values.rows());
-  std::vector<std::uint32_t> all(n);
-  std::iota(all.begin(), all.end(), 0U);
-  const Window data = window_around(values, cluster.dimensions, all, 0.0);
+  Window data;  // the data's range in S
+  for (const auto j : cluster.dimensions) {
+    data.lo.push_back(marginals.sorted(j).front());
+    data.hi.push_back(marginals.sorted(j).back());
+  }
   const double reach = merge::neighbour_reach<T>(params.epsilon);
   double margin = 4 * reach;
   Window window = window_around(values, cluster.dimensions, cluster.points, margin);
@@ -181,15 +182,12 @@ SubspaceCluster grown_in_subspace(const ColumnMatrix<T>& values, const Marginals
   if (cluster.dimensions.empty() || cluster.points.empty()) return cluster;
   GrowthParams bounded = params;
   if (bounded.max_points == 0) bounded.max_points = static_cast<std::size_t>(values.rows()) / 2;
-  SubspaceCluster grown{cluster.dimensions, expanded_over_every_point(values, cluster, bounded)};
+  SubspaceCluster grown{cluster.dimensions, expanded_over_every_point(values, marginals, cluster, bounded)};
   if (grown.points.size() <= cluster.points.size()) return cluster;
   // Before the cut at 0: a seed too small to pass scores 0, and so can a grown cluster that
   // is far stronger than it.
-  const auto uncut = [&](const SubspaceCluster& c) {
-    const ClusterScore s = score_cluster(values, marginals, c);
-    return -(s.log10_p + s.log10_search);
-  };
-  if (uncut(grown) <= uncut(cluster)) return cluster;
+  if (uncut_score(score_cluster(values, marginals, grown)) <= uncut_score(score_cluster(values, marginals, cluster)))
+    return cluster;
   return grown;
 }
 

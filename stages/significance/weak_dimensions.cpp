@@ -51,8 +51,7 @@ constexpr int kMaxWidenings = 4;
 // 0 with 0 and none was taken.
 template <class T>
 double strength(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster) {
-  const ClusterScore s = score_cluster(values, marginals, cluster);
-  return -(s.log10_p + s.log10_search);
+  return uncut_score(score_cluster(values, marginals, cluster));
 }
 
 // The cluster without dimensions[skip]: every point inside its box in the others.
