@@ -1,15 +1,19 @@
 #include "io/hdf5_child_read.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <new>
+#include <optional>
 
 #include "common/error.hpp"
 #include "io/host_memory.hpp"
@@ -78,6 +82,14 @@ int wait_for(pid_t child) {
   while (::waitpid(child, &status, 0) < 0)
     if (errno != EINTR) return -1;
   return status;
+}
+
+// Resident bytes of a process (/proc/PID/statm); nothing where that cannot be read.
+std::optional<std::uint64_t> resident_bytes(pid_t pid) {
+  std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
+  std::uint64_t size_pages = 0, resident_pages = 0;
+  if (!(statm >> size_pages >> resident_pages)) return std::nullopt;
+  return resident_pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
 // The child's failure record: the exit code (one byte) and the message.
@@ -177,7 +189,7 @@ void ChildStreamReader::read(void* data, std::size_t bytes) {
   bytes -= buffered;
   if (bytes >= kBufferBytes) {  // large blocks go straight to their place, without a copy
     while (bytes > 0) {
-      const std::size_t got = read_some(fd_, to, bytes);
+      const std::size_t got = read_some(to, bytes);
       if (got == 0) throw ChildStreamEnded{};
       to += got;
       bytes -= got;
@@ -186,7 +198,7 @@ void ChildStreamReader::read(void* data, std::size_t bytes) {
   }
   while (bytes > 0) {
     buffer_.resize(kBufferBytes);
-    const std::size_t got = read_some(fd_, buffer_.data(), kBufferBytes);
+    const std::size_t got = read_some(buffer_.data(), kBufferBytes);
     if (got == 0) throw ChildStreamEnded{};
     buffer_.resize(got);
     const std::size_t taken = std::min(bytes, got);
@@ -197,6 +209,25 @@ void ChildStreamReader::read(void* data, std::size_t bytes) {
   }
 }
 
+std::size_t ChildStreamReader::read_some(char* data, std::size_t bytes) {
+  if (watch_) {
+    constexpr auto kWatchEvery = std::chrono::milliseconds(100);
+    auto last_watch = std::chrono::steady_clock::now();
+    for (;;) {
+      pollfd ready{fd_, POLLIN, 0};
+      const int polled = ::poll(&ready, 1, static_cast<int>(kWatchEvery.count()));
+      if (polled < 0 && errno != EINTR) break;
+      const auto now = std::chrono::steady_clock::now();
+      if (polled == 0 || now - last_watch >= kWatchEvery) {
+        watch_();
+        last_watch = now;
+      }
+      if (polled > 0) break;
+    }
+  }
+  return subscale::io::read_some(fd_, data, bytes);
+}
+
 std::string ChildStreamReader::get_string() {
   std::string text(checked_length(get<std::uint64_t>(), 1), '\0');
   read(text.data(), text.size());
@@ -205,7 +236,7 @@ std::string ChildStreamReader::get_string() {
 
 bool ChildStreamReader::at_end() {
   char extra = 0;
-  return begin_ == buffer_.size() && read_some(fd_, &extra, 1) == 0;
+  return begin_ == buffer_.size() && read_some(&extra, 1) == 0;
 }
 
 std::size_t ChildStreamReader::checked_length(std::uint64_t count, std::size_t element_bytes) {
@@ -213,8 +244,15 @@ std::size_t ChildStreamReader::checked_length(std::uint64_t count, std::size_t e
   return static_cast<std::size_t>(count);
 }
 
+std::uint64_t child_memory_bound() { return std::max<std::uint64_t>(available_host_memory(), std::uint64_t{1} << 30); }
+
 void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
                    const std::function<void(ChildStreamReader&)>& consume) {
+  read_in_child(path, produce, consume, child_memory_bound());
+}
+
+void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
+                   const std::function<void(ChildStreamReader&)>& consume, std::uint64_t memory_bound) {
   int data_ends[2], error_ends[2];
   if (::pipe2(data_ends, O_CLOEXEC) != 0)
     throw ResourceError(path + ": cannot make a pipe to the process that reads the HDF5 file (" + std::strerror(errno) +
@@ -229,6 +267,9 @@ void read_in_child(const std::string& path, const std::function<void(ChildStream
   Descriptor error_in(error_ends[0]), error_out(error_ends[1]);
 
   const pid_t parent = ::getpid();
+  // The child starts with this process's pages (shared until written), so its growth is what it
+  // holds beyond them.
+  const std::uint64_t resident_at_start = resident_bytes(parent).value_or(0);
   const pid_t child = ::fork();
   if (child < 0)
     throw ResourceError(path + ": cannot start the process that reads the HDF5 file (" + std::strerror(errno) +
@@ -244,7 +285,14 @@ void read_in_child(const std::string& path, const std::function<void(ChildStream
   bool complete = false;
   std::exception_ptr consume_error;
   try {
-    ChildStreamReader in(data_in.get());
+    ChildStreamReader in(data_in.get(), [&] {
+      const std::optional<std::uint64_t> resident = resident_bytes(child);
+      if (!resident || *resident <= resident_at_start + memory_bound) return;
+      ::kill(child, SIGKILL);
+      throw ResourceError(path + ": the process reading the HDF5 file took more than " + describe_bytes(memory_bound) +
+                          " of memory beyond this process's and was stopped; the file is damaged (check it with "
+                          "h5dump), or reading it needs more memory than this machine has free");
+    });
     consume(in);
     // Also waits until the child has closed the file.
     if (!in.at_end())

@@ -18,6 +18,7 @@
 #include <functional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace subscale::io {
@@ -54,10 +55,11 @@ class ChildStreamWriter {
 };
 
 // The parent's end. Every read either gets all the bytes it asks for or throws (the child ended
-// early: it failed or crashed, and read_in_child() says which).
+// early: it failed or crashed, and read_in_child() says which). While it waits for the child it
+// calls `watch` about every 100 ms, which may throw to stop the wait (read_in_child's memory bound).
 class ChildStreamReader {
  public:
-  explicit ChildStreamReader(int fd) : fd_(fd) {}
+  explicit ChildStreamReader(int fd, std::function<void()> watch = {}) : fd_(fd), watch_(std::move(watch)) {}
   ChildStreamReader(const ChildStreamReader&) = delete;
   ChildStreamReader& operator=(const ChildStreamReader&) = delete;
 
@@ -86,7 +88,9 @@ class ChildStreamReader {
 
  private:
   std::size_t checked_length(std::uint64_t count, std::size_t element_bytes);
+  std::size_t read_some(char* data, std::size_t bytes);
   int fd_;
+  std::function<void()> watch_;
   std::vector<char> buffer_;
   std::size_t begin_ = 0;
 };
@@ -97,9 +101,20 @@ class ChildStreamReader {
 //   - InputError "PATH: the HDF5 library crashed reading the file ..." when the child died or
 //     stopped before it sent everything; ResourceError when it was killed with SIGKILL (from
 //     outside: the kernel's out-of-memory killer, a job's limit);
+//   - ResourceError when the child's memory grows beyond what was available when it started
+//     (libhdf5 can allocate without end on a damaged file); the child is stopped first;
 //   - ResourceError when no child process can be started (it names SUBSCALE_HDF5_IN_PROCESS).
 void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
                    const std::function<void(ChildStreamReader&)>& consume);
+
+// The bound read_in_child() puts on the child's growth: the memory available when it starts, but
+// never less than 1 GiB, which the library and a sanitizer's own bookkeeping may need on any file.
+std::uint64_t child_memory_bound();
+
+// read_in_child() with the bound given: the child is stopped once its resident memory has grown by
+// more than `memory_bound` bytes since it was started.
+void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
+                   const std::function<void(ChildStreamReader&)>& consume, std::uint64_t memory_bound);
 
 // The common case: a reader whose result is sent whole. `read` runs in the child (or here, when
 // hdf5_reads_in_child() is false); `send` and `receive` carry its result across.

@@ -11,6 +11,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 
 #include "io/hdf5_dataset_reader.hpp"
 #include "io/hdf5_dataset_writer.hpp"
@@ -107,6 +108,29 @@ TEST(Hdf5ChildRead, ChildKilledFromOutsideIsAResourceError) {
                 AllOf(HasSubstr("x.h5: the process reading the HDF5 file was killed"), HasSubstr("memory runs out")));
   }
 }
+
+TEST(Hdf5ChildRead, ChildWhoseMemoryGrowsWithoutEndIsStoppedWithAResourceError) {
+  // As libhdf5 does on some damaged files: it allocates and never sends anything.
+  constexpr std::size_t kBlock = std::size_t{8} << 20;
+  try {
+    read_in_child(
+        "x.h5",
+        [](ChildStreamWriter&) {
+          for (;;) {
+            char* block = static_cast<char*>(std::malloc(kBlock));
+            if (block) std::memset(block, 1, kBlock);
+            ::usleep(5000);
+          }
+        },
+        [](ChildStreamReader& in) { in.get<std::uint64_t>(); }, std::uint64_t{64} << 20);
+    FAIL() << "nothing thrown";
+  } catch (const ResourceError& error) {
+    EXPECT_THAT(error.what(), AllOf(HasSubstr("x.h5: the process reading the HDF5 file took more than 64.0 MiB"),
+                                    HasSubstr("was stopped")));
+  }
+}
+
+TEST(Hdf5ChildRead, TheChildMayUseAtLeastOneGibibyte) { EXPECT_GE(child_memory_bound(), std::uint64_t{1} << 30); }
 
 TEST(Hdf5ChildRead, ChildThatSendsTooLittleIsAnInputError) {
   const std::string message = input_error_message([] {
