@@ -1,6 +1,7 @@
 #include "stages/merge/merge.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "stages/merge/level_grid.hpp"
 
 namespace subscale::merge {
 namespace {
@@ -67,13 +69,23 @@ FoundClusters find_clusters(const ColumnMatrix<T>& values, const std::vector<Sub
 
   FoundClusters found;
   found.per_subspace.resize(subspaces.size());
+  const auto levels = levels_for_pairs(values, subspaces, params.epsilon);
+  tbb::enumerable_thread_specific<LevelGridScratch> scratch;
   // Grain 1: subspaces differ in size by orders of magnitude; work stealing evens it out.
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, subspaces.size(), 1), [&](const tbb::blocked_range<std::size_t>& range) {
         for (std::size_t s = range.begin(); s != range.end(); ++s) {
-          const bool split = subspaces[s].points.size() >= params.parallel_points;
-          found.per_subspace[s] = dbscan_in_subspace(values, subspaces[s], params.epsilon, params.min_points, split);
-          progress.advance(subspaces[s].points.size());
+          const SubspaceCluster& subspace = subspaces[s];
+          const auto* first = subspace.dimensions.size() == 2 ? &levels[subspace.dimensions[0]] : nullptr;
+          const auto* second = first ? &levels[subspace.dimensions[1]] : nullptr;
+          if (first && *first && *second && level_grid_serves(**first, **second)) {
+            found.per_subspace[s] =
+                dbscan_on_level_grid(**first, **second, subspace, params.epsilon, params.min_points, scratch.local());
+          } else {
+            const bool split = subspace.points.size() >= params.parallel_points;
+            found.per_subspace[s] = dbscan_in_subspace(values, subspace, params.epsilon, params.min_points, split);
+          }
+          progress.advance(subspace.points.size());
         }
       });
   MergeStats& stats = found.stats;
