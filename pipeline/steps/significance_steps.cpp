@@ -126,9 +126,17 @@ std::vector<SubspaceCluster> subspaces_to_merge(const ColumnMatrix<T>& values, c
     for (const auto& pair : *pairs) candidates.push_back(&pair);
   const auto can = significance::subspaces_that_can_pass(marginals, std::span<const SubspaceCluster* const>(candidates),
                                                          min_size, predicting(settings, sample_scale));
+  // The pairs are this step's own and come last: moved, not copied (on tie-heavy data they hold
+  // a hundred million points).
+  const std::size_t first_pair = candidates.size() - (pairs ? pairs->size() : 0);
   std::vector<SubspaceCluster> kept;
-  for (std::size_t i = 0; i < candidates.size(); ++i)
-    if (can[i]) kept.push_back(*candidates[i]);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!can[i]) continue;
+    if (i < first_pair)
+      kept.push_back(*candidates[i]);
+    else
+      kept.push_back(std::move((*pairs)[i - first_pair]));
+  }
   if (by_group) {
     const auto groups =
         significance::keep_passing_groups(values, marginals, kept, min_size, merge_epsilon, settings.test);

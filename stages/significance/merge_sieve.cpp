@@ -17,6 +17,8 @@ constexpr std::uint32_t kTableSizes = 128;
 // The bound and the score sum the same logarithms in another order: a cluster is set aside only
 // when its bound falls short by more than this (log10).
 constexpr double kMargin = 1e-6;
+// The largest n for which ln(i / n) is kept for every i (8 MiB).
+constexpr std::uint32_t kLogTableShares = std::uint32_t{1} << 20;
 
 }  // namespace
 
@@ -24,6 +26,13 @@ MergeSieve::MergeSieve(const Marginals& marginals, const TestParams& test, const
                        std::size_t parts_min_points, std::uint64_t sieve_from)
     : marginals_(marginals), params_(test), parts_min_points_(parts_min_points), sieve_from_(sieve_from) {
   if (parts_test) parts_test_ = *parts_test;
+  // Tens of millions of clusters take a logarithm per dimension each: of a share out of n, read
+  // from this table where n is small enough to hold one (the same values std::log gives).
+  const std::uint32_t n = marginals.points();
+  if (n <= kLogTableShares) {
+    log_share_.resize(static_cast<std::size_t>(n) + 1);
+    for (std::uint32_t i = 0; i <= n; ++i) log_share_[i] = std::log(static_cast<double>(i) / static_cast<double>(n));
+  }
 }
 
 double MergeSieve::best_raw(std::uint32_t k, double log_q) const {
@@ -60,7 +69,9 @@ double MergeSieve::log_floors(std::span<const std::uint32_t> dimensions, std::sp
   for (const auto j : dimensions) {
     std::uint32_t floor = k;
     for (const auto p : points) floor = std::max(floor, marginals_.tie_count(j, p));
-    log_q += std::log(static_cast<double>(floor) / static_cast<double>(marginals_.points()));
+    log_q += floor < log_share_.size()
+                 ? log_share_[floor]
+                 : std::log(static_cast<double>(floor) / static_cast<double>(marginals_.points()));
   }
   return log_q;
 }

@@ -60,6 +60,7 @@ class MergeSieve final : public merge::ClusterSieve {
   double candidate_raw_ = 0;          // -log10 of the raw p-value a candidate needs
   std::vector<double> log_q_limit_;   // by k: the largest ln mass at which best_raw reaches it
   std::vector<double> least_search_;  // by s: log10 of the smallest family of s dimensions
+  std::vector<double> log_share_;     // by i <= n: ln(i / n), where n is small enough
 };
 
 }  // namespace subscale::significance
