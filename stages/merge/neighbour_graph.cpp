@@ -48,10 +48,12 @@ class UnionFind {
     while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
     return x;
   }
-  void unite(std::uint32_t a, std::uint32_t b) {
-    a = find(a);
+  // Joins the set whose root is `root` with b's; returns the joined set's root.
+  std::uint32_t join_root(std::uint32_t root, std::uint32_t b) {
     b = find(b);
-    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+    if (b == root) return root;
+    parent_[std::max(root, b)] = std::min(root, b);
+    return std::min(root, b);
   }
 
  private:
@@ -127,14 +129,21 @@ std::vector<NeighbourGraph::Part> NeighbourGraph::dbscan(const std::vector<std::
   graph::UnionFind sets(count);
   std::vector<std::uint32_t> attach(count, graph::kAbsent);
   for (std::uint32_t s = 0; s < count; ++s) {
+    if (core[s]) {
+      // Each edge is in the lists of both its places: joined from its lower end only, against the
+      // root of s's set as it grows.
+      std::uint32_t root = sets.find(s);
+      for (const auto q : neighbours(places[s])) {
+        const std::uint32_t t = slot[q];
+        if (t == graph::kAbsent || t < s || !core[t]) continue;
+        root = sets.join_root(root, t);
+      }
+      continue;
+    }
     std::uint32_t nearest_core = graph::kAbsent;
     for (const auto q : neighbours(places[s])) {
       const std::uint32_t t = slot[q];
-      if (t == graph::kAbsent || !core[t]) continue;
-      if (core[s])
-        sets.unite(s, t);
-      else
-        nearest_core = std::min(nearest_core, q);
+      if (t != graph::kAbsent && core[t]) nearest_core = std::min(nearest_core, q);
     }
     if (nearest_core != graph::kAbsent) attach[s] = slot[nearest_core];
   }
