@@ -26,7 +26,8 @@ std::optional<merge::MergeResult> merge_across_processes(const Communicator& com
   merge::FoundClusters found;
   std::exception_ptr failure;
   try {
-    found = merge::find_clusters(values, owned, params);
+    // This process's count is at most the count of all, so the sieve's early answer holds.
+    found = merge::find_clusters(values, owned, params, {}, sieve);
   } catch (...) {
     failure = std::current_exception();
   }

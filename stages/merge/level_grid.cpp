@@ -121,7 +121,7 @@ bool level_grid_serves(const ColumnLevels<T>& first, const ColumnLevels<T>& seco
 template <class T>
 SubspaceDbscanResult dbscan_on_level_grid(const ColumnLevels<T>& first, const ColumnLevels<T>& second,
                                           const SubspaceCluster& subspace, double epsilon, std::size_t min_points,
-                                          LevelGridScratch& scratch) {
+                                          LevelGridScratch& scratch, const ClusterFilter* filter) {
   SubspaceDbscanResult result;
   const std::size_t count = subspace.points.size();
   if (count == 0) return result;
@@ -229,13 +229,7 @@ SubspaceDbscanResult dbscan_on_level_grid(const ColumnLevels<T>& first, const Co
     cluster_of_place[r] = cluster_of_root[root];
     sizes[cluster_of_place[r]] += weight[r];
   }
-  result.clusters.resize(sizes.size());
-  for (std::size_t c = 0; c < sizes.size(); ++c) result.clusters[c].resize(sizes[c]);
-  std::vector<std::uint32_t> filled(sizes.size(), 0);
-  for (std::size_t p = 0; p < count; ++p) {
-    const std::uint32_t c = cluster_of_place[place[p]];
-    if (c != level_grid::kNoPlace) result.clusters[c][filled[c]++] = subspace.points[p];
-  }
+  build_clusters(subspace.points, place, cluster_of_place, sizes, filter, result);
   return result;
 }
 
@@ -248,8 +242,10 @@ template std::vector<std::optional<ColumnLevels<double>>> levels_for_pairs(const
 template bool level_grid_serves(const ColumnLevels<float>&, const ColumnLevels<float>&);
 template bool level_grid_serves(const ColumnLevels<double>&, const ColumnLevels<double>&);
 template SubspaceDbscanResult dbscan_on_level_grid(const ColumnLevels<float>&, const ColumnLevels<float>&,
-                                                   const SubspaceCluster&, double, std::size_t, LevelGridScratch&);
+                                                   const SubspaceCluster&, double, std::size_t, LevelGridScratch&,
+                                                   const ClusterFilter*);
 template SubspaceDbscanResult dbscan_on_level_grid(const ColumnLevels<double>&, const ColumnLevels<double>&,
-                                                   const SubspaceCluster&, double, std::size_t, LevelGridScratch&);
+                                                   const SubspaceCluster&, double, std::size_t, LevelGridScratch&,
+                                                   const ClusterFilter*);
 
 }  // namespace subscale::merge

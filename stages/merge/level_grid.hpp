@@ -66,10 +66,10 @@ struct LevelGridScratch {
 
 // dbscan_in_subspace for `subspace` (two dimensions, `first` the levels of the lower one, `second`
 // of the other; points sorted ascending), the same result and counters but distance_computations,
-// which count the pairs tested here.
+// which count the pairs tested here; with `filter`, only the clusters it accepts are built.
 template <class T>
 SubspaceDbscanResult dbscan_on_level_grid(const ColumnLevels<T>& first, const ColumnLevels<T>& second,
                                           const SubspaceCluster& subspace, double epsilon, std::size_t min_points,
-                                          LevelGridScratch& scratch);
+                                          LevelGridScratch& scratch, const ClusterFilter* filter = nullptr);
 
 }  // namespace subscale::merge

@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -60,7 +61,7 @@ void check_subspace(const ColumnMatrix<T>& values, const SubspaceCluster& subspa
 
 template <class T>
 FoundClusters find_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
-                            const MergeParams& params, const StageProgress& progress) {
+                            const MergeParams& params, const StageProgress& progress, const ClusterSieve* sieve) {
   check_params(params);
   std::uint64_t points = 0;
   for (std::size_t s = 0; s < subspaces.size(); ++s) check_subspace(values, subspaces[s], s);
@@ -71,20 +72,31 @@ FoundClusters find_clusters(const ColumnMatrix<T>& values, const std::vector<Sub
   found.per_subspace.resize(subspaces.size());
   const auto levels = levels_for_pairs(values, subspaces, params.epsilon);
   tbb::enumerable_thread_specific<LevelGridScratch> scratch;
+  // The clusters found so far by every thread: at least that many are found in all, which is what
+  // the sieve's early answer needs. Which clusters are left out early then depends on the threads'
+  // timing; what the sieve keeps in the end does not (may_keep never refuses what keep keeps).
+  std::atomic<std::uint64_t> found_so_far{0};
   // Grain 1: subspaces differ in size by orders of magnitude; work stealing evens it out.
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, subspaces.size(), 1), [&](const tbb::blocked_range<std::size_t>& range) {
         for (std::size_t s = range.begin(); s != range.end(); ++s) {
           const SubspaceCluster& subspace = subspaces[s];
+          const std::uint64_t at_least = found_so_far.load(std::memory_order_relaxed);
+          const ClusterFilter filter = [&](std::span<const std::uint32_t> points) {
+            return sieve->may_keep(subspace.dimensions, points, at_least);
+          };
+          const ClusterFilter* early = sieve ? &filter : nullptr;
           const auto* first = subspace.dimensions.size() == 2 ? &levels[subspace.dimensions[0]] : nullptr;
           const auto* second = first ? &levels[subspace.dimensions[1]] : nullptr;
+          auto& one = found.per_subspace[s];
           if (first && *first && *second && level_grid_serves(**first, **second)) {
-            found.per_subspace[s] =
-                dbscan_on_level_grid(**first, **second, subspace, params.epsilon, params.min_points, scratch.local());
+            one = dbscan_on_level_grid(**first, **second, subspace, params.epsilon, params.min_points, scratch.local(),
+                                       early);
           } else {
             const bool split = subspace.points.size() >= params.parallel_points;
-            found.per_subspace[s] = dbscan_in_subspace(values, subspace, params.epsilon, params.min_points, split);
+            one = dbscan_in_subspace(values, subspace, params.epsilon, params.min_points, split, early);
           }
+          found_so_far.fetch_add(one.clusters.size() + one.counters.clusters_left_out, std::memory_order_relaxed);
           progress.advance(subspace.points.size());
         }
       });
@@ -97,7 +109,8 @@ FoundClusters find_clusters(const ColumnMatrix<T>& values, const std::vector<Sub
     stats.core_points += one.counters.core_points;
     stats.border_points += one.counters.border_points;
     stats.noise_points += one.counters.noise_points;
-    stats.clusters += one.clusters.size();
+    stats.clusters += one.clusters.size() + one.counters.clusters_left_out;
+    stats.clusters_set_aside += one.counters.clusters_left_out;
   }
   return found;
 }
@@ -145,7 +158,7 @@ MergeResult assemble_clusters(FoundClusters found, const std::vector<SubspaceClu
 template <class T>
 MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
                             const MergeParams& params, const StageProgress& progress, ClusterSieve* sieve) {
-  FoundClusters found = find_clusters(values, subspaces, params, progress);
+  FoundClusters found = find_clusters(values, subspaces, params, progress, sieve);
   const std::uint64_t count = found.stats.clusters;
   return assemble_clusters(std::move(found), subspaces, sieve, count);
 }
@@ -155,8 +168,8 @@ template MergeResult merge_subspaces(const Matrix32&, const std::vector<Subspace
 template MergeResult merge_subspaces(const Matrix&, const std::vector<SubspaceCluster>&, const MergeParams&,
                                      const StageProgress&, ClusterSieve*);
 template FoundClusters find_clusters(const Matrix32&, const std::vector<SubspaceCluster>&, const MergeParams&,
-                                     const StageProgress&);
+                                     const StageProgress&, const ClusterSieve*);
 template FoundClusters find_clusters(const Matrix&, const std::vector<SubspaceCluster>&, const MergeParams&,
-                                     const StageProgress&);
+                                     const StageProgress&, const ClusterSieve*);
 
 }  // namespace subscale::merge

@@ -55,12 +55,19 @@ class ClusterSieve {
   // Whether the cluster of `points` (sorted ids) in subspace `dimensions` is kept. Called from
   // several threads at once.
   virtual bool keep(std::span<const std::uint32_t> dimensions, std::span<const std::uint32_t> points) const = 0;
+  // Before prepare(), while merge is still finding clusters: false only where keep() will be false
+  // once prepared with any number found of at least `found_at_least` (merge then never builds the
+  // cluster's list). Called from several threads at once.
+  virtual bool may_keep(std::span<const std::uint32_t> /*dimensions*/, std::span<const std::uint32_t> /*points*/,
+                        std::uint64_t /*found_at_least*/) const {
+    return true;
+  }
 };
 
 // Every subspace's DBSCAN clusters, before they are sieved and assembled.
 struct FoundClusters {
   std::vector<SubspaceDbscanResult> per_subspace;  // per_subspace[s] belongs to the input's subspace s
-  MergeStats stats;                                // everything but clusters_set_aside
+  MergeStats stats;                                // clusters_set_aside: those not built
 };
 
 struct MergeResult {
@@ -85,9 +92,12 @@ MergeResult merge_subspaces(const ColumnMatrix<T>& values, const std::vector<Sub
 // merge_subspaces in two steps, for a cluster run that sums the number found over its processes
 // before it sieves: find (the checks and the DBSCANs), then assemble `found` (of `subspaces`, the
 // same list) into the sorted output, keeping what `sieve` keeps once prepared with `found_in_all`.
+// With `sieve`, clusters its may_keep() refuses, given the number found so far on this process,
+// are counted (MergeStats::clusters_set_aside) but not built.
 template <class T>
 FoundClusters find_clusters(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces,
-                            const MergeParams& params, const StageProgress& progress = {});
+                            const MergeParams& params, const StageProgress& progress = {},
+                            const ClusterSieve* sieve = nullptr);
 MergeResult assemble_clusters(FoundClusters found, const std::vector<SubspaceCluster>& subspaces,
                               ClusterSieve* sieve = nullptr, std::uint64_t found_in_all = 0);
 

@@ -14,6 +14,8 @@
 // Points at one place (coincident_points.hpp) are compared once, weighted by their number: the
 // same clusters, and on integer levels a fraction of the distance computations.
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "common/dataset.hpp"
@@ -26,6 +28,7 @@ struct SubspaceDbscanCounters {
   std::uint64_t core_points = 0;
   std::uint64_t border_points = 0;
   std::uint64_t noise_points = 0;
+  std::uint64_t clusters_left_out = 0;  // found, but refused by the caller's ClusterFilter
 };
 
 struct SubspaceDbscanResult {
@@ -33,12 +36,24 @@ struct SubspaceDbscanResult {
   SubspaceDbscanCounters counters;
 };
 
+// Which of a subspace's clusters (their sorted point ids) are built; the others are only counted.
+using ClusterFilter = std::function<bool(std::span<const std::uint32_t>)>;
+
+// The clusters' lists, built from each position's place (`place_of_position`, a position of
+// `points`), each place's cluster (`cluster_of_place`, kNoCluster for noise) and the clusters'
+// sizes: all of them, or those `filter` (where given) accepts.
+inline constexpr std::uint32_t kNoCluster = 0xffffffffu;
+void build_clusters(std::span<const std::uint32_t> points, std::span<const std::uint32_t> place_of_position,
+                    std::span<const std::uint32_t> cluster_of_place, std::span<const std::size_t> sizes,
+                    const ClusterFilter* filter, SubspaceDbscanResult& result);
+
 // `subspace.points` must be sorted ascending and index rows of `values`; `subspace.dimensions`
 // index its columns (merge_subspaces checks both). With `parallel`, the work inside this one
 // subspace is spread over oneTBB's threads; the result does not depend on it.
 // T is the held precision (see merge_subspaces for what the distance test computes in it).
+// With `filter`, only the clusters it accepts are built (counters.clusters_left_out counts the rest).
 template <class T>
 SubspaceDbscanResult dbscan_in_subspace(const ColumnMatrix<T>& values, const SubspaceCluster& subspace, double epsilon,
-                                        std::size_t min_points, bool parallel);
+                                        std::size_t min_points, bool parallel, const ClusterFilter* filter = nullptr);
 
 }  // namespace subscale::merge

@@ -14,6 +14,11 @@
 // With the denser parts on, a failing cluster of kSplitPoints or more points is kept where a part
 // of it could pass by its size alone (denser_parts.hpp), since its parts' floors are their own.
 //
+// The candidates' threshold rises with the number of clusters found, which is only known once
+// merge has run; but once merge has found sieve_from clusters, the threshold of sieve_from found is
+// at most the final one, so the clusters it refuses are refused in the end too, and merge does not
+// build their lists at all (may_keep).
+//
 // Exact: the clusters kept, their scores, the candidates, the denser parts and the consolidated
 // clusters are the same as without the sieve. Only the list of the closest failures, which an
 // empty result names, would be drawn from the clusters kept; so the sieve keeps everything where
@@ -43,12 +48,26 @@ class MergeSieve final : public merge::ClusterSieve {
 
   void prepare(std::uint64_t found) override;
   bool keep(std::span<const std::uint32_t> dimensions, std::span<const std::uint32_t> points) const override;
+  // keep() as prepared with sieve_from clusters found, from sieve_from found on: the candidates'
+  // threshold rises with the number found, so what this refuses keep() refuses for any larger
+  // number; below sieve_from everything may be kept.
+  bool may_keep(std::span<const std::uint32_t> dimensions, std::span<const std::uint32_t> points,
+                std::uint64_t found_at_least) const override;
 
   // -log10 of the bound on the raw p-value of a cluster of k points whose box has at least mass
   // e^log_q.
   double best_raw(std::uint32_t k, double log_q) const;
 
  private:
+  // What keep() compares against, for a number of clusters found (the candidates' threshold
+  // lowered by `slack`).
+  struct Limits {
+    double candidate_raw = 0;         // -log10 of the raw p-value a candidate needs
+    std::vector<double> log_q_limit;  // by k: the largest ln mass at which best_raw reaches it
+  };
+  Limits limits_for(std::uint64_t found, double slack) const;
+  bool keeps(std::span<const std::uint32_t> dimensions, std::span<const std::uint32_t> points,
+             const Limits& limits) const;
   double log_floors(std::span<const std::uint32_t> dimensions, std::span<const std::uint32_t> points) const;
 
   const Marginals& marginals_;
@@ -57,8 +76,8 @@ class MergeSieve final : public merge::ClusterSieve {
   std::size_t parts_min_points_;
   std::uint64_t sieve_from_;
   bool keep_all_ = true;
-  double candidate_raw_ = 0;          // -log10 of the raw p-value a candidate needs
-  std::vector<double> log_q_limit_;   // by k: the largest ln mass at which best_raw reaches it
+  Limits prepared_;                   // for the number found in all
+  Limits early_;                      // for sieve_from found
   std::vector<double> least_search_;  // by s: log10 of the smallest family of s dimensions
   std::vector<double> log_share_;     // by i <= n: ln(i / n), where n is small enough
 };

@@ -6,6 +6,7 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -414,6 +415,40 @@ TEST(Merge, ASieveSetsAsideWhatItDoesNotKeepAndTheCountsSayHowMany) {
   EXPECT_EQ(even.stats.clusters, every.stats.clusters);
   EXPECT_EQ(even.stats.clusters_set_aside, every.clusters.size() - expected.size());
   EXPECT_EQ(even.stats.core_points, every.stats.core_points);
+}
+
+// Keeps clusters of even size, and says so early for those of a size divisible by 3 once any
+// cluster has been found: merge must not build those, and the result is the same.
+class EvenSizesSaidEarly final : public ClusterSieve {
+ public:
+  void prepare(std::uint64_t found) override { prepared_with = found; }
+  bool keep(std::span<const std::uint32_t>, std::span<const std::uint32_t> points) const override {
+    return points.size() % 2 == 0;
+  }
+  bool may_keep(std::span<const std::uint32_t>, std::span<const std::uint32_t> points,
+                std::uint64_t found_at_least) const override {
+    if (found_at_least == 0 || points.size() % 3 != 0 || points.size() % 2 == 0) return true;
+    asked_early_and_refused.fetch_add(1);
+    return false;
+  }
+  std::uint64_t prepared_with = 0;
+  mutable std::atomic<std::uint64_t> asked_early_and_refused{0};
+};
+
+TEST(Merge, ClustersTheSieveRefusesEarlyAreCountedButNotBuilt) {
+  const std::size_t n = 500, d = 5;
+  const Matrix x = blob_data(n, d, 23, 0.04);
+  const auto subspaces = random_subspaces(n, d, 20, 9);
+  const MergeParams params{0.08, 3, 64};
+  EvenSizes late;
+  const MergeResult expected = merge_subspaces(x, subspaces, params, {}, &late);
+  EvenSizesSaidEarly early;
+  const MergeResult got = merge_subspaces(x, subspaces, params, {}, &early);
+  EXPECT_GT(early.asked_early_and_refused.load(), 0u);
+  EXPECT_EQ(got.clusters, expected.clusters);
+  EXPECT_EQ(early.prepared_with, late.prepared_with);  // every cluster found is counted
+  EXPECT_EQ(got.stats.clusters, expected.stats.clusters);
+  EXPECT_EQ(got.stats.clusters_set_aside, expected.stats.clusters_set_aside);
 }
 
 TEST(Merge, EmptyInputsGiveNoClusters) {

@@ -117,6 +117,35 @@ TEST(MergeSieve, TheCandidatesAreThoseOfEveryClusterAndTheRestFail) {
   EXPECT_GT(set_aside, found / 2);  // the bound settles most of them
 }
 
+// While merge still finds clusters, the sieve refuses early only what keep() refuses for every
+// count from the one it was given; it refuses most of the small clusters of tied data early.
+TEST(MergeSieve, AnEarlyRefusalHoldsForEveryLargerCount) {
+  std::uint64_t refused = 0, asked = 0;
+  for (const auto& c : cases()) {
+    const Matrix m = data(c.tied, c.seed);
+    const auto marginals = Marginals::of(m);
+    TestParams params;
+    params.sample_scale = c.sample_scale;
+    const auto every = merge::merge_subspaces(m, all_pairs(900, 6), merge_params(c.tied));
+    const std::uint64_t from = every.clusters.size() / 4;
+    MergeSieve sieve(marginals, params, &params, 4, from);
+    for (const auto& cluster : every.clusters) {
+      ++asked;
+      EXPECT_TRUE(sieve.may_keep(cluster.dimensions, cluster.points, from - 1));  // below sieve_from
+      if (!sieve.may_keep(cluster.dimensions, cluster.points, from)) ++refused;
+    }
+    for (const std::uint64_t found : {from, 2 * from, 1000 * from}) {
+      sieve.prepare(found);
+      for (const auto& cluster : every.clusters) {
+        if (!sieve.may_keep(cluster.dimensions, cluster.points, from)) {
+          EXPECT_FALSE(sieve.keep(cluster.dimensions, cluster.points)) << found << " found";
+        }
+      }
+    }
+  }
+  EXPECT_GT(refused, asked / 4);
+}
+
 // Where merge found few clusters, nothing is set aside: the closest failures an empty result names
 // are ranked among all of them.
 TEST(MergeSieve, FewClustersAreAllKept) {
