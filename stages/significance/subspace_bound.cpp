@@ -1,6 +1,7 @@
 #include "stages/significance/subspace_bound.hpp"
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <cmath>
@@ -80,7 +81,7 @@ SubspaceBounds::SubspaceBounds(const Marginals& marginals, std::span<const Subsp
   std::vector<std::uint64_t> keys;
   keys.reserve(subspaces.size());
   for (const auto* s : subspaces) keys.push_back(key_of(*s));
-  std::sort(keys.begin(), keys.end());
+  tbb::parallel_sort(keys.begin(), keys.end());  // 1.7 M keys on tie-heavy data
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   tails_.resize(keys.size());
   const std::uint32_t n = marginals.points();

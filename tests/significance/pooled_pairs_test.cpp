@@ -26,9 +26,8 @@ std::vector<SubspaceCluster> random_subspaces(std::size_t count, std::uint32_t n
   return out;
 }
 
-TEST(PooledPairs, EachPairHoldsThePointsOfEverySubspaceHoldingBoth) {
-  const std::uint32_t n = 130, d = 9;  // more than two words of bits per pair
-  const auto subspaces = random_subspaces(400, n, d, 11);
+void expect_pairs_of_every_subspace(std::size_t count, std::uint32_t n, std::uint32_t d, std::uint64_t seed) {
+  const auto subspaces = random_subspaces(count, n, d, seed);
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::set<std::uint32_t>> expected;
   std::uint64_t additions = 0;
   for (const auto& s : subspaces)
@@ -48,6 +47,14 @@ TEST(PooledPairs, EachPairHoldsThePointsOfEverySubspaceHoldingBoth) {
     ++want;
   }
 }
+
+TEST(PooledPairs, EachPairHoldsThePointsOfEverySubspaceHoldingBoth) {
+  expect_pairs_of_every_subspace(400, 130, 9, 11);  // more than two words of bits per pair
+}
+
+// The subspaces holding each dimension are listed a chunk of them at a time, in parallel: many
+// chunks give the same pairs.
+TEST(PooledPairs, ManySubspacesGiveTheSamePairs) { expect_pairs_of_every_subspace(40'000, 200, 30, 5); }
 
 TEST(PooledPairs, OverTheBudgetNothingIsPooled) {
   const auto subspaces = random_subspaces(50, 40, 6, 12);
