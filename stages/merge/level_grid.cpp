@@ -8,6 +8,7 @@
 
 #include "common/held_values.hpp"
 #include "stages/merge/neighbour_test.hpp"
+#include "stages/merge/serial_union_find.hpp"
 
 namespace subscale::merge {
 // Named, not anonymous: the unity build puts this file beside others with helpers of these names.
@@ -20,29 +21,6 @@ constexpr std::uint32_t kNoPlace = std::numeric_limits<std::uint32_t>::max();
 constexpr double kMostCellsPerPlace = 25.0;
 
 constexpr std::uint64_t kPairPointsPerRowRead = 4;
-
-// A union-find over the places of one subspace, used by one thread.
-class PlaceSets {
- public:
-  explicit PlaceSets(std::size_t size) : parent_(size) {
-    for (std::size_t i = 0; i < size; ++i) parent_[i] = static_cast<std::uint32_t>(i);
-  }
-  std::uint32_t find(std::uint32_t x) {
-    while (parent_[x] != x) {
-      parent_[x] = parent_[parent_[x]];
-      x = parent_[x];
-    }
-    return x;
-  }
-  void unite(std::uint32_t a, std::uint32_t b) {
-    a = find(a);
-    b = find(b);
-    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
-  }
-
- private:
-  std::vector<std::uint32_t> parent_;
-};
 
 }  // namespace level_grid
 
@@ -185,7 +163,7 @@ SubspaceDbscanResult dbscan_on_level_grid(const ColumnLevels<T>& first, const Co
   }
   // Core places within epsilon join; a border place goes with its core neighbour of the smallest
   // first point, which is the smallest place number.
-  level_grid::PlaceSets sets(places);
+  SerialUnionFind sets(places);
   std::vector<std::uint32_t> attach(places, level_grid::kNoPlace);
   for (std::uint32_t r = 0; r < places; ++r) {
     if (core[r]) {

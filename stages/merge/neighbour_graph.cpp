@@ -13,6 +13,7 @@
 #include "common/held_values.hpp"
 #include "stages/merge/cell_index.hpp"
 #include "stages/merge/neighbour_test.hpp"
+#include "stages/merge/serial_union_find.hpp"
 
 namespace subscale::merge {
 // Named, not anonymous: the unity build puts this file beside others with helpers of these names.
@@ -39,26 +40,6 @@ void for_each_neighbour(const CellIndex<T>& index, std::size_t cell, std::uint32
     for (std::uint32_t j = range.begin; j < range.end; ++j)
       if (j != i && within(xi, index.coordinates(j), index.width(), limit)) visit(j);
 }
-
-// A union-find over one part's places, used by one thread.
-class UnionFind {
- public:
-  explicit UnionFind(std::size_t size) : parent_(size) { std::iota(parent_.begin(), parent_.end(), 0u); }
-  std::uint32_t find(std::uint32_t x) {
-    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
-    return x;
-  }
-  // Joins the set whose root is `root` with b's; returns the joined set's root.
-  std::uint32_t join_root(std::uint32_t root, std::uint32_t b) {
-    b = find(b);
-    if (b == root) return root;
-    parent_[std::max(root, b)] = std::min(root, b);
-    return std::min(root, b);
-  }
-
- private:
-  std::vector<std::uint32_t> parent_;
-};
 
 }  // namespace graph
 
@@ -126,7 +107,7 @@ std::vector<NeighbourGraph::Part> NeighbourGraph::dbscan(const std::vector<std::
   }
   // Core neighbours joined; a border place follows its core neighbour with the smallest id, the
   // smallest place (places are ordered by their smallest point id).
-  graph::UnionFind sets(count);
+  SerialUnionFind sets(count);
   std::vector<std::uint32_t> attach(count, graph::kAbsent);
   for (std::uint32_t s = 0; s < count; ++s) {
     if (core[s]) {
