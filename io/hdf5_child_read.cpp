@@ -10,10 +10,13 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <new>
 #include <optional>
+#include <sstream>
 
 #include "common/error.hpp"
 #include "io/host_memory.hpp"
@@ -90,6 +93,28 @@ std::optional<std::uint64_t> resident_bytes(pid_t pid) {
   std::uint64_t size_pages = 0, resident_pages = 0;
   if (!(statm >> size_pages >> resident_pages)) return std::nullopt;
   return resident_pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// CPU seconds a process has used (/proc/PID/stat, user and system); nothing where that cannot be
+// read. The command name in parentheses may hold spaces, so the fields are counted after its ')'.
+std::optional<double> cpu_seconds(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return std::nullopt;
+  const std::size_t name_end = line.rfind(')');
+  if (name_end == std::string::npos) return std::nullopt;
+  std::istringstream fields(line.substr(name_end + 1));
+  std::string skipped;
+  for (int field = 3; field < 14; ++field) fields >> skipped;  // state ... cmajflt
+  std::uint64_t user_ticks = 0, system_ticks = 0;
+  if (!(fields >> user_ticks >> system_ticks)) return std::nullopt;
+  return static_cast<double>(user_ticks + system_ticks) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+std::string describe_seconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", seconds);
+  return text;
 }
 
 // The child's failure record: the exit code (one byte) and the message.
@@ -246,13 +271,19 @@ std::size_t ChildStreamReader::checked_length(std::uint64_t count, std::size_t e
 
 std::uint64_t child_memory_bound() { return std::max<std::uint64_t>(available_host_memory(), std::uint64_t{1} << 30); }
 
-void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
-                   const std::function<void(ChildStreamReader&)>& consume) {
-  read_in_child(path, produce, consume, child_memory_bound());
+double child_cpu_bound(const std::string& path) {
+  std::error_code error;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, error);
+  return 60.0 + (error ? 0.0 : static_cast<double>(bytes) / static_cast<double>(1 << 20));
 }
 
 void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
-                   const std::function<void(ChildStreamReader&)>& consume, std::uint64_t memory_bound) {
+                   const std::function<void(ChildStreamReader&)>& consume) {
+  read_in_child(path, produce, consume, ChildLimits{child_memory_bound(), child_cpu_bound(path)});
+}
+
+void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
+                   const std::function<void(ChildStreamReader&)>& consume, const ChildLimits& limits) {
   int data_ends[2], error_ends[2];
   if (::pipe2(data_ends, O_CLOEXEC) != 0)
     throw ResourceError(path + ": cannot make a pipe to the process that reads the HDF5 file (" + std::strerror(errno) +
@@ -287,11 +318,22 @@ void read_in_child(const std::string& path, const std::function<void(ChildStream
   try {
     ChildStreamReader in(data_in.get(), [&] {
       const std::optional<std::uint64_t> resident = resident_bytes(child);
-      if (!resident || *resident <= resident_at_start + memory_bound) return;
-      ::kill(child, SIGKILL);
-      throw ResourceError(path + ": the process reading the HDF5 file took more than " + describe_bytes(memory_bound) +
-                          " of memory beyond this process's and was stopped; the file is damaged (check it with "
-                          "h5dump), or reading it needs more memory than this machine has free");
+      if (resident && *resident > resident_at_start + limits.memory_bytes) {
+        ::kill(child, SIGKILL);
+        throw ResourceError(path + ": the process reading the HDF5 file took more than " +
+                            describe_bytes(limits.memory_bytes) +
+                            " of memory beyond this process's and was stopped; the file is damaged (check it with "
+                            "h5dump), or reading it needs more memory than this machine has free");
+      }
+      const std::optional<double> used = cpu_seconds(child);
+      if (used && *used > limits.cpu_seconds) {
+        ::kill(child, SIGKILL);
+        throw ResourceError(path + ": the process reading the HDF5 file used more than " +
+                            describe_seconds(limits.cpu_seconds) +
+                            " of CPU time (60 s and 1 s per MiB of the file) and was stopped; the file is damaged "
+                            "(check it with h5dump), or, for a file you trust that takes longer to read, set "
+                            "SUBSCALE_HDF5_IN_PROCESS=1 to read it in this process");
+      }
     });
     consume(in);
     // Also waits until the child has closed the file.

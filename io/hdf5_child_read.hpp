@@ -101,8 +101,9 @@ class ChildStreamReader {
 //   - InputError "PATH: the HDF5 library crashed reading the file ..." when the child died or
 //     stopped before it sent everything; ResourceError when it was killed with SIGKILL (from
 //     outside: the kernel's out-of-memory killer, a job's limit);
-//   - ResourceError when the child's memory grows beyond what was available when it started
-//     (libhdf5 can allocate without end on a damaged file); the child is stopped first;
+//   - ResourceError when the child's memory grows beyond what was available when it started, or
+//     its CPU time beyond child_cpu_bound() (libhdf5 can allocate or loop without end on a
+//     damaged file); the child is stopped first;
 //   - ResourceError when no child process can be started (it names SUBSCALE_HDF5_IN_PROCESS).
 void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
                    const std::function<void(ChildStreamReader&)>& consume);
@@ -111,10 +112,18 @@ void read_in_child(const std::string& path, const std::function<void(ChildStream
 // never less than 1 GiB, which the library and a sanitizer's own bookkeeping may need on any file.
 std::uint64_t child_memory_bound();
 
-// read_in_child() with the bound given: the child is stopped once its resident memory has grown by
-// more than `memory_bound` bytes since it was started.
+// The CPU time read_in_child() gives the child: 60 s, and 1 s more per MiB of the file (reading
+// takes a small part of that; libhdf5 can loop without end on a damaged file).
+double child_cpu_bound(const std::string& path);
+
+struct ChildLimits {
+  std::uint64_t memory_bytes = 0;  // growth of its resident memory since it started
+  double cpu_seconds = 0;          // CPU time, user and system
+};
+
+// read_in_child() with the limits given: the child is stopped once it goes beyond either.
 void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
-                   const std::function<void(ChildStreamReader&)>& consume, std::uint64_t memory_bound);
+                   const std::function<void(ChildStreamReader&)>& consume, const ChildLimits& limits);
 
 // The common case: a reader whose result is sent whole. `read` runs in the child (or here, when
 // hdf5_reads_in_child() is false); `send` and `receive` carry its result across.

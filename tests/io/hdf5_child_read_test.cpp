@@ -9,9 +9,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "io/hdf5_dataset_reader.hpp"
 #include "io/hdf5_dataset_writer.hpp"
@@ -123,12 +127,43 @@ TEST(Hdf5ChildRead, ChildWhoseMemoryGrowsWithoutEndIsStoppedWithAResourceError) 
             ::usleep(5000);
           }
         },
-        [](ChildStreamReader& in) { in.get<std::uint64_t>(); }, std::uint64_t{64} << 20);
+        [](ChildStreamReader& in) { in.get<std::uint64_t>(); }, ChildLimits{std::uint64_t{64} << 20, 600});
     FAIL() << "nothing thrown";
   } catch (const ResourceError& error) {
     EXPECT_THAT(error.what(), AllOf(HasSubstr("x.h5: the process reading the HDF5 file took more than 64.0 MiB"),
                                     HasSubstr("was stopped")));
   }
+}
+
+TEST(Hdf5ChildRead, ChildThatComputesWithoutEndIsStoppedWithAResourceError) {
+  // As libhdf5 can on a damaged file: it loops and never sends anything. The child gives up after
+  // 30 s of wall time, so a bound that is never enforced fails the test instead of hanging it.
+  try {
+    read_in_child(
+        "x.h5",
+        [](ChildStreamWriter&) {
+          const auto start = std::chrono::steady_clock::now();
+          volatile std::uint64_t spin = 0;
+          while (std::chrono::steady_clock::now() - start < std::chrono::seconds(30)) spin = spin + 1;
+        },
+        [](ChildStreamReader& in) { in.get<std::uint64_t>(); }, ChildLimits{std::uint64_t{1} << 30, 0.3});
+    FAIL() << "nothing thrown";
+  } catch (const ResourceError& error) {
+    EXPECT_THAT(error.what(), AllOf(HasSubstr("x.h5: the process reading the HDF5 file used more than 0.3 s of CPU"),
+                                    HasSubstr("was stopped"), HasSubstr("SUBSCALE_HDF5_IN_PROCESS=1")));
+  }
+}
+
+TEST(Hdf5ChildRead, TheChildGetsAMinuteAndASecondPerMebibyteOfTheFile) {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "subscale_child_cpu_bound.h5";
+  {
+    std::ofstream out(file, std::ios::binary);
+    const std::string mebibyte(std::size_t{1} << 20, 'x');
+    for (int i = 0; i < 3; ++i) out << mebibyte;
+  }
+  EXPECT_DOUBLE_EQ(child_cpu_bound(file.string()), 63.0);
+  std::filesystem::remove(file);
+  EXPECT_DOUBLE_EQ(child_cpu_bound(file.string()), 60.0);  // no such file: the minute alone
 }
 
 TEST(Hdf5ChildRead, TheChildMayUseAtLeastOneGibibyte) { EXPECT_GE(child_memory_bound(), std::uint64_t{1} << 30); }
