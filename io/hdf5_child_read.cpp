@@ -111,6 +111,9 @@ std::optional<double> cpu_seconds(pid_t pid) {
   return static_cast<double>(user_ticks + system_ticks) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
+// The CPU time any read is given, before the second per MiB of the file (child_cpu_bound).
+constexpr double kChildCpuSeconds = 60.0;
+
 std::string describe_seconds(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f s", seconds);
@@ -274,7 +277,7 @@ std::uint64_t child_memory_bound() { return std::max<std::uint64_t>(available_ho
 double child_cpu_bound(const std::string& path) {
   std::error_code error;
   const std::uintmax_t bytes = std::filesystem::file_size(path, error);
-  return 60.0 + (error ? 0.0 : static_cast<double>(bytes) / static_cast<double>(1 << 20));
+  return kChildCpuSeconds + (error ? 0.0 : static_cast<double>(bytes) / static_cast<double>(1 << 20));
 }
 
 void read_in_child(const std::string& path, const std::function<void(ChildStreamWriter&)>& produce,
@@ -316,24 +319,23 @@ void read_in_child(const std::string& path, const std::function<void(ChildStream
   bool complete = false;
   std::exception_ptr consume_error;
   try {
+    const auto stop = [&](const std::string& what) {
+      ::kill(child, SIGKILL);
+      throw ResourceError(path + ": the process reading the HDF5 file " + what);
+    };
     ChildStreamReader in(data_in.get(), [&] {
       const std::optional<std::uint64_t> resident = resident_bytes(child);
-      if (resident && *resident > resident_at_start + limits.memory_bytes) {
-        ::kill(child, SIGKILL);
-        throw ResourceError(path + ": the process reading the HDF5 file took more than " +
-                            describe_bytes(limits.memory_bytes) +
-                            " of memory beyond this process's and was stopped; the file is damaged (check it with "
-                            "h5dump), or reading it needs more memory than this machine has free");
-      }
+      if (resident && *resident > resident_at_start + limits.memory_bytes)
+        stop("took more than " + describe_bytes(limits.memory_bytes) +
+             " of memory beyond this process's and was stopped; the file is damaged (check it with h5dump), or "
+             "reading it needs more memory than this machine has free");
       const std::optional<double> used = cpu_seconds(child);
-      if (used && *used > limits.cpu_seconds) {
-        ::kill(child, SIGKILL);
-        throw ResourceError(path + ": the process reading the HDF5 file used more than " +
-                            describe_seconds(limits.cpu_seconds) +
-                            " of CPU time (60 s and 1 s per MiB of the file) and was stopped; the file is damaged "
-                            "(check it with h5dump), or, for a file you trust that takes longer to read, set "
-                            "SUBSCALE_HDF5_IN_PROCESS=1 to read it in this process");
-      }
+      if (used && *used > limits.cpu_seconds)
+        stop("used more than " + describe_seconds(limits.cpu_seconds) + " of CPU time (" +
+             describe_seconds(kChildCpuSeconds) +
+             " and 1 s per MiB of the file) and was stopped; the file is damaged "
+             "(check it with h5dump), or, for a file you trust that takes longer to read, set "
+             "SUBSCALE_HDF5_IN_PROCESS=1 to read it in this process");
     });
     consume(in);
     // Also waits until the child has closed the file.

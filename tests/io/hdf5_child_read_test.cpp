@@ -13,8 +13,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "io/hdf5_dataset_reader.hpp"
@@ -155,15 +153,9 @@ TEST(Hdf5ChildRead, ChildThatComputesWithoutEndIsStoppedWithAResourceError) {
 }
 
 TEST(Hdf5ChildRead, TheChildGetsAMinuteAndASecondPerMebibyteOfTheFile) {
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "subscale_child_cpu_bound.h5";
-  {
-    std::ofstream out(file, std::ios::binary);
-    const std::string mebibyte(std::size_t{1} << 20, 'x');
-    for (int i = 0; i < 3; ++i) out << mebibyte;
-  }
-  EXPECT_DOUBLE_EQ(child_cpu_bound(file.string()), 63.0);
-  std::filesystem::remove(file);
-  EXPECT_DOUBLE_EQ(child_cpu_bound(file.string()), 60.0);  // no such file: the minute alone
+  const TempDir dir;
+  EXPECT_DOUBLE_EQ(child_cpu_bound(dir.write("x.h5", std::string(std::size_t{3} << 20, 'x'))), 63.0);
+  EXPECT_DOUBLE_EQ(child_cpu_bound(dir.file("missing.h5")), 60.0);  // no such file: the minute alone
 }
 
 TEST(Hdf5ChildRead, TheChildMayUseAtLeastOneGibibyte) { EXPECT_GE(child_memory_bound(), std::uint64_t{1} << 30); }
