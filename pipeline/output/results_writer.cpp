@@ -248,6 +248,7 @@ std::string summary_json(const RunReport& report) {
                                {"denser_splits", g.denser_splits},
                                {"touching_joins", g.touching_joins},
                                {"grown", g.grown},
+                               {"turned", g.turned},
                                {"seconds", g.seconds},
                                {"seconds_prepare", g.seconds_prepare},
                                {"seconds_subspaces", g.seconds_subspaces},

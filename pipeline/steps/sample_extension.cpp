@@ -26,9 +26,11 @@ template <class T>
 significance::Kept significant_on_every_point(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
                                               const std::vector<SubspaceCluster>& clusters,
                                               const SignificanceSettings& settings, SignificanceReport& report) {
-  auto kept = significance::keep_significant(values, marginals, clusters, settings.test);
+  auto test = settings.test;
+  test.shapes = kReportedShapes;
+  auto kept = significance::keep_significant(values, marginals, clusters, test);
   if (kept.indices.empty() && !clusters.empty()) {
-    const auto scores = significance::score_clusters(values, marginals, clusters);
+    const auto scores = significance::score_clusters(values, marginals, clusters, kReportedShapes);
     std::vector<std::size_t> order(clusters.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(),
@@ -102,7 +104,9 @@ void extend_sample_result(const ColumnMatrix<T>& values, const ColumnMatrix<T>& 
   const auto test_start = std::chrono::steady_clock::now();
   SignificanceReport& sig = *report.significance;
   const auto marginals = significance::Marginals::of(values);
-  trim_failing_edges(values, marginals, extended, settings.significance.test);
+  auto reported_test = settings.significance.test;
+  reported_test.shapes = kReportedShapes;
+  trim_failing_edges(values, marginals, extended, reported_test);
   auto kept = significant_on_every_point(values, marginals, extended, settings.significance, sig);
   out.clusters_kept = kept.indices.size();
   for (const auto i : kept.indices) {

@@ -21,6 +21,7 @@
 #include "stages/significance/subspace_bound.hpp"
 #include "stages/significance/touching_pieces.hpp"
 #include "stages/significance/trimmed_box.hpp"
+#include "stages/significance/turned_rectangle.hpp"
 #include "stages/significance/weak_dimensions.hpp"
 
 namespace subscale::pipeline {
@@ -221,6 +222,12 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
 
 namespace {
 
+// A cluster of two dimensions that take turned rectangles: it can be a piece of a stretched one.
+bool may_be_stretched(const significance::Marginals& marginals, const SubspaceCluster& cluster) {
+  return cluster.dimensions.size() == 2 &&
+         significance::takes_turned_rectangles(marginals, cluster.dimensions[0], cluster.dimensions[1]);
+}
+
 // The refinements of a consolidated cluster before its test (docs/significance.md §4(c)).
 template <class T>
 SubspaceCluster refined_for_test(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
@@ -235,7 +242,7 @@ SubspaceCluster refined_for_test(const ColumnMatrix<T>& values, const significan
   if (cluster.points.size() != before)
     cluster = significance::add_strong_dimensions(values, marginals, std::move(cluster), background_share);
   // Only a cluster that fails loses the points at its edges (trimmed_box.hpp says why).
-  if (significance::score_cluster(values, marginals, cluster).score < threshold)
+  if (significance::score_cluster(values, marginals, cluster, kReportedShapes).score < threshold)
     cluster = significance::trim_while_stronger(values, marginals, std::move(cluster));
   return cluster;
 }
@@ -248,7 +255,10 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
                                    const SignificanceSettings& settings, SignificanceReport& report,
                                    double sample_scale) {
   const double merge_epsilon = merge_params.epsilon;
-  const significance::GrowthParams growth{merge_epsilon, std::max<std::size_t>(merge_params.min_points, 1), 0};
+  const significance::GrowthParams growth{merge_epsilon, std::max<std::size_t>(merge_params.min_points, 1), 0,
+                                          kReportedShapes};
+  auto test = predicting(settings, sample_scale);
+  test.shapes = kReportedShapes;
   const auto start = Clock::now();
   const double threshold = -std::log10(settings.test.alpha);
   std::vector<char> grown(consolidated.clusters.size(), 0);
@@ -257,20 +267,27 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
     SubspaceCluster as_found = cluster;
     cluster = refined_for_test(values, marginals, std::move(cluster), settings.test.background_share, threshold);
     // A cluster that fails may hold a few of a small cluster's points (grown_cluster.hpp); one
-    // that passes keeps its points, since growing it would take in the background at its edges.
-    const double score = significance::score_cluster(values, marginals, cluster).score;
-    if (score < threshold) {
+    // that passes keeps its points, since growing it would take in the background at its edges,
+    // unless it is a piece of a stretched cluster of two dimensions: grown, the whole is judged by
+    // a turned rectangle, and only then does the growth replace a passing piece.
+    const double score = significance::score_cluster(values, marginals, cluster, kReportedShapes).score;
+    const bool passes = score >= threshold;
+    if (!passes || may_be_stretched(marginals, cluster)) {
       SubspaceCluster larger = significance::grown_in_subspace(values, marginals, std::move(as_found), growth);
       larger = refined_for_test(values, marginals, std::move(larger), settings.test.background_share, threshold);
-      if (significance::score_cluster(values, marginals, larger).score > score) {
+      // Grown, a stretched cluster takes in the background at its ends and sides, where a box
+      // would not show it but its turned rectangle does.
+      if (may_be_stretched(marginals, larger))
+        larger = significance::trim_turned_while_stronger(values, marginals, std::move(larger));
+      const auto larger_score = significance::score_cluster(values, marginals, larger, kReportedShapes);
+      if (larger_score.score > score && (!passes || larger_score.turned)) {
         cluster = std::move(larger);
         grown[i] = 1;
       }
     }
     consolidated.sizes[i] = cluster.points.size();
   });
-  auto kept =
-      significance::keep_significant(values, marginals, consolidated.clusters, predicting(settings, sample_scale));
+  auto kept = significance::keep_significant(values, marginals, consolidated.clusters, test);
   report.consolidated_tested = consolidated.clusters.size();
   report.grown = static_cast<std::uint64_t>(std::count(grown.begin(), grown.end(), 1));
   report.consolidated_kept = kept.indices.size();
@@ -279,8 +296,9 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   } else if (!consolidated.clusters.empty()) {
     std::vector<std::size_t> all(consolidated.clusters.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-    report.near_misses = strongest_failures(consolidated.clusters, all,
-                                            significance::score_clusters(values, marginals, consolidated.clusters));
+    report.near_misses =
+        strongest_failures(consolidated.clusters, all,
+                           significance::score_clusters(values, marginals, consolidated.clusters, kReportedShapes));
   }
   std::vector<SubspaceCluster> strongest_first;
   std::vector<std::uint32_t> sources;
@@ -296,7 +314,7 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
     leads[i] = true;
   auto pieces =
       significance::join_touching_pieces(values, marginals, std::move(strongest_first), std::move(kept.scores),
-                                         std::move(sources), leads, merge_epsilon, threshold);
+                                         std::move(sources), leads, merge_epsilon, threshold, kReportedShapes);
   report.touching_joins = pieces.joins;
   const auto after_joins =
       significance::distinct_clusters(values, marginals, pieces.clusters, settings.distinct_overlap, threshold);
@@ -307,6 +325,8 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   consolidated.sources = significance::take(pieces.sources, after_joins);
   consolidated.stats.clusters = consolidated.clusters.size();
   report.scores = significance::take(pieces.scores, after_joins);
+  report.turned = static_cast<std::uint64_t>(
+      std::count_if(report.scores.begin(), report.scores.end(), [](const auto& s) { return s.turned; }));
   report.seconds_consolidated += seconds_since(start);
   report.seconds += seconds_since(start);
 }
@@ -412,6 +432,10 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
   if (phase == SignificancePhase::consolidate && report.grown > 0)
     lines.push_back("significance " + counted(report.grown, "failing consolidated cluster") +
                     " stronger grown over every point of their subspace (at merge.epsilon and merge.min_points)");
+  if (phase == SignificancePhase::consolidate && report.turned > 0)
+    lines.push_back("significance " + counted(report.turned, "cluster") +
+                    " of two dimensions judged by a rectangle turned to its own axis, where its box holds too much "
+                    "background");
   if (phase == SignificancePhase::consolidate && report.touching_joins > 0)
     lines.push_back("significance " + counted(report.touching_joins, "join") +
                     " of pieces of one cluster that touch in their subspace (within merge.epsilon)");

@@ -21,6 +21,9 @@ namespace subscale::pipeline {
 // Near misses a run with no significant cluster lists (log, summary.json).
 inline constexpr std::size_t kNearMisses = 5;
 
+// The clusters reported are judged by both shapes (cluster_score.hpp), merge's by boxes alone.
+inline constexpr auto kReportedShapes = significance::Shapes::boxes_and_turned;
+
 // The core's copy of the values when some dimension has a background value (none otherwise).
 template <class T>
 std::optional<ColumnMatrix<T>> core_values(const ColumnMatrix<T>& values, double epsilon,

@@ -207,7 +207,7 @@ py::dict significance_scores(const py::array& values, const py::handle& clusters
                          " points in " + std::to_string(matrix.cols()) + " dimensions");
     }
     const auto marginals = significance::Marginals::of(matrix);
-    scores = significance::score_clusters(matrix, marginals, list);
+    scores = significance::score_clusters(matrix, marginals, list, significance::Shapes::boxes_and_turned);
     // As the run's test does: a cluster gathering in fewer than two dimensions never passes.
     for (std::size_t c = 0; c < list.size(); ++c) {
       gathering[c] = significance::gathering_dimensions(matrix, marginals, list[c], background_share);
@@ -218,12 +218,14 @@ py::dict significance_scores(const py::array& values, const py::handle& clusters
   const std::vector<bool> passes = significance::significant(scores, params);
   std::vector<std::uint32_t> points;
   std::vector<double> log10_p0, log10_p, log10_search, score;
+  std::vector<bool> turned;
   for (const auto& s : scores) {
     points.push_back(s.points);
     log10_p0.push_back(s.log10_p0);
     log10_p.push_back(s.log10_p);
     log10_search.push_back(s.log10_search);
     score.push_back(s.score);
+    turned.push_back(s.turned);
   }
   py::dict out;
   out["points"] = to_array(std::move(points));
@@ -232,6 +234,7 @@ py::dict significance_scores(const py::array& values, const py::handle& clusters
   out["log10_search"] = to_array(std::move(log10_search));
   out["score"] = to_array(std::move(score));
   out["gathering_dimensions"] = to_array(std::move(gathering));
+  out["turned"] = std::move(turned);
   out["significant"] = std::vector<bool>(passes.begin(), passes.end());
   return out;
 }

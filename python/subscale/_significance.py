@@ -16,8 +16,11 @@ def significance(X: Any, clusters: Any, alpha: float = 0.01, correction: str = "
     The test (docs/significance.md) prices a cluster's box, per dimension the interval of its
     points' values, under independent dimensions each distributed as X's own column, corrected for
     every box a search could have drawn. A cluster whose box holds more than ``background_share``
-    of all points in all but one of its dimensions does not gather and never passes. The score
-    depends on the points' ranks only, so it is the same on X as given and as a run normalises it.
+    of all points in all but one of its dimensions does not gather and never passes. A cluster of
+    two dimensions is also priced by a rectangle turned to its own axis, and scored by the better
+    of the two shapes, as the clusters a run reports are. The box's score depends on the points'
+    ranks only and the rectangle's on each column up to shift and scale, so the score is the same
+    on X as given and as a run normalises it.
 
     Parameters
     ----------
@@ -41,8 +44,8 @@ def significance(X: Any, clusters: Any, alpha: float = 0.01, correction: str = "
         One row per cluster (per class, indexed by the class, for labels): ``points``,
         ``dimensions`` (their number), ``log10_p0`` (the box's mass under the null),
         ``log10_p`` (the raw p-value), ``log10_search`` (the family the test is corrected for),
-        ``score`` (-log10 of the corrected p-value, 0 at most 1), ``gathering_dimensions`` and
-        ``significant``.
+        ``score`` (-log10 of the corrected p-value, 0 at most 1), ``turned`` (the mass and family
+        are those of the turned rectangle), ``gathering_dimensions`` and ``significant``.
 
     Raises
     ------
@@ -79,6 +82,7 @@ def significance(X: Any, clusters: Any, alpha: float = 0.01, correction: str = "
         "log10_p": out["log10_p"],
         "log10_search": out["log10_search"],
         "score": out["score"],
+        "turned": np.asarray(out["turned"], dtype=bool),
         "gathering_dimensions": np.asarray(out["gathering_dimensions"], dtype=np.int64),
         "significant": np.asarray(out["significant"], dtype=bool),
     })

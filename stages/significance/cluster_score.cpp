@@ -9,6 +9,7 @@
 #include "stages/significance/binomial_tail.hpp"
 #include "stages/significance/point_range.hpp"
 #include "stages/significance/search_correction.hpp"
+#include "stages/significance/turned_rectangle.hpp"
 
 namespace subscale::significance {
 namespace {
@@ -45,17 +46,12 @@ ClusterScore predicted_for_input(ClusterScore on_sample, std::uint32_t sample_po
   return on_sample;
 }
 
-template <class T>
-ClusterScore score_cluster(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster) {
+namespace {
+
+ClusterScore scored(std::uint32_t n, std::uint32_t points, double log_p0, double log_m) {
   ClusterScore score;
-  if (cluster.points.empty() || cluster.dimensions.empty()) return score;
-  const Box box = box_of(values, cluster);
-  double log_p0 = 0;
-  for (std::size_t i = 0; i < cluster.dimensions.size(); ++i)
-    log_p0 += std::log(marginals.mass(cluster.dimensions[i], box.lo[i], box.hi[i]));
-  score.points = static_cast<std::uint32_t>(cluster.points.size());
-  const double log_p = log_binomial_upper_tail(marginals.points(), log_p0, score.points);
-  const double log_m = log_search_size(marginals, cluster.dimensions);
+  score.points = points;
+  const double log_p = log_binomial_upper_tail(n, log_p0, points);
   score.log10_p0 = log_p0 / kLn10;
   score.log10_p = log_p / kLn10;
   score.log10_search = log_m / kLn10;
@@ -63,20 +59,40 @@ ClusterScore score_cluster(const ColumnMatrix<T>& values, const Marginals& margi
   return score;
 }
 
+}  // namespace
+
+template <class T>
+ClusterScore score_cluster(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster,
+                           Shapes shapes) {
+  if (cluster.points.empty() || cluster.dimensions.empty()) return {};
+  const Box box = box_of(values, cluster);
+  double log_p0 = 0;
+  for (std::size_t i = 0; i < cluster.dimensions.size(); ++i)
+    log_p0 += std::log(marginals.mass(cluster.dimensions[i], box.lo[i], box.hi[i]));
+  const auto k = static_cast<std::uint32_t>(cluster.points.size());
+  ClusterScore score = scored(marginals.points(), k, log_p0, log_search_size(marginals, cluster.dimensions));
+  if (shapes == Shapes::boxes || cluster.dimensions.size() != 2) return score;
+  const auto rectangle = turned_rectangle(values, marginals, cluster);
+  if (!rectangle) return score;
+  ClusterScore turned = scored(marginals.points(), k, rectangle->log_p0, log_turned_search_size(marginals));
+  turned.turned = true;
+  return uncut_score(turned) > uncut_score(score) ? turned : score;
+}
+
 template <class T>
 std::vector<ClusterScore> score_clusters(const ColumnMatrix<T>& values, const Marginals& marginals,
-                                         const std::vector<SubspaceCluster>& clusters) {
+                                         const std::vector<SubspaceCluster>& clusters, Shapes shapes) {
   std::vector<ClusterScore> scores(clusters.size());
   tbb::parallel_for(std::size_t{0}, clusters.size(),
-                    [&](std::size_t i) { scores[i] = score_cluster(values, marginals, clusters[i]); });
+                    [&](std::size_t i) { scores[i] = score_cluster(values, marginals, clusters[i], shapes); });
   return scores;
 }
 
-template ClusterScore score_cluster(const ColumnMatrix<float>&, const Marginals&, const SubspaceCluster&);
-template ClusterScore score_cluster(const ColumnMatrix<double>&, const Marginals&, const SubspaceCluster&);
+template ClusterScore score_cluster(const ColumnMatrix<float>&, const Marginals&, const SubspaceCluster&, Shapes);
+template ClusterScore score_cluster(const ColumnMatrix<double>&, const Marginals&, const SubspaceCluster&, Shapes);
 template std::vector<ClusterScore> score_clusters(const ColumnMatrix<float>&, const Marginals&,
-                                                  const std::vector<SubspaceCluster>&);
+                                                  const std::vector<SubspaceCluster>&, Shapes);
 template std::vector<ClusterScore> score_clusters(const ColumnMatrix<double>&, const Marginals&,
-                                                  const std::vector<SubspaceCluster>&);
+                                                  const std::vector<SubspaceCluster>&, Shapes);
 
 }  // namespace subscale::significance

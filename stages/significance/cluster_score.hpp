@@ -12,6 +12,12 @@
 // upper tail P(X >= k), computed exactly in log space. The corrected p-value multiplies it by the
 // family size of search_correction.hpp; score = -log10 of the corrected p-value, capped at 0 (a
 // higher score is a stronger cluster; significant when score >= -log10 alpha).
+//
+// A cluster of two dimensions can also be judged by a rectangle turned to its own axis
+// (turned_rectangle.hpp), with that shape's mass and family; its score is then the better of the
+// two. Merge's clusters, and the bounds that skip work before and during merge, use boxes alone:
+// a turned rectangle can hold k points at a mass of only k / n^2, and no bound that weak skips
+// anything. The consolidated clusters, the ones reported, are judged by both shapes.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -28,16 +34,23 @@ struct ClusterScore {
   double log10_p = 0;        // log10 of the raw p-value, P(Binomial(n, p0) >= k)
   double log10_search = 0;   // log10 of the family size the test is corrected for
   double score = 0;          // -log10 min(1, p * family size): 0 for nothing, higher is stronger
+  bool turned = false;       // the mass and family are those of the turned rectangle
+};
+
+enum class Shapes {
+  boxes,            // the axis-parallel box
+  boxes_and_turned  // and, in two dimensions, the turned rectangle where it scores higher
 };
 
 // One cluster; its dimensions and points sorted and in range (callers check).
 template <class T>
-ClusterScore score_cluster(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster);
+ClusterScore score_cluster(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster,
+                           Shapes shapes = Shapes::boxes);
 
 // Every cluster, in parallel; the result does not depend on the number of threads.
 template <class T>
 std::vector<ClusterScore> score_clusters(const ColumnMatrix<T>& values, const Marginals& marginals,
-                                         const std::vector<SubspaceCluster>& clusters);
+                                         const std::vector<SubspaceCluster>& clusters, Shapes shapes = Shapes::boxes);
 
 // The score a cluster found on a sample of `sample_points` points predicts for an input of
 // `scale` x as many (predicted_log_tail): its box's mass and family size as on the sample.

@@ -186,7 +186,8 @@ SubspaceCluster grown_in_subspace(const ColumnMatrix<T>& values, const Marginals
   if (grown.points.size() <= cluster.points.size()) return cluster;
   // Before the cut at 0: a seed too small to pass scores 0, and so can a grown cluster that
   // is far stronger than it.
-  if (uncut_score(score_cluster(values, marginals, grown)) <= uncut_score(score_cluster(values, marginals, cluster)))
+  if (uncut_score(score_cluster(values, marginals, grown, params.shapes)) <=
+      uncut_score(score_cluster(values, marginals, cluster, params.shapes)))
     return cluster;
   return grown;
 }

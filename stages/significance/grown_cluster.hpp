@@ -26,14 +26,16 @@
 
 #include "common/dataset.hpp"
 #include "common/subspace_cluster.hpp"
+#include "stages/significance/cluster_score.hpp"
 #include "stages/significance/marginals.hpp"
 
 namespace subscale::significance {
 
 struct GrowthParams {
-  double epsilon = 0;          // merge.epsilon
-  std::size_t min_points = 0;  // merge.min_points, the point itself included
-  std::size_t max_points = 0;  // points reached beyond which the growth is abandoned
+  double epsilon = 0;             // merge.epsilon
+  std::size_t min_points = 0;     // merge.min_points, the point itself included
+  std::size_t max_points = 0;     // points reached beyond which the growth is abandoned
+  Shapes shapes = Shapes::boxes;  // those the grown cluster and the seed are scored by
 };
 
 // `cluster`'s dimensions and points sorted and in range. Returns the grown cluster where it

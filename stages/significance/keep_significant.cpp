@@ -13,7 +13,7 @@ namespace subscale::significance {
 template <class T>
 ClusterScore gathering_score(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster,
                              const TestParams& params) {
-  ClusterScore score = score_cluster(values, marginals, cluster);
+  ClusterScore score = score_cluster(values, marginals, cluster, params.shapes);
   if (params.sample_scale > 1.0) score = predicted_for_input(score, marginals.points(), params.sample_scale);
   if (gathering_dimensions(values, marginals, cluster, params.background_share) < 2) score.score = 0, score.log10_p = 0;
   return score;

@@ -10,6 +10,8 @@
 // weight 1 / (d C(d, s) prod_j u_j (u_j + 1) / 2), the weights of the whole family sum to at most
 // one, so rejecting where p <= alpha * weight bounds the chance of any false cluster by alpha,
 // whatever the search did (a weighted Bonferroni bound over the family, not over the tested list).
+// A pair of dimensions that also takes turned rectangles (turned_rectangle.hpp) gives its boxes
+// 1 - kTurnedShare of the pair's weight and the rectangles the rest.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -18,10 +20,16 @@
 
 namespace subscale::significance {
 
-// ln of the family size for subspace `dimensions`: ln d + ln C(d, s) + sum ln(u_j (u_j + 1) / 2).
+// ln of the family size for subspace `dimensions`: ln d + ln C(d, s) + sum ln(u_j (u_j + 1) / 2),
+// and -ln(1 - kTurnedShare) for a pair that takes turned rectangles.
 double log_search_size(const Marginals& marginals, std::span<const std::uint32_t> dimensions);
 
-// The same for s dimensions that each have `distinct` values (a bound for a whole dimensionality).
+// ln of the family size of the turned rectangles of a pair of dimensions at one of their angles:
+// ln d + ln C(d, 2) + ln(kTurnAngles / kTurnedShare) + 2 ln(n (n + 1) / 2).
+double log_turned_search_size(const Marginals& marginals);
+
+// The same for s dimensions that each have `distinct` values and take no turned rectangles (a
+// bound for a whole dimensionality: the smallest family of s such dimensions).
 double log_search_size(std::uint32_t data_dimensions, std::uint32_t s, std::uint32_t distinct);
 
 // log_search_size for many subspaces: each dimension's and each size's term computed once, and
@@ -34,6 +42,7 @@ class SearchSizes {
  private:
   std::vector<double> log_subspaces_;  // per s in [0, d]
   std::vector<double> log_intervals_;  // per dimension
+  std::vector<char> turns_;            // per dimension: whether it takes turned rectangles
 };
 
 }  // namespace subscale::significance

@@ -30,6 +30,9 @@ struct TestParams {
   // fails on the sample (log10 p -13.9 against a search family of 10^16.3) and passes on the input
   // by hundreds of orders. The test on every point decides. 1: no sample.
   double sample_scale = 1.0;
+  // The shapes a cluster is judged by (cluster_score.hpp): boxes for merge's clusters, and in two
+  // dimensions also the turned rectangle for the consolidated ones.
+  Shapes shapes = Shapes::boxes;
 };
 
 // significance.correction's text: "bonferroni" or "fdr"; anything else is a UsageError.

@@ -69,7 +69,7 @@ template <class T>
 TouchingPieces join_touching_pieces(const ColumnMatrix<T>& values, const Marginals& marginals,
                                     std::vector<SubspaceCluster> clusters, std::vector<ClusterScore> scores,
                                     std::vector<std::uint32_t> sources, const std::vector<bool>& leads, double epsilon,
-                                    double threshold) {
+                                    double threshold, Shapes shapes) {
   if (clusters.size() != scores.size() || clusters.size() != sources.size() || clusters.size() != leads.size())
     throw std::invalid_argument("join_touching_pieces: " + std::to_string(clusters.size()) + " clusters but " +
                                 std::to_string(scores.size()) + " scores, " + std::to_string(sources.size()) +
@@ -92,7 +92,7 @@ TouchingPieces join_touching_pieces(const ColumnMatrix<T>& values, const Margina
       SubspaceCluster with{cluster.dimensions, {}};
       std::set_union(cluster.points.begin(), cluster.points.end(), clusters[j].points.begin(), clusters[j].points.end(),
                      std::back_inserter(with.points));
-      const ClusterScore union_score = score_cluster(values, marginals, with);
+      const ClusterScore union_score = score_cluster(values, marginals, with, shapes);
       if (union_score.score < threshold) continue;
       cluster = std::move(with);
       score = union_score;
@@ -124,7 +124,7 @@ TouchingPieces join_touching_pieces(const ColumnMatrix<T>& values, const Margina
                                const std::vector<std::uint32_t>&, const std::vector<std::uint32_t>&, double);          \
   template TouchingPieces join_touching_pieces(const ColumnMatrix<T>&, const Marginals&, std::vector<SubspaceCluster>, \
                                                std::vector<ClusterScore>, std::vector<std::uint32_t>,                  \
-                                               const std::vector<bool>&, double, double);
+                                               const std::vector<bool>&, double, double, Shapes);
 SUBSCALE_TOUCHING_PIECES(float)
 SUBSCALE_TOUCHING_PIECES(double)
 #undef SUBSCALE_TOUCHING_PIECES

@@ -41,12 +41,13 @@ struct TouchingPieces {
 
 // `clusters` strongest first with their `scores`, `sources` (a count carried along, such as the
 // merge clusters each was consolidated from; summed over a join) and `leads`; `epsilon` merge's
-// radius (> 0); `threshold` the score the union needs (-log10 alpha). Returns the leads, joined.
+// radius (> 0); `threshold` the score the union needs (-log10 alpha), scored by `shapes`. Returns
+// the leads, joined.
 template <class T>
 TouchingPieces join_touching_pieces(const ColumnMatrix<T>& values, const Marginals& marginals,
                                     std::vector<SubspaceCluster> clusters, std::vector<ClusterScore> scores,
                                     std::vector<std::uint32_t> sources, const std::vector<bool>& leads, double epsilon,
-                                    double threshold);
+                                    double threshold, Shapes shapes = Shapes::boxes);
 
 // Whether a point of `a` lies within `epsilon` of a point of `b` over `dimensions` (both point
 // lists sorted), by merge's neighbour test in T.

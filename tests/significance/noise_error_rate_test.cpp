@@ -62,6 +62,49 @@ TEST(NoiseErrorRate, UniformNoiseKeepsTheFamilyWiseRate) {
   EXPECT_GT(rates.any_naive, 2 * kAlpha * kSeeds) << "the naive correction should fail here";
 }
 
+// The tightest groups again, and bands: the k points nearest a line through a point of the data at
+// one of 12 angles (within 0.3 of that point along it), scored by boxes and turned rectangles.
+int any_passing_with_turned(const Matrix& m, double alpha) {
+  const auto marginals = Marginals::of(m);
+  std::vector<ClusterScore> scores;
+  const auto d = static_cast<std::uint32_t>(m.cols());
+  const auto n = static_cast<std::uint32_t>(m.rows());
+  for (std::uint32_t a = 0; a < d; ++a)
+    for (std::uint32_t b = a + 1; b < d; ++b) {
+      for (std::uint32_t center = 0; center < n; center += 10)
+        for (const auto& group : nearest_each(m, {a, b}, center, {6, 10, 20}))
+          scores.push_back(score_cluster(m, marginals, group, Shapes::boxes_and_turned));
+      for (std::uint32_t center = 0; center < n; center += 25)
+        for (int t = 1; t < 12; ++t) {
+          const double angle = t * std::acos(-1.0) / 12, c = std::cos(angle), s = std::sin(angle);
+          std::vector<std::pair<double, std::uint32_t>> across;
+          for (std::uint32_t p = 0; p < n; ++p) {
+            const double dx = m(p, a) - m(center, a), dy = m(p, b) - m(center, b);
+            if (std::abs(c * dx + s * dy) <= 0.3) across.emplace_back(std::abs(-s * dx + c * dy), p);
+          }
+          std::sort(across.begin(), across.end());
+          for (const std::size_t k : {10, 20, 40}) {
+            if (across.size() < k) continue;
+            SubspaceCluster band{{a, b}, {}};
+            for (std::size_t i = 0; i < k; ++i) band.points.push_back(across[i].second);
+            std::sort(band.points.begin(), band.points.end());
+            scores.push_back(score_cluster(m, marginals, band, Shapes::boxes_and_turned));
+          }
+        }
+    }
+  const auto keep = significant(scores, {alpha, Correction::bonferroni});
+  return std::count(keep.begin(), keep.end(), true) > 0 ? 1 : 0;
+}
+
+TEST(NoiseErrorRate, TurnedRectanglesKeepTheFamilyWiseRate) {
+  constexpr int kSeeds = 40;
+  constexpr double kAlpha = 0.05;
+  int any = 0;
+  for (int seed = 0; seed < kSeeds; ++seed)
+    any += any_passing_with_turned(testing::uniform_noise(150, 5, 3000 + seed), kAlpha);
+  EXPECT_LE(any, kAlpha * kSeeds);
+}
+
 TEST(NoiseErrorRate, SkewedIntegerLevelsKeepTheFamilyWiseRate) {
   constexpr int kSeeds = 60;
   constexpr double kAlpha = 0.05;
