@@ -6,15 +6,18 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "datasets/synthetic_generator.hpp"
 #include "io/ground_truth.hpp"
 #include "io/hdf5_dataset_writer.hpp"
+#include "stages/evaluate/cluster_text.hpp"
 #include "tests/pipeline/cli_test_fixture.hpp"
 
 namespace {
@@ -241,6 +244,39 @@ TEST_F(SignificanceRun, ClustersOfASkewedGridAreFoundFromPooledPairs) {
   EXPECT_TRUE(summary["significance"]["pooled"].get<bool>());
   EXPECT_GT(summary["significance"]["chance_dimensions"].get<double>(), 1.0);
   EXPECT_EQ(summary["significance"]["pooled_pairs"].get<int>(), 30 * 29 / 2);
+}
+
+// 200 points along the diagonal of dimensions 2 and 6 (sd 0.08 along it, 0.008 across) among
+// 1,300 uniform points in 10 dimensions. Its box holds about a sixth of the data in those two
+// dimensions, so the whole cluster fails as a box and the run reported a piece of it; judged by a
+// rectangle turned to its direction, the piece grows into the whole.
+TEST_F(SignificanceRun, AStretchedClusterOfTwoDimensionsComesOutWhole) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::normal_distribution<double> along(0.0, 0.08), across(0.0, 0.008);
+  subscale::Dataset data;
+  data.values = subscale::Matrix(1500, 10);
+  for (Eigen::Index i = 0; i < data.values.rows(); ++i)
+    for (Eigen::Index j = 0; j < data.values.cols(); ++j) data.values(i, j) = uniform(rng);
+  for (Eigen::Index i = 0; i < 200; ++i) {
+    const double t = along(rng), w = across(rng);
+    data.values(i, 2) = 0.5 + (t - w) / std::sqrt(2.0);
+    data.values(i, 6) = 0.45 + (t + w) / std::sqrt(2.0);
+  }
+  subscale::io::write_hdf5_dataset(data, (folder_ / "stretched.h5").string());
+  const fs::path out =
+      run_into(write("stretched.yaml", "input:\n  path: " + (folder_ / "stretched.h5").string() + "\n"), "stretched");
+  const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
+  EXPECT_GE(summary["significance"]["turned"].get<int>(), 1);
+  EXPECT_NE(read_text(out / "log.txt").find("judged by a rectangle turned to its own axis"), std::string::npos);
+  const auto found = subscale::evaluate::read_cluster_text(out / "clusters.txt");
+  const auto whole = std::find_if(found.begin(), found.end(), [](const auto& c) {
+    return c.dimensions == std::vector<std::uint32_t>{2, 6};
+  });
+  ASSERT_NE(whole, found.end()) << read_text(out / "clusters.txt");
+  const auto planted = std::count_if(whole->points.begin(), whole->points.end(), [](auto p) { return p < 200; });
+  EXPECT_GE(planted, 170) << "of the 200 planted points";
+  EXPECT_LE(static_cast<std::ptrdiff_t>(whole->points.size()) - planted, 30) << "background points taken in";
 }
 
 TEST_F(SignificanceRun, BadSettingsAreRefusedByName) {
