@@ -40,7 +40,7 @@ struct SignificanceReport {
   std::uint64_t denser_splits = 0;   // failing merge clusters those parts came from
   bool denser_parts_aside = false;   // the parts joined the consolidated clusters, not merge's
   std::uint64_t touching_joins = 0;  // significant pieces in one subspace joined (touching_pieces.hpp)
-  std::uint64_t grown = 0;           // failing consolidated clusters grown in their subspace (grown_cluster.hpp)
+  std::uint64_t grown = 0;           // consolidated clusters grown in their subspace (grown_cluster.hpp)
   std::uint64_t turned = 0;          // reported clusters judged by a turned rectangle (turned_rectangle.hpp)
   std::vector<significance::ClusterScore> raw_scores;  // merge's kept clusters, in their (score) order
   std::vector<significance::ClusterScore> scores;      // the run's clusters, in their (score) order

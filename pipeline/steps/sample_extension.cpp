@@ -45,7 +45,7 @@ significance::Kept significant_on_every_point(const ColumnMatrix<T>& values, con
   std::vector<SubspaceCluster> strongest_first;
   for (const auto i : kept.indices) strongest_first.push_back(clusters[i]);
   const auto distinct = significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap,
-                                                        -std::log10(settings.test.alpha));
+                                                        -std::log10(settings.test.alpha), kReportedShapes);
   report.repeated += kept.indices.size() - distinct.size();
   kept.indices = significance::take(kept.indices, distinct);
   kept.scores = significance::take(kept.scores, distinct);

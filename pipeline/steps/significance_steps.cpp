@@ -309,15 +309,15 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
   // The clusters that are no piece of a stronger one lead the joins (touching_pieces.hpp); a join
   // can make a cluster repeat a stronger one, so the pieces are looked for again after them.
   std::vector<bool> leads(strongest_first.size(), false);
-  for (const auto i :
-       significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap, threshold))
+  for (const auto i : significance::distinct_clusters(values, marginals, strongest_first, settings.distinct_overlap,
+                                                      threshold, kReportedShapes))
     leads[i] = true;
   auto pieces =
       significance::join_touching_pieces(values, marginals, std::move(strongest_first), std::move(kept.scores),
                                          std::move(sources), leads, merge_epsilon, threshold, kReportedShapes);
   report.touching_joins = pieces.joins;
-  const auto after_joins =
-      significance::distinct_clusters(values, marginals, pieces.clusters, settings.distinct_overlap, threshold);
+  const auto after_joins = significance::distinct_clusters(values, marginals, pieces.clusters,
+                                                           settings.distinct_overlap, threshold, kReportedShapes);
   report.repeated = kept.indices.size() - pieces.joins - after_joins.size();
   consolidated.clusters = significance::take(pieces.clusters, after_joins);
   consolidated.sizes.clear();
@@ -430,12 +430,12 @@ std::vector<std::string> significance_log_lines(const SignificanceReport& report
                     counted(report.consolidated_tested, "consolidated cluster") + " significant, " +
                     std::to_string(report.repeated) + " of them repeating a stronger one");
   if (phase == SignificancePhase::consolidate && report.grown > 0)
-    lines.push_back("significance " + counted(report.grown, "failing consolidated cluster") +
+    lines.push_back("significance " + counted(report.grown, "consolidated cluster") +
                     " stronger grown over every point of their subspace (at merge.epsilon and merge.min_points)");
   if (phase == SignificancePhase::consolidate && report.turned > 0)
     lines.push_back("significance " + counted(report.turned, "cluster") +
-                    " of two dimensions judged by a rectangle turned to its own axis, where its box holds too much "
-                    "background");
+                    " of two dimensions judged by a rectangle turned to the cluster's own direction (its box holds "
+                    "too much background)");
   if (phase == SignificancePhase::consolidate && report.touching_joins > 0)
     lines.push_back("significance " + counted(report.touching_joins, "join") +
                     " of pieces of one cluster that touch in their subspace (within merge.epsilon)");

@@ -32,14 +32,14 @@ std::size_t shared(const std::vector<std::uint32_t>& a, const std::vector<std::u
 // two overlapping clusters in their common dimensions keeps nothing outside the two.
 template <class T>
 double score_apart(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& b,
-                   const std::vector<const SubspaceCluster*>& stronger) {
+                   const std::vector<const SubspaceCluster*>& stronger, Shapes shapes) {
   std::vector<std::uint32_t> rest = b.points, next;
   for (const auto* a : stronger) {
     next.clear();
     std::set_difference(rest.begin(), rest.end(), a->points.begin(), a->points.end(), std::back_inserter(next));
     rest.swap(next);
   }
-  return score_cluster(values, marginals, SubspaceCluster{b.dimensions, std::move(rest)}).score;
+  return score_cluster(values, marginals, SubspaceCluster{b.dimensions, std::move(rest)}, shapes).score;
 }
 
 // B tested among the points outside the stronger clusters that share most of its dimensions but
@@ -86,11 +86,12 @@ template <class T>
 std::vector<std::size_t> without_unions(const ColumnMatrix<T>& values, const Marginals& marginals,
                                         const std::vector<SubspaceCluster>& clusters, std::vector<std::size_t> kept,
                                         const std::vector<std::vector<const SubspaceCluster*>>& children,
-                                        double threshold) {
+                                        double threshold, Shapes shapes) {
   std::vector<std::size_t> out;
   for (std::size_t position = 0; position < kept.size(); ++position) {
     const auto& inner = children[position];
-    if (inner.size() >= 2 && score_apart(values, marginals, clusters[kept[position]], inner) < threshold) continue;
+    if (inner.size() >= 2 && score_apart(values, marginals, clusters[kept[position]], inner, shapes) < threshold)
+      continue;
     out.push_back(kept[position]);
   }
   return out;
@@ -134,7 +135,7 @@ double score_given(const ColumnMatrix<T>& values, const Marginals& marginals, co
 template <class T>
 std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const Marginals& marginals,
                                            const std::vector<SubspaceCluster>& clusters, double overlap,
-                                           double threshold) {
+                                           double threshold, Shapes shapes) {
   std::vector<std::size_t> kept;
   // Per position in `kept`: the weaker kept clusters it is a parent of.
   std::vector<std::vector<const SubspaceCluster*>> children;
@@ -174,7 +175,7 @@ std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const 
     if (piece) {
       std::vector<const SubspaceCluster*> around = parents;
       around.insert(around.end(), beside.begin(), beside.end());
-      if (score_apart(values, marginals, cluster, around) < threshold) continue;
+      if (score_apart(values, marginals, cluster, around, shapes) < threshold) continue;
     }
     if (!shadow.empty()) {
       std::sort(shadow.begin(), shadow.end());
@@ -188,13 +189,13 @@ std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const 
     kept.push_back(c);
     children.emplace_back();
   }
-  return without_unions(values, marginals, clusters, std::move(kept), children, threshold);
+  return without_unions(values, marginals, clusters, std::move(kept), children, threshold, shapes);
 }
 
 template std::vector<std::size_t> distinct_clusters(const ColumnMatrix<float>&, const Marginals&,
-                                                    const std::vector<SubspaceCluster>&, double, double);
+                                                    const std::vector<SubspaceCluster>&, double, double, Shapes);
 template std::vector<std::size_t> distinct_clusters(const ColumnMatrix<double>&, const Marginals&,
-                                                    const std::vector<SubspaceCluster>&, double, double);
+                                                    const std::vector<SubspaceCluster>&, double, double, Shapes);
 template double score_given(const ColumnMatrix<float>&, const Marginals&, const SubspaceCluster&,
                             const SubspaceCluster&);
 template double score_given(const ColumnMatrix<double>&, const Marginals&, const SubspaceCluster&,

@@ -28,16 +28,18 @@
 
 #include "common/dataset.hpp"
 #include "common/subspace_cluster.hpp"
+#include "stages/significance/cluster_score.hpp"
 #include "stages/significance/marginals.hpp"
 
 namespace subscale::significance {
 
 // `clusters` strongest first; returns the indices kept, in that order. overlap in (0, 1];
-// threshold: the score a nested cluster needs given its parent (-log10 alpha).
+// threshold: the score a nested cluster needs given its parent (-log10 alpha); `shapes`: those a
+// cluster's points outside the stronger ones are scored by, as a cluster on their own.
 template <class T>
 std::vector<std::size_t> distinct_clusters(const ColumnMatrix<T>& values, const Marginals& marginals,
                                            const std::vector<SubspaceCluster>& clusters, double overlap,
-                                           double threshold);
+                                           double threshold, Shapes shapes = Shapes::boxes);
 
 // The score of `inner` given `outer`: the test of inner's box in the dimensions outer lacks, among
 // outer's points, each interval's mass the larger of its mass in the whole data and its share of
