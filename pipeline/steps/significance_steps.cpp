@@ -222,12 +222,6 @@ void keep_significant_merge(const ColumnMatrix<T>& values, const significance::M
 
 namespace {
 
-// A cluster of two dimensions that take turned rectangles: it can be a piece of a stretched one.
-bool may_be_stretched(const significance::Marginals& marginals, const SubspaceCluster& cluster) {
-  return cluster.dimensions.size() == 2 &&
-         significance::takes_turned_rectangles(marginals, cluster.dimensions[0], cluster.dimensions[1]);
-}
-
 // The refinements of a consolidated cluster before its test (docs/significance.md §4(c)).
 template <class T>
 SubspaceCluster refined_for_test(const ColumnMatrix<T>& values, const significance::Marginals& marginals,
@@ -268,17 +262,16 @@ void keep_significant_consolidated(const ColumnMatrix<T>& values, const signific
     cluster = refined_for_test(values, marginals, std::move(cluster), settings.test.background_share, threshold);
     // A cluster that fails may hold a few of a small cluster's points (grown_cluster.hpp); one
     // that passes keeps its points, since growing it would take in the background at its edges,
-    // unless it is a piece of a stretched cluster of two dimensions: grown, the whole is judged by
-    // a turned rectangle, and only then does the growth replace a passing piece.
+    // unless it looks like a piece of a stretched cluster of two dimensions: grown, the whole is
+    // judged by a turned rectangle, and only then does the growth replace a passing piece.
     const double score = significance::score_cluster(values, marginals, cluster, kReportedShapes).score;
     const bool passes = score >= threshold;
-    if (!passes || may_be_stretched(marginals, cluster)) {
+    if (!passes || significance::looks_stretched(values, marginals, cluster)) {
       SubspaceCluster larger = significance::grown_in_subspace(values, marginals, std::move(as_found), growth);
       larger = refined_for_test(values, marginals, std::move(larger), settings.test.background_share, threshold);
       // Grown, a stretched cluster takes in the background at its ends and sides, where a box
       // would not show it but its turned rectangle does.
-      if (may_be_stretched(marginals, larger))
-        larger = significance::trim_turned_while_stronger(values, marginals, std::move(larger));
+      larger = significance::trim_turned_while_stronger(values, marginals, std::move(larger));
       const auto larger_score = significance::score_cluster(values, marginals, larger, kReportedShapes);
       if (larger_score.score > score && (!passes || larger_score.turned)) {
         cluster = std::move(larger);

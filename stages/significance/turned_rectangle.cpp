@@ -21,11 +21,15 @@ struct Sides {
   double v_lo = std::numeric_limits<double>::infinity(), v_hi = -std::numeric_limits<double>::infinity();
 };
 
-// The principal direction of the points in units (x / unit_a, y / unit_b), rounded to a step of
-// pi / kTurnAngles in [0, kTurnAngles).
+// The principal axes of the points in units (x / unit_a, y / unit_b): the direction of the
+// larger in [0, pi), and the variances along both.
+struct Axes {
+  double theta = 0;
+  double along = 0, across = 0;
+};
+
 template <class T>
-std::uint32_t rounded_direction(const T* x, const T* y, const std::vector<std::uint32_t>& points, double unit_a,
-                                double unit_b) {
+Axes principal_axes(const T* x, const T* y, const std::vector<std::uint32_t>& points, double unit_a, double unit_b) {
   double mx = 0, my = 0;
   for (const auto p : points) mx += x[p] / unit_a, my += y[p] / unit_b;
   mx /= static_cast<double>(points.size());
@@ -35,8 +39,17 @@ std::uint32_t rounded_direction(const T* x, const T* y, const std::vector<std::u
     const double dx = x[p] / unit_a - mx, dy = y[p] / unit_b - my;
     sxx += dx * dx, syy += dy * dy, sxy += dx * dy;
   }
-  double theta = 0.5 * std::atan2(2 * sxy, sxx - syy);
-  if (theta < 0) theta += std::numbers::pi;
+  Axes axes;
+  axes.theta = 0.5 * std::atan2(2 * sxy, sxx - syy);
+  if (axes.theta < 0) axes.theta += std::numbers::pi;
+  const double mean = 0.5 * (sxx + syy), half_gap = std::hypot(0.5 * (sxx - syy), sxy);
+  axes.along = mean + half_gap;
+  axes.across = mean - half_gap;
+  return axes;
+}
+
+// theta rounded to a step of pi / kTurnAngles, in [0, kTurnAngles).
+std::uint32_t rounded_angle(double theta) {
   const auto step = static_cast<std::int64_t>(std::llround(theta / (std::numbers::pi / kTurnAngles)));
   return static_cast<std::uint32_t>(step % kTurnAngles);
 }
@@ -82,6 +95,7 @@ struct Frame {
   double unit_a = 0, unit_b = 0;
   std::uint32_t angle = 0;
   double c = 1, s = 0;
+  double stretch = 1;  // the points' spread along the direction over their spread across it
 };
 
 template <class T>
@@ -92,8 +106,10 @@ std::optional<Frame> frame_of(const ColumnMatrix<T>& values, const Marginals& ma
   f.a = cluster.dimensions[0], f.b = cluster.dimensions[1];
   f.unit_a = turn_unit(marginals, f.a), f.unit_b = turn_unit(marginals, f.b);
   if (!(f.unit_a > 0) || !(f.unit_b > 0)) return std::nullopt;
-  f.angle = rounded_direction(values.col(f.a).data(), values.col(f.b).data(), cluster.points, f.unit_a, f.unit_b);
+  const Axes axes = principal_axes(values.col(f.a).data(), values.col(f.b).data(), cluster.points, f.unit_a, f.unit_b);
+  f.angle = rounded_angle(axes.theta);
   if (f.angle == 0 || f.angle == kTurnAngles / 2) return std::nullopt;
+  f.stretch = axes.across > 0 ? std::sqrt(axes.along / axes.across) : std::numeric_limits<double>::infinity();
   f.c = std::cos(f.angle * std::numbers::pi / kTurnAngles);
   f.s = std::sin(f.angle * std::numbers::pi / kTurnAngles);
   return f;
@@ -166,6 +182,12 @@ std::optional<TurnedRectangle> turned_rectangle(const ColumnMatrix<T>& values, c
 }
 
 template <class T>
+bool looks_stretched(const ColumnMatrix<T>& values, const Marginals& marginals, const SubspaceCluster& cluster) {
+  const auto frame = frame_of(values, marginals, cluster);
+  return frame && frame->stretch >= kStretched;
+}
+
+template <class T>
 SubspaceCluster trim_turned_while_stronger(const ColumnMatrix<T>& values, const Marginals& marginals,
                                            SubspaceCluster cluster) {
   const auto frame = frame_of(values, marginals, cluster);
@@ -189,6 +211,8 @@ template std::optional<TurnedRectangle> turned_rectangle(const ColumnMatrix<floa
                                                          const SubspaceCluster&);
 template std::optional<TurnedRectangle> turned_rectangle(const ColumnMatrix<double>&, const Marginals&,
                                                          const SubspaceCluster&);
+template bool looks_stretched(const ColumnMatrix<float>&, const Marginals&, const SubspaceCluster&);
+template bool looks_stretched(const ColumnMatrix<double>&, const Marginals&, const SubspaceCluster&);
 template SubspaceCluster trim_turned_while_stronger(const ColumnMatrix<float>&, const Marginals&, SubspaceCluster);
 template SubspaceCluster trim_turned_while_stronger(const ColumnMatrix<double>&, const Marginals&, SubspaceCluster);
 
