@@ -171,6 +171,18 @@ TEST(TurnedRectangle, TrimmingTakesAwayTheBackgroundAtItsSidesAndEnds) {
   EXPECT_LE(trimmed.points.size() - planted, 4U) << "most of the strays go";
 }
 
+TEST(TurnedRectangle, OnlyABandLooksStretched) {
+  Matrix m = uniform_noise(800, 6, 21);
+  const auto band = stretched(m, 0, 3, 0, 60, 0.05, 0.008, 22);
+  const auto blob = stretched(m, 1, 4, 100, 60, 0.02, 0.012, 23);
+  const auto box = testing::plant(m, {2, 5}, 200, 60, 0.04, 24);
+  const auto marginals = Marginals::of(m);
+  EXPECT_TRUE(looks_stretched(m, marginals, band));
+  EXPECT_FALSE(looks_stretched(m, marginals, blob)) << "along the diagonal, but not three times as long as wide";
+  EXPECT_FALSE(looks_stretched(m, marginals, box)) << "no turned rectangle, or not stretched";
+  EXPECT_FALSE(looks_stretched(m, marginals, SubspaceCluster{{0, 3, 5}, band.points})) << "three dimensions";
+}
+
 TEST(TurnedRectangle, AClusterWithoutARectangleIsNotTrimmed) {
   Matrix m = uniform_noise(500, 4, 13);
   const auto cluster = testing::plant(m, {0, 1, 2}, 0, 40, 0.05, 14);
