@@ -124,4 +124,13 @@ std::vector<std::uint32_t> peel_while_stronger(const std::vector<std::vector<dou
   return kept;
 }
 
+SubspaceCluster keeping(SubspaceCluster cluster, const std::vector<std::uint32_t>& kept) {
+  if (kept.size() == cluster.points.size()) return cluster;
+  std::vector<std::uint32_t> points;
+  points.reserve(kept.size());
+  for (const auto at : kept) points.push_back(cluster.points[at]);
+  cluster.points = std::move(points);
+  return cluster;
+}
+
 }  // namespace subscale::significance

@@ -9,6 +9,8 @@
 #include <functional>
 #include <vector>
 
+#include "common/subspace_cluster.hpp"
+
 namespace subscale::significance {
 
 // The ends of every axis over the points still in: lo[i], hi[i].
@@ -23,5 +25,8 @@ using Strength = std::function<double(const Ends& ends, std::size_t points)>;
 // positions kept, ascending; all of them where no removal raises the strength.
 std::vector<std::uint32_t> peel_while_stronger(const std::vector<std::vector<double>>& coordinates,
                                                const Strength& strength);
+
+// `cluster` with only its points at the positions `kept` (ascending).
+SubspaceCluster keeping(SubspaceCluster cluster, const std::vector<std::uint32_t>& kept);
 
 }  // namespace subscale::significance

@@ -29,12 +29,7 @@ SubspaceCluster trim_while_stronger(const ColumnMatrix<T>& values, const Margina
     return -(log_binomial_upper_tail(marginals.points(), log_p0, points) + log_search) / std::log(10.0);
   };
   const auto kept = peel_while_stronger(coordinates, strength);
-  if (kept.size() == cluster.points.size()) return cluster;
-  std::vector<std::uint32_t> points;
-  points.reserve(kept.size());
-  for (const auto at : kept) points.push_back(cluster.points[at]);
-  cluster.points = std::move(points);
-  return cluster;
+  return keeping(std::move(cluster), kept);
 }
 
 template SubspaceCluster trim_while_stronger(const ColumnMatrix<float>&, const Marginals&, SubspaceCluster);

@@ -199,12 +199,7 @@ SubspaceCluster trim_turned_while_stronger(const ColumnMatrix<T>& values, const 
     coordinates[1].push_back(v);
   }
   const auto kept = peeled(marginals, *frame, coordinates);
-  if (kept.size() == cluster.points.size()) return cluster;
-  std::vector<std::uint32_t> points;
-  points.reserve(kept.size());
-  for (const auto at : kept) points.push_back(cluster.points[at]);
-  cluster.points = std::move(points);
-  return cluster;
+  return keeping(std::move(cluster), kept);
 }
 
 template std::optional<TurnedRectangle> turned_rectangle(const ColumnMatrix<float>&, const Marginals&,

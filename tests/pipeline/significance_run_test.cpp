@@ -268,7 +268,8 @@ TEST_F(SignificanceRun, AStretchedClusterOfTwoDimensionsComesOutWhole) {
       run_into(write("stretched.yaml", "input:\n  path: " + (folder_ / "stretched.h5").string() + "\n"), "stretched");
   const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
   EXPECT_GE(summary["significance"]["turned"].get<int>(), 1);
-  EXPECT_NE(read_text(out / "log.txt").find("judged by a rectangle turned to the cluster's own direction"), std::string::npos);
+  EXPECT_NE(read_text(out / "log.txt").find("judged by a rectangle turned to the cluster's own direction"),
+            std::string::npos);
   const auto found = subscale::evaluate::read_cluster_text(out / "clusters.txt");
   const auto whole = std::find_if(found.begin(), found.end(), [](const auto& c) {
     return c.dimensions == std::vector<std::uint32_t>{2, 6};
