@@ -1,6 +1,7 @@
 #include "stages/significance/pooled_pairs.hpp"
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <bit>
@@ -95,35 +96,69 @@ Holding holding_lists(const std::vector<SubspaceCluster>& subspaces, const std::
   return out;
 }
 
-// The pairs {a, b > a}: one bit set of the points per b, filled from every subspace holding a
-// (`holding`: the offsets of their records in `records`).
-std::vector<SubspaceCluster> pairs_from(std::uint32_t a, std::span<const std::size_t> holding,
-                                        const std::vector<std::uint32_t>& records, std::uint32_t points,
-                                        std::uint32_t dimensions) {
+// The pairs {a, b} with b in [first_b, end_b): one bit set of the points per b, filled from every
+// subspace holding a (`holding`: the offsets of their records in `records`).
+std::vector<SubspaceCluster> pairs_from(std::uint32_t a, std::uint32_t first_b, std::uint32_t end_b,
+                                        std::span<const std::size_t> holding, const std::vector<std::uint32_t>& records,
+                                        std::uint32_t points) {
   const std::size_t words = (points + 63) / 64;
-  std::vector<std::vector<std::uint64_t>> bits(dimensions);
+  std::vector<std::vector<std::uint64_t>> bits(end_b - first_b);
   for (std::size_t j = 0; j < holding.size(); ++j) {
     if (j + kAhead < holding.size()) __builtin_prefetch(records.data() + holding[j + kAhead]);
     const std::uint32_t* record = records.data() + holding[j];
     const std::span<const std::uint32_t> dims(record + 2, record[0]);
     const std::span<const std::uint32_t> members(record + 2 + record[0], record[1]);
     for (const auto b : dims) {
-      if (b <= a) continue;
-      auto& row = bits[b];
+      if (b <= a || b < first_b) continue;
+      if (b >= end_b) break;
+      auto& row = bits[b - first_b];
       if (row.empty()) row.assign(words, 0);
       for (const auto p : members) row[p / 64] |= std::uint64_t{1} << (p % 64);
     }
   }
   std::vector<SubspaceCluster> out;
-  for (std::uint32_t b = a + 1; b < dimensions; ++b) {
-    if (bits[b].empty()) continue;
+  for (std::uint32_t b = first_b; b < end_b; ++b) {
+    const auto& row = bits[b - first_b];
+    if (row.empty()) continue;
     SubspaceCluster pair{{a, b}, {}};
+    std::size_t count = 0;
+    for (const auto word : row) count += static_cast<std::size_t>(std::popcount(word));
+    pair.points.reserve(count);
     for (std::size_t w = 0; w < words; ++w)
-      for (std::uint64_t word = bits[b][w]; word != 0; word &= word - 1)
+      for (std::uint64_t word = row[w]; word != 0; word &= word - 1)
         pair.points.push_back(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(word))));
     out.push_back(std::move(pair));
   }
   return out;
+}
+
+// One task of the pooling: the pairs {a, b} with b in [first_b, end_b).
+struct PairBlock {
+  std::uint32_t a, first_b, end_b;
+};
+
+// The first dimensions' shares of the work differ by orders of magnitude on tied data (a
+// dimension with a common level is in most subspaces), and a single share was most of the
+// pooling's time on 16 cores: a large share is cut into blocks of second dimensions, each
+// reading the share's subspaces again but filling only its own pairs.
+std::vector<PairBlock> pair_blocks(const Holding& holding, std::uint32_t dimensions) {
+  constexpr std::size_t kTasksPerThread = 8;
+  constexpr std::uint32_t kLeastBlock = 16;  // second dimensions in a block
+  const std::size_t total = holding.offsets.size();
+  const std::size_t target = std::max<std::size_t>(
+      1, total / (kTasksPerThread * static_cast<std::size_t>(tbb::this_task_arena::max_concurrency())));
+  std::vector<PairBlock> blocks;
+  for (std::uint32_t a = 0; a + 1 < dimensions; ++a) {
+    const std::size_t visits = holding.of(a).size();
+    if (visits == 0) continue;
+    const std::uint32_t seconds = dimensions - a - 1;
+    const std::uint32_t most = std::max<std::uint32_t>(1, seconds / kLeastBlock);
+    const auto count = static_cast<std::uint32_t>(std::min<std::size_t>(most, (visits + target - 1) / target));
+    for (std::uint32_t k = 0; k < count; ++k)
+      blocks.push_back({a, a + 1 + static_cast<std::uint32_t>(std::uint64_t{seconds} * k / count),
+                        a + 1 + static_cast<std::uint32_t>(std::uint64_t{seconds} * (k + 1) / count)});
+  }
+  return blocks;
 }
 
 }  // namespace
@@ -139,11 +174,16 @@ PooledPairs pool_into_pairs(const std::vector<SubspaceCluster>& subspaces, std::
   std::vector<std::size_t> start;
   const std::vector<std::uint32_t> records = flat_records(subspaces, start);
   const Holding holding = holding_lists(subspaces, start, dimensions);
-  std::vector<std::vector<SubspaceCluster>> by_first(dimensions);
-  tbb::parallel_for(std::uint32_t{0}, dimensions, [&](std::uint32_t a) {
-    if (!holding.of(a).empty()) by_first[a] = pairs_from(a, holding.of(a), records, points, dimensions);
+  const std::vector<PairBlock> blocks = pair_blocks(holding, dimensions);
+  std::vector<std::vector<SubspaceCluster>> by_block(blocks.size());
+  tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t k) {
+    const PairBlock& block = blocks[k];
+    by_block[k] = pairs_from(block.a, block.first_b, block.end_b, holding.of(block.a), records, points);
   });
-  for (auto& list : by_first)
+  std::size_t count = 0;
+  for (const auto& list : by_block) count += list.size();
+  pooled.pairs.reserve(count);
+  for (auto& list : by_block)
     for (auto& pair : list) pooled.pairs.push_back(std::move(pair));
   return pooled;
 }

@@ -1,6 +1,7 @@
 #include "stages/significance/pooled_pairs.hpp"
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <map>
@@ -26,8 +27,7 @@ std::vector<SubspaceCluster> random_subspaces(std::size_t count, std::uint32_t n
   return out;
 }
 
-void expect_pairs_of_every_subspace(std::size_t count, std::uint32_t n, std::uint32_t d, std::uint64_t seed) {
-  const auto subspaces = random_subspaces(count, n, d, seed);
+void expect_pairs_of(const std::vector<SubspaceCluster>& subspaces, std::uint32_t n, std::uint32_t d) {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::set<std::uint32_t>> expected;
   std::uint64_t additions = 0;
   for (const auto& s : subspaces)
@@ -48,6 +48,10 @@ void expect_pairs_of_every_subspace(std::size_t count, std::uint32_t n, std::uin
   }
 }
 
+void expect_pairs_of_every_subspace(std::size_t count, std::uint32_t n, std::uint32_t d, std::uint64_t seed) {
+  expect_pairs_of(random_subspaces(count, n, d, seed), n, d);
+}
+
 TEST(PooledPairs, EachPairHoldsThePointsOfEverySubspaceHoldingBoth) {
   expect_pairs_of_every_subspace(400, 130, 9, 11);  // more than two words of bits per pair
 }
@@ -55,6 +59,19 @@ TEST(PooledPairs, EachPairHoldsThePointsOfEverySubspaceHoldingBoth) {
 // The subspaces holding each dimension are listed a chunk of them at a time, in parallel: many
 // chunks give the same pairs.
 TEST(PooledPairs, ManySubspacesGiveTheSamePairs) { expect_pairs_of_every_subspace(40'000, 200, 30, 5); }
+
+// A dimension in every subspace (a common level) is most of the work; its pairs are cut into
+// blocks of second dimensions, as many as the threads call for: any number gives the same pairs.
+TEST(PooledPairs, ADimensionInEverySubspaceGivesTheSamePairsOnAnyNumberOfThreads) {
+  constexpr std::uint32_t n = 300, d = 160;
+  auto subspaces = random_subspaces(20'000, n, d, 17);
+  for (auto& s : subspaces)
+    if (s.dimensions.front() != 0) s.dimensions.insert(s.dimensions.begin(), 0);
+  for (const int threads : {1, 2, 8, 32}) {
+    SCOPED_TRACE(threads);
+    tbb::task_arena(threads).execute([&] { expect_pairs_of(subspaces, n, d); });
+  }
+}
 
 TEST(PooledPairs, OverTheBudgetNothingIsPooled) {
   const auto subspaces = random_subspaces(50, 40, 6, 12);
