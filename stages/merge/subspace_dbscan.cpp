@@ -52,16 +52,19 @@ void build_clusters(std::span<const std::uint32_t> points, std::span<const std::
     const std::uint32_t c = cluster_of_place[place_of_position[p]];
     if (c != kNoCluster) members[next[c]++] = points[p];
   }
-  auto& clusters = result.clusters;
-  clusters.reserve(sizes.size());
+  // The list is sized for the clusters kept, not for all found: reserving room for every refused
+  // one too touched half a gigabyte of fresh pages on tie-heavy data.
+  std::vector<std::uint32_t> kept;
   for (std::size_t c = 0; c < sizes.size(); ++c) {
-    const std::span<const std::uint32_t> cluster(members.data() + start[c], sizes[c]);
-    if (filter && !(*filter)(cluster)) {
+    if (filter && !(*filter)(std::span<const std::uint32_t>(members.data() + start[c], sizes[c]))) {
       ++result.counters.clusters_left_out;
       continue;
     }
-    clusters.emplace_back(cluster.begin(), cluster.end());
+    kept.push_back(static_cast<std::uint32_t>(c));
   }
+  auto& clusters = result.clusters;
+  clusters.reserve(clusters.size() + kept.size());
+  for (const auto c : kept) clusters.emplace_back(members.data() + start[c], members.data() + start[c] + sizes[c]);
 }
 
 template <class T>
