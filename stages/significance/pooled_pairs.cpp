@@ -138,8 +138,8 @@ struct PairBlock {
 };
 
 // The first dimensions' shares of the work differ by orders of magnitude on tied data (a
-// dimension with a common level is in most subspaces), and a single share was most of the
-// pooling's time on 16 cores: a large share is cut into blocks of second dimensions, each
+// dimension with a common level is in most subspaces), and the largest shares left most of 16
+// cores idle: a large share is cut into blocks of second dimensions, each
 // reading the share's subspaces again but filling only its own pairs.
 std::vector<PairBlock> pair_blocks(const Holding& holding, std::uint32_t dimensions) {
   constexpr std::size_t kTasksPerThread = 8;
