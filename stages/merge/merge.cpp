@@ -61,17 +61,16 @@ void check_subspace(const ColumnMatrix<T>& values, const SubspaceCluster& subspa
 // on one thread); a bad list is named as a serial check would name it, by its first bad subspace.
 template <class T>
 void check_subspaces(const ColumnMatrix<T>& values, const std::vector<SubspaceCluster>& subspaces) {
-  std::atomic<std::size_t> first_bad{subspaces.size()};
+  std::vector<char> bad(subspaces.size(), 0);
   tbb::parallel_for(std::size_t{0}, subspaces.size(), [&](std::size_t s) {
     try {
       check_subspace(values, subspaces[s], s);
     } catch (const InputError&) {
-      std::size_t seen = first_bad.load();
-      while (s < seen && !first_bad.compare_exchange_weak(seen, s)) {
-      }
+      bad[s] = 1;
     }
   });
-  if (first_bad.load() < subspaces.size()) check_subspace(values, subspaces[first_bad.load()], first_bad.load());
+  const auto first = static_cast<std::size_t>(std::find(bad.begin(), bad.end(), 1) - bad.begin());
+  if (first < subspaces.size()) check_subspace(values, subspaces[first], first);
 }
 
 }  // namespace

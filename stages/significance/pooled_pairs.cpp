@@ -109,7 +109,7 @@ std::vector<SubspaceCluster> pairs_from(std::uint32_t a, std::uint32_t first_b, 
     const std::span<const std::uint32_t> dims(record + 2, record[0]);
     const std::span<const std::uint32_t> members(record + 2 + record[0], record[1]);
     for (const auto b : dims) {
-      if (b <= a || b < first_b) continue;
+      if (b < first_b) continue;  // first_b > a
       if (b >= end_b) break;
       auto& row = bits[b - first_b];
       if (row.empty()) row.assign(words, 0);
@@ -139,8 +139,8 @@ struct PairBlock {
 
 // The first dimensions' shares of the work differ by orders of magnitude on tied data (a
 // dimension with a common level is in most subspaces), and the largest shares left most of 16
-// cores idle: a large share is cut into blocks of second dimensions, each
-// reading the share's subspaces again but filling only its own pairs.
+// cores idle: a large share is cut into blocks of second dimensions, each reading the share's
+// subspaces again but filling only its own pairs.
 std::vector<PairBlock> pair_blocks(const Holding& holding, std::uint32_t dimensions) {
   constexpr std::size_t kTasksPerThread = 8;
   constexpr std::uint32_t kLeastBlock = 16;  // second dimensions in a block
@@ -151,12 +151,12 @@ std::vector<PairBlock> pair_blocks(const Holding& holding, std::uint32_t dimensi
   for (std::uint32_t a = 0; a + 1 < dimensions; ++a) {
     const std::size_t visits = holding.of(a).size();
     if (visits == 0) continue;
-    const std::uint32_t seconds = dimensions - a - 1;
-    const std::uint32_t most = std::max<std::uint32_t>(1, seconds / kLeastBlock);
+    const std::uint32_t later = dimensions - a - 1;  // the second dimensions b > a
+    const std::uint32_t most = std::max<std::uint32_t>(1, later / kLeastBlock);
     const auto count = static_cast<std::uint32_t>(std::min<std::size_t>(most, (visits + target - 1) / target));
     for (std::uint32_t k = 0; k < count; ++k)
-      blocks.push_back({a, a + 1 + static_cast<std::uint32_t>(std::uint64_t{seconds} * k / count),
-                        a + 1 + static_cast<std::uint32_t>(std::uint64_t{seconds} * (k + 1) / count)});
+      blocks.push_back({a, a + 1 + static_cast<std::uint32_t>(std::uint64_t{later} * k / count),
+                        a + 1 + static_cast<std::uint32_t>(std::uint64_t{later} * (k + 1) / count)});
   }
   return blocks;
 }
